@@ -1,0 +1,28 @@
+"""The fixed example values every lesson uses (GUIDE section 2). Introduced in lesson 01."""
+
+from __future__ import annotations
+
+from typing import Final
+
+MODEL_NAME: Final = "gpt-4.1"
+"""The model name written into requests; the offline stand-in answers to any name."""
+
+EXAMPLE_PATH: Final = "/workspace/notes.txt"
+EXAMPLE_HEAD: Final = 20
+SERVICE_NAME: Final = "fs"
+TOOL_NAME: Final = "read_text_file"
+ALIAS_SEPARATOR: Final = "__"
+
+
+def task_text(path: str = EXAMPLE_PATH, head: int | None = EXAMPLE_HEAD, tail: int | None = None) -> str:
+    """The user's request in Chinese, e.g. '请读取 /workspace/notes.txt 的前 20 行。'."""
+    if head is not None and tail is not None:
+        return f"请读取 {path} 的前 {head} 行和最后 {tail} 行。"
+    if head is not None:
+        return f"请读取 {path} 的前 {head} 行。"
+    if tail is not None:
+        return f"请读取 {path} 的最后 {tail} 行。"
+    return f"请读取 {path} 的全部内容。"
+
+
+TASK: Final = task_text()

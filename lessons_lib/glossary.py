@@ -1,0 +1,56 @@
+"""The course's fixed vocabulary: the five kinds of field, the four chain steps, the actors.
+
+One table for every lesson, library label and diagram (GUIDE section 3). Colours are the
+Okabe-Ito palette, which stays distinguishable for colour-blind readers. Introduced in lesson 01.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Kind = Literal["rule", "value", "result", "identifier", "envelope"]
+Step = Literal["declaration", "call", "execution", "feedback"]
+
+
+@dataclass(frozen=True)
+class KindStyle:
+    """How one kind of field is named and coloured everywhere in the course."""
+
+    kind: Kind
+    zh: str
+    colour: str
+    meaning_zh: str
+
+
+KINDS: Final[dict[Kind, KindStyle]] = {
+    "rule": KindStyle("rule", "规则", "#0072B2", "怎么填写的约定，调用之前就存在"),
+    "value": KindStyle("value", "值（本次参数值）", "#E69F00", "本次调用的具体数据，原样传递"),
+    "result": KindStyle("result", "结果", "#009E73", "只有执行才会产生的新数据"),
+    "identifier": KindStyle("identifier", "标识", "#CC79A7", "用来配对，本身不携带含义"),
+    "envelope": KindStyle("envelope", "封装", "#7F7F7F", "包住内容的外壳与类型标记"),
+}
+
+STEPS: Final[tuple[Step, ...]] = ("declaration", "call", "execution", "feedback")
+STEP_ZH: Final[dict[Step, str]] = {
+    "declaration": "声明",
+    "call": "调用",
+    "execution": "执行",
+    "feedback": "反馈",
+}
+
+ACTOR_ZH: Final[dict[str, str]] = {
+    "user": "用户",
+    "application": "应用",
+    "model": "模型接口",
+    "service": "工具服务",
+    "mcp_client": "MCP 客户端",
+}
+
+TERMS_ZH: Final[dict[str, str]] = {
+    "alias": "别名",
+    "protocol error": "协议错误",
+    "tool execution error": "工具执行错误",
+    "application": "应用",
+    "tool service": "工具服务",
+}

@@ -1,0 +1,130 @@
+"""The trace: every message of one run, in order, as plain JSON. Introduced in lesson 03.
+
+Format ``lessons_lib.trace/1`` (a JSON object; key order as written here)::
+
+    {
+      "format": "lessons_lib.trace/1",
+      "task": "请读取 /workspace/notes.txt 的前 20 行。",
+      "model": {"mode": "offline" | "live", "name": "gpt-4.1", "label": "..."},
+      "tools": [{"alias": "fs__read_text_file", "service": "fs", "name": "read_text_file"}],
+      "events": [
+        {"seq": 0, "channel": "mcp", "from": "application", "to": "fs",
+         "label": "initialize", "body": {...JSON-RPC frame as on the wire...}},
+        ...
+        {"seq": 5, "channel": "model", "from": "application", "to": "model",
+         "label": "request_1", "body": {...POST /v1/responses body...}},
+        {"seq": 6, "channel": "model", "from": "model", "to": "application",
+         "label": "response_1", "body": {...Response object...}},
+        {"seq": 7, "channel": "mcp", "from": "application", "to": "fs",
+         "label": "tools/call", "body": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", ...}},
+        {"seq": 8, "channel": "mcp", "from": "fs", "to": "application",
+         "label": "tools/call", "body": {"jsonrpc": "2.0", "id": 3, "result": {...}}},
+        ...
+      ],
+      "links": [{"call_id": "call_...", "alias": "fs__read_text_file", "service": "fs",
+                 "tool": "read_text_file", "mcp_id": 3}],
+      "answer": "..." | null,
+      "outcome": {"status": "answered" | "stopped" | "error", "reason": "..."}
+    }
+
+Model events are labelled ``request_N`` / ``response_N`` for round N; MCP events carry the
+JSON-RPC method (a response carries the method of the request it answers). A link with
+``mcp_id: null`` is a call that never reached a service (bad JSON, unknown alias).
+Bodies only: never HTTP headers, never keys.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+FORMAT: Final = "lessons_lib.trace/1"
+
+
+def dump_json(obj: Any) -> str:
+    """The one JSON spelling used for traces and fixtures: UTF-8, 2-space indent, final newline."""
+    return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+
+
+@dataclass
+class Trace:
+    """An ordered record of one run of the chain."""
+
+    task: str
+    model: dict[str, str]
+    tools: list[dict[str, str]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    links: list[dict[str, Any]] = field(default_factory=list)
+    answer: str | None = None
+    outcome: dict[str, str] = field(default_factory=lambda: {"status": "running", "reason": ""})
+
+    def add(self, channel: str, sender: str, receiver: str, label: str, body: dict[str, Any]) -> None:
+        """Append one message; ``seq`` is its position, so ids stay deterministic."""
+        self.events.append(
+            {"seq": len(self.events), "channel": channel, "from": sender, "to": receiver, "label": label,
+             "body": body}
+        )
+
+    def find(self, label: str, channel: str | None = None) -> list[dict[str, Any]]:
+        """All events with this label (and channel), in order."""
+        return [e for e in self.events if e["label"] == label and (channel is None or e["channel"] == channel)]
+
+    def body(self, label: str, index: int = 0, channel: str | None = None) -> dict[str, Any] | None:
+        """The body of the index-th event with this label, or None if there is none."""
+        found = self.find(label, channel)
+        return found[index]["body"] if len(found) > index else None
+
+    def mcp_pair(self, method: str = "tools/call", index: int = 0) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The index-th MCP request of ``method`` and the response with the same JSON-RPC id."""
+        requests = [e["body"] for e in self.find(method, "mcp") if "method" in e["body"]]
+        request = requests[index]
+        replies = [e["body"] for e in self.find(method, "mcp") if "method" not in e["body"]]
+        reply = next((r for r in replies if r.get("id") == request.get("id")), None)
+        return request, reply
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "task": self.task,
+            "model": self.model,
+            "tools": self.tools,
+            "events": self.events,
+            "links": self.links,
+            "answer": self.answer,
+            "outcome": self.outcome,
+        }
+
+    def to_json(self) -> str:
+        return dump_json(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trace:
+        """Rebuild a trace; raises ValueError with a plain sentence if the shape is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not a trace: expected an object with \"format\": \"{FORMAT}\"")
+        try:
+            return cls(
+                task=data["task"], model=data["model"], tools=list(data["tools"]),
+                events=list(data["events"]), links=list(data["links"]), answer=data.get("answer"),
+                outcome=data["outcome"],
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"trace is missing a field: {exc}") from None
+
+    def __repr__(self) -> str:
+        return (f"Trace(task={self.task!r}, model={self.model.get('mode')!r}, events={len(self.events)}, "
+                f"outcome={self.outcome.get('status')!r})")
+
+
+def load_trace(path: str | Path) -> Trace:
+    """Read a trace file; raises ValueError (with the reason) for a missing or malformed file."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {p}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read {p.name} as JSON: {exc}") from None
+    return Trace.from_dict(data)
