@@ -1,0 +1,86 @@
+"""In-process MCP connection with real JSON-RPC framing, and a frame recorder.
+
+Introduced in lesson 05. ``mcp.Client(server)`` in its default mode dispatches straight into
+the server without any JSON-RPC; to show the frames a real transport carries, this module runs
+the server on memory streams and passes every message through its wire form: serialised to
+JSON text exactly as the stdio transport does, recorded, then parsed back. The SDK offers no
+such tap, so it is written here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
+from typing import Any
+
+import anyio
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
+
+FrameSink = Callable[[str, dict[str, Any]], None]
+"""Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"``."""
+
+_BUFFER = 16
+
+
+class FramedTransport:
+    """An MCP client transport to an in-process server; every frame goes through JSON text."""
+
+    def __init__(self, server: Any, sink: FrameSink) -> None:
+        self._server = server
+        self._sink = sink
+        self._cm: AbstractAsyncContextManager[Any] | None = None
+
+    async def __aenter__(self) -> Any:
+        self._cm = self._connect()
+        return await self._cm.__aenter__()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._cm is not None:
+            await self._cm.__aexit__(exc_type, exc, tb)
+            self._cm = None
+
+    @asynccontextmanager
+    async def _connect(self) -> AsyncIterator[tuple[Any, Any]]:
+        client_out_send, client_out_recv = anyio.create_memory_object_stream[Any](_BUFFER)
+        client_in_send, client_in_recv = anyio.create_memory_object_stream[Any](_BUFFER)
+        server_in_send, server_in_recv = anyio.create_memory_object_stream[Any](_BUFFER)
+        server_out_send, server_out_recv = anyio.create_memory_object_stream[Any](_BUFFER)
+        server = self._server
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._relay, client_out_recv, server_in_send, "to_service")
+            tg.start_soon(self._relay, server_out_recv, client_in_send, "to_application")
+            tg.start_soon(self._serve, server, server_in_recv, server_out_send)
+            try:
+                yield client_in_recv, client_out_send
+            finally:
+                await client_out_send.aclose()
+                with anyio.move_on_after(2):
+                    await client_in_recv.aclose()
+                tg.cancel_scope.cancel()
+
+    @staticmethod
+    async def _serve(server: Any, read: Any, write: Any) -> None:
+        async with read, write:
+            await server.run(read, write, server.create_initialization_options())
+
+    async def _relay(self, source: ObjectReceiveStream[Any], dest: ObjectSendStream[Any], direction: str) -> None:
+        from mcp.shared.message import SessionMessage
+        from mcp_types import jsonrpc_message_adapter
+
+        async with source, dest:
+            async for item in source:
+                if isinstance(item, Exception):
+                    await dest.send(item)
+                    continue
+                text = to_wire(item.message)
+                self._sink(direction, json.loads(text))
+                await dest.send(SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False)))
+
+
+def to_wire(message: Any) -> str:
+    """The JSON text of one JSON-RPC message, spelled as the SDK's stdio transport writes it."""
+    return str(message.model_dump_json(by_alias=True, exclude_unset=True))
