@@ -46,6 +46,10 @@ _EXPORTS: dict[str, str] = {
     "loop_diagram": "lessons_lib.diagrams",
     "chain_diagram": "lessons_lib.diagrams",
     "trace_diagram": "lessons_lib.diagrams",
+    # lessons' helpers
+    "questions": "lessons_lib.quiz",
+    "check": "lessons_lib.quiz",
+    "narrate": "lessons_lib.narrate",
     # what-if (lesson 09)
     "compare_runs": "lessons_lib.whatif",
     "head_lab": "lessons_lib.whatif",
