@@ -41,18 +41,37 @@ _EXPORTS: dict[str, str] = {
     "diagnose": "lessons_lib.doctor",
     # views (lessons 03-06)
     "field_tree": "lessons_lib.fieldtree",
-    "side_by_side": "lessons_lib.fieldtree",
+    "side_by_side": "lessons_lib.sidebyside",
     "actors_diagram": "lessons_lib.diagrams",
     "loop_diagram": "lessons_lib.diagrams",
     "chain_diagram": "lessons_lib.diagrams",
     "trace_diagram": "lessons_lib.diagrams",
+    "Diagram": "lessons_lib.diagrams",
+    "FieldTree": "lessons_lib.fieldtree",
+    "kind_of": "lessons_lib.kinds",
+    "detect_type": "lessons_lib.kinds",
+    "renderer_name": "lessons_lib.dot",
+    "render_svg": "lessons_lib.dot",
     # lessons' helpers
     "questions": "lessons_lib.quiz",
     "check": "lessons_lib.quiz",
     "narrate": "lessons_lib.narrate",
+    "try_live": "lessons_lib.live",
+    "environment_check": "lessons_lib.envcheck",
     # what-if (lesson 09)
     "compare_runs": "lessons_lib.whatif",
     "head_lab": "lessons_lib.whatif",
+    "compare_head": "lessons_lib.whatif",
+    "compare_tail": "lessons_lib.whatif",
+    "head_view": "lessons_lib.whatif",
+    "SCENARIOS": "lessons_lib.scenarios",
+    "run_scenario": "lessons_lib.scenarios",
+    "BAD_VALUES": "lessons_lib.badvalues",
+    "run_bad_value": "lessons_lib.badvalues",
+    "bad_values_table": "lessons_lib.badvalues",
+    # quick reference (lesson 10)
+    "quick_reference": "lessons_lib.cheatsheet",
+    "command_list": "lessons_lib.cheatsheet",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -164,7 +164,8 @@ async def arun_chain(
     with anyio.move_on_after(limits.total_timeout) as scope:
         try:
             await _loop(run, services or {SERVICE_NAME: WORKSPACE_DIR}, transport)
-        except _Stop as stop:
+        except* _Stop as group:  # raised inside the MCP clients' task groups, so it arrives grouped
+            stop = _first_stop(group)
             trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}
     if scope.cancelled_caught:
         trace.outcome = {"status": "stopped", "reason": f"total time bound of {limits.total_timeout:g} s reached"}
@@ -222,6 +223,13 @@ async def _loop(run: _Run, services: Mapping[str, str | Path], transport: Any) -
             received = run.trace.body(f"response_{run.rounds}", channel="model") or {}
             context = context + list(received.get("output", [])) + outputs
             choice = "auto"
+
+
+def _first_stop(exc: BaseException) -> _Stop:
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    assert isinstance(exc, _Stop)
+    return exc
 
 
 def _message(exc: Any) -> str:

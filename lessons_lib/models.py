@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -108,9 +109,20 @@ def make_client(setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBa
                        http_client=http_client)
 
 
+_MASKED = re.compile(r"([A-Za-z0-9_-]*)\*{3,}([A-Za-z0-9_-]*)")
+"""A masked echo of a key as API errors print it, e.g. ``sk-test-Qz7******Na6E``."""
+
+
 def redact(text: str, secret: str) -> str:
-    """Remove a secret (and its usual masked echo prefix) from text shown to a learner."""
+    """Remove a secret (and any masked echo of its first or last characters) from text shown to a learner."""
     if not secret or secret == OFFLINE_KEY:
         return text
     text = text.replace(secret, "***")
+
+    def mask(found: re.Match[str]) -> str:
+        head, tail = found.group(1), found.group(2)
+        echoed = (head and secret.startswith(head)) or (tail and secret.endswith(tail))
+        return "***" if echoed else found.group(0)
+
+    text = _MASKED.sub(mask, text)
     return text.replace(secret[:8], "***") if len(secret) > 12 else text

@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from lessons_lib.paths import LOGICAL_ROOT, WORKSPACE_DIR
 
@@ -33,10 +34,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     async def run() -> None:
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+            checked_send, checked_read = anyio.create_memory_object_stream[Any](0)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_answer_bad_lines, read, checked_send, write)
+                await server.run(checked_read, write, server.create_initialization_options())
+                tg.cancel_scope.cancel()
 
     try:
         anyio.run(run)
     except KeyboardInterrupt:
         pass
     return 0
+
+
+async def _answer_bad_lines(read: Any, good: Any, write: Any) -> None:
+    """Pass frames on; answer a line that is not a JSON-RPC message with a JSON-RPC error.
+
+    The SDK's stdio transport only logs such a line at debug level, so the client would wait
+    forever; JSON-RPC 2.0 asks for ``-32700 Parse error`` (or ``-32600``) with ``"id": null``.
+    """
+    from mcp.shared.message import SessionMessage
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    async with good:
+        async for item in read:
+            if not isinstance(item, Exception):
+                await good.send(item)
+                continue
+            errors = getattr(item, "errors", lambda: [])()
+            if errors and errors[0].get("type") == "json_invalid":
+                error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON")
+            else:
+                error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: not a JSON-RPC 2.0 message")
+            await write.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))

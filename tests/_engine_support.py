@@ -1,0 +1,182 @@
+"""Helpers shared by the ``tests/test_engine_*.py`` modules (not collected by pytest).
+
+Paths of the repository, a clean subprocess runner for ``python -m lessons_lib``, a spy on the
+one function that opens files, and an MCP client that talks to ``build_server`` through real
+JSON-RPC text frames (``FramedTransport`` + ``mcp.Client`` in legacy mode).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+DATA_DIR = REPO_ROOT / "data"
+NOTES = DATA_DIR / "workspace" / "notes.txt"
+SPECS_DIR = TESTS_DIR / "specs"
+
+LIVE_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "LESSONS_MODEL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID")
+
+
+def notes_lines() -> list[str]:
+    """The lines of data/workspace/notes.txt, without the empty string after the final newline."""
+    text = NOTES.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The current environment without any live-model setting, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in LIVE_ENV}
+    env.update(PYTHONIOENCODING="utf-8", NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    env.update(extra)
+    return env
+
+
+def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
+        timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m lessons_lib ARGS`` in a fresh interpreter (offline unless ``env`` says so)."""
+    return subprocess.run(
+        [sys.executable, "-m", "lessons_lib", *args],
+        capture_output=True, text=True, encoding="utf-8", env=env if env is not None else clean_env(),
+        cwd=cwd or REPO_ROOT, timeout=timeout, check=False,
+    )
+
+
+@dataclass
+class ReadSpy:
+    """Records every file that ``lessons_lib.fileservice._read_bytes`` opened."""
+
+    calls: list[Path] = field(default_factory=list)
+
+
+def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
+    """Wrap the single place the file service opens a file, so a test can prove nothing was read."""
+    from lessons_lib import fileservice
+
+    spy = ReadSpy()
+    real = fileservice._read_bytes
+
+    def spying(target: Path) -> bytes:
+        spy.calls.append(target)
+        return real(target)
+
+    monkeypatch.setattr(fileservice, "_read_bytes", spying)
+    return spy
+
+
+@dataclass
+class Session:
+    """What one MCP session produced: a result (or the MCPError) per call, and every frame."""
+
+    results: list[Any]
+    frames: list[tuple[str, dict[str, Any]]]
+    tools: list[Any]
+
+    def frames_text(self) -> str:
+        return "\n".join(json.dumps(f, ensure_ascii=False) for _, f in self.frames)
+
+
+def call_tools(root: Path | None, calls: list[tuple[str, dict[str, Any]]]) -> Session:
+    """Connect to ``build_server(root)`` over JSON-RPC frames and make each ``tools/call`` in turn."""
+    import anyio
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+
+    from lessons_lib.fileservice import build_server
+    from lessons_lib.wire import FramedTransport
+
+    frames: list[tuple[str, dict[str, Any]]] = []
+    results: list[Any] = []
+    tools: list[Any] = []
+
+    async def main() -> None:
+        server = build_server(root)
+        transport = FramedTransport(server, lambda direction, frame: frames.append((direction, frame)))
+        with anyio.fail_after(20):
+            async with Client(transport, mode="legacy") as client:
+                tools.extend((await client.list_tools()).tools)
+                for name, args in calls:
+                    try:
+                        results.append(await client.call_tool(name, args))
+                    except MCPError as exc:
+                        results.append(exc)
+
+    anyio.run(main)
+    return Session(results, frames, tools)
+
+
+def text_of(result: Any) -> str:
+    """The text content of a CallToolResult."""
+    return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+
+
+class RawStdio:
+    """``python -m lessons_lib serve`` as a bare subprocess: write JSON-RPC lines, read stdout lines."""
+
+    def __init__(self, root: Path, cwd: Path) -> None:
+        import queue
+        import threading
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lessons_lib", "serve", "--root", str(root)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=clean_env(),
+            text=True, encoding="utf-8", bufsize=1,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.stdout_lines: list[str] = []
+
+        def pump() -> None:
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                self._lines.put(line)
+            self._lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((frame if isinstance(frame, str) else json.dumps(frame)) + "\n")
+        self.proc.stdin.flush()
+
+    def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next stdout line, which must be one whole JSON object."""
+        line = self._lines.get(timeout=timeout)
+        assert line is not None, "the server closed stdout"
+        self.stdout_lines.append(line)
+        value = json.loads(line)
+        assert isinstance(value, dict)
+        return value
+
+    def initialize(self, version: str = "2025-06-18") -> dict[str, Any]:
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": version, "capabilities": {},
+                              "clientInfo": {"name": "raw-test", "version": "0"}}})
+        reply = self.receive()
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return reply
+
+    def close(self) -> tuple[str, str]:
+        """Close stdin, wait for exit; returns (rest of stdout, stderr)."""
+        assert self.proc.stdin is not None and self.proc.stderr is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        rest = []
+        while True:
+            line = self._lines.get(timeout=5)
+            if line is None:
+                break
+            rest.append(line)
+        return "".join(rest), self.proc.stderr.read()

@@ -1,0 +1,423 @@
+"""The course as a learner sees it: JupyterLab in a real (headless) Chromium.
+
+One JupyterLab server per module, started on 127.0.0.1 with a random port and token, rooted
+in a temporary COPY of ``notebooks/`` (Run All never touches the committed notebooks).
+Playwright drives Debian's Chromium (``/usr/bin/chromium``, never a downloaded browser).
+
+* the what-if lesson (``09_what_if.ipynb``): Run All, move the ``head`` slider 20 -> 5, and
+  the page shows ``"head": 5`` and exactly five lines of ``notes.txt`` in the result;
+* the first lesson (``00_start_here.ipynb``): Run All, and a diagram's SVG is on the page.
+
+A small generated notebook (an IntSlider wired with ``interactive_output`` and a graphviz SVG)
+runs through the same steps first, so the harness itself is tested whatever the lessons do.
+Screenshots go to ``artifacts/browser/`` (gitignored). Without Chromium the tests skip
+locally and FAIL under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ARTIFACTS_DIR, NOTEBOOKS_DIR, REPO_ROOT, course_notebooks, skip_or_fail
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = ARTIFACTS_DIR / "browser"
+NOTES = REPO_ROOT / "data" / "workspace" / "notes.txt"
+TIMEOUT_MS = 120_000  # generous: 2 cores, a cold kernel and a cold Lab bundle
+HARNESS_NOTEBOOK = "_harness_whatif.ipynb"
+
+
+@dataclass(frozen=True)
+class SliderCase:
+    """A notebook with an IntSlider whose move must show in the page."""
+
+    notebook: str
+    description: str = "head"
+    start: int = 20
+    target: int = 5
+    request_text: str = '"head": 5'
+    result_lines: int = 5
+
+
+# The real lessons plug in here by file name.
+WHATIF = SliderCase("09_what_if.ipynb")
+DIAGRAM_NOTEBOOK = "00_start_here.ipynb"
+HARNESS = SliderCase(HARNESS_NOTEBOOK)
+
+# Lab user settings: no news toasts, no network, every cell in the DOM (no windowing).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+        "doNotDisturbMode": True,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+
+
+# --------------------------------------------------------------------------- harness notebook
+
+
+def harness_notebook() -> dict[str, Any]:
+    """A tiny stand-in for lessons 00 and 09: a head slider and a graphviz diagram."""
+    slider_cell = """\
+import json
+import ipywidgets as widgets
+from IPython.display import display
+from lessons_lib.paths import WORKSPACE_DIR
+
+LINES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()
+
+
+def view(head):
+    args = {"path": "/workspace/notes.txt", "head": head}
+    request = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "read_text_file", "arguments": args}}
+    print(json.dumps(request, ensure_ascii=False, indent=2))
+    print("\\n".join(LINES[:head]))
+
+
+slider = widgets.IntSlider(value=20, min=1, max=30, description="head")
+display(slider, widgets.interactive_output(view, {"head": slider}))
+"""
+    diagram_cell = """\
+import shutil
+import sys
+from pathlib import Path
+
+import graphviz
+from graphviz.backend import dot_command
+
+if shutil.which("dot") is None:
+    dot_command.DOT_BINARY = Path(sys.executable).parent / "graphviz-pure"
+g = graphviz.Digraph(graph_attr={"rankdir": "LR"}, node_attr={"shape": "box"})
+g.edge("应用", "工具服务", label="tools/call")
+g
+"""
+
+    def code(source: str) -> dict[str, Any]:
+        return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+
+    return {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# 测试用笔记本 (browser harness)"},
+            code(slider_cell),
+            code(diagram_cell),
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+# --------------------------------------------------------------------------- Lab server
+
+
+@dataclass(frozen=True)
+class Lab:
+    base_url: str
+    token: str
+    root: Path
+
+    def url(self, notebook: str) -> str:
+        # ?reset: start from an empty workspace, so tabs of earlier pages are not restored
+        return f"{self.base_url}/lab/tree/{notebook}?reset&token={self.token}"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], base_url: str, token: str, log: Path) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
+        try:
+            req = urllib.request.Request(f"{base_url}/api/status", headers={"Authorization": f"token {token}"})
+            with urllib.request.urlopen(req, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"JupyterLab did not answer within 90 s:\n{log.read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    if not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)")
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    root = tmp_path_factory.mktemp("lab_root")
+    for nb in sorted(NOTEBOOKS_DIR.glob("*.ipynb")):
+        shutil.copy2(nb, root / nb.name)
+    (root / HARNESS_NOTEBOOK).write_text(json.dumps(harness_notebook(), ensure_ascii=False, indent=1))
+
+    home = tmp_path_factory.mktemp("lab_home")
+    settings = home / "settings"
+    for rel, values in LAB_SETTINGS.items():
+        target = settings / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values))
+    env = dict(os.environ)
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        IPYTHONDIR=str(home / "ipython"),
+        PYTHONUNBUFFERED="1",
+    )
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser", "--ServerApp.open_browser=False",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        "--LabApp.extension_manager=readonly",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = home / "lab.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(proc, base_url, token, log)
+        yield Lab(base_url, token, root)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser_context(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium_profile")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1400, "height": 1000},
+            locale="zh-CN",
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+# --------------------------------------------------------------------------- page steps
+
+
+def notebook_panel(page: Any) -> Any:
+    """The notebook on show (hidden tabs of other notebooks stay out of every check)."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+
+
+def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def open_notebook(context: Any, lab: Lab, notebook: str) -> Any:
+    """Open a notebook in Lab and wait for its kernel to report ``Idle``."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(lab.url(notebook))
+    notebook_panel(page).locator(".jp-Notebook").wait_for()
+    expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle", timeout=TIMEOUT_MS)
+    return page
+
+
+def run_all(page: Any, name: str) -> None:
+    """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
+    from playwright.sync_api import expect
+
+    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$|^运行")).first.click()
+    run_all_item = "#jp-mainmenu-run .lm-Menu-item[data-command='runmenu:run-all']"
+    page.locator(run_all_item).click()
+    prompts = notebook_panel(page).locator(".jp-CodeCell .jp-InputArea-prompt")
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        texts = prompts.all_inner_texts()
+        if texts and all(re.fullmatch(r"\[\d+\]:", t.strip()) for t in texts):
+            break
+        if time.monotonic() > deadline:
+            shot(page, f"{name}-timeout")
+            pytest.fail(f"{name}: cells did not finish running within {TIMEOUT_MS // 1000} s: {texts}")
+        time.sleep(0.25)
+    expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle")
+    errors = notebook_panel(page).locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+    if errors.count():
+        shot(page, f"{name}-error")
+        pytest.fail(f"{name}: a cell raised:\n{errors.first.inner_text()}")
+
+
+def find_slider(page: Any, description: str) -> Any:
+    label = notebook_panel(page).locator("label.widget-label", has_text=re.compile(rf"^\s*{re.escape(description)}\s*$"))
+    slider = notebook_panel(page).locator(".widget-slider").filter(has=label)
+    slider.first.wait_for()
+    assert slider.count() == 1, f"expected one slider labelled {description!r}, found {slider.count()}"
+    return slider.first
+
+
+def move_slider(page: Any, slider: Any, case: SliderCase) -> None:
+    """Set the slider as a person would: type into its readout, or use the arrow keys."""
+    from playwright.sync_api import expect
+
+    handle = slider.locator(".noUi-handle").first
+    expect(handle).to_have_attribute("aria-valuenow", re.compile(rf"^{case.start}(\.0+)?$"))
+    readout = slider.locator(".widget-readout")
+    if readout.count() and readout.first.is_visible():
+        readout.first.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(str(case.target))
+        page.keyboard.press("Enter")
+    else:
+        handle.focus()
+        key = "ArrowLeft" if case.target < case.start else "ArrowRight"
+        for _ in range(abs(case.start - case.target)):
+            page.keyboard.press(key)
+    expect(handle).to_have_attribute("aria-valuenow", re.compile(rf"^{case.target}(\.0+)?$"))
+
+
+def _shown(line: str, text: str) -> bool:
+    """A line of the file is on the page, as plain text or inside a JSON string."""
+    return line in text or json.dumps(line)[1:-1] in text or json.dumps(line, ensure_ascii=False)[1:-1] in text
+
+
+def check_slider(page: Any, case: SliderCase) -> None:
+    """On a notebook that has run: move the slider and check the request and the result."""
+    from playwright.sync_api import expect
+
+    stem = Path(case.notebook).stem
+    slider = find_slider(page, case.description)
+    slider.scroll_into_view_if_needed()
+    shot(page, f"{stem}-1-head-{case.start}")
+    move_slider(page, slider, case)
+
+    # the outputs of the cell that holds the slider (its interactive_output / Output widget)
+    cell = notebook_panel(page).locator(".jp-Cell").filter(has=slider)
+    outputs = cell.locator(".widget-output")
+    scope = outputs if outputs.count() else cell.locator(".jp-Cell-outputArea")
+    expect(scope.last).to_contain_text(case.request_text)
+    page.wait_for_timeout(300)  # let the last redraw settle before reading and shooting
+    scope.locator("pre", has_text=case.request_text).last.scroll_into_view_if_needed()
+    shot(page, f"{stem}-2-head-{case.target}")
+
+    # the result is the last <pre> block that holds the file's first line
+    lines = NOTES.read_text(encoding="utf-8").splitlines()
+    assert len(lines) > case.result_lines, "notes.txt must be longer than the slider target"
+    blocks = scope.locator("pre").all_inner_texts()
+    assert any(case.request_text in b for b in blocks), f"no <pre> shows {case.request_text}: {blocks}"
+    stale = f'"head": {case.start}'
+    assert not any(stale in b for b in blocks), f"the old value {stale} is still shown: {blocks}"
+    results = [b for b in blocks if _shown(lines[0], b)]
+    assert results, f"no <pre> shows the file's first line {lines[0]!r}: {blocks}"
+    result = results[-1]
+    missing = [ln for ln in lines[: case.result_lines] if not _shown(ln, result)]
+    assert not missing, f"after head={case.target} the result lacks lines {missing!r}:\n{result}"
+    extra = lines[case.result_lines]
+    assert not _shown(extra, result), f"line {case.result_lines + 1} still in the result:\n{result}"
+
+
+def check_diagram(page: Any, notebook: str) -> None:
+    """On a notebook that has run: at least one diagram SVG is drawn, with a real size."""
+    # inline SVG inside an HTML output, or JupyterLab's image/svg+xml renderer (an <img>)
+    svgs = notebook_panel(page).locator(".jp-OutputArea-output svg, .jp-OutputArea-output img[src^='data:image/svg+xml']")
+    drawn = []
+    for i in range(svgs.count()):
+        box = svgs.nth(i).bounding_box()
+        if box and box["width"] > 50 and box["height"] > 20:
+            drawn.append(svgs.nth(i))
+    assert drawn, f"{notebook}: no SVG diagram with a visible size in any output ({svgs.count()} tiny or none)"
+    drawn[0].scroll_into_view_if_needed()
+    shot(page, f"{Path(notebook).stem}-diagram")
+
+
+def _need_course_notebook(name: str) -> None:
+    if (NOTEBOOKS_DIR / name).exists():
+        return
+    if not course_notebooks():
+        pytest.skip(f"no lesson notebooks in notebooks/ yet ({name} lands with the lessons)")
+    pytest.fail(f"notebooks/{name} is missing: the browser test expects it by this name")
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def run_notebook(context: Any, lab: Lab, notebook: str) -> Any:
+    page = open_notebook(context, lab, notebook)
+    run_all(page, Path(notebook).stem)
+    return page
+
+
+def test_harness_slider_and_diagram(browser_context: Any, lab: Lab) -> None:
+    """The harness itself: generated notebook, slider 20 -> 5, graphviz SVG on the page."""
+    page = run_notebook(browser_context, lab, HARNESS_NOTEBOOK)
+    try:
+        check_slider(page, HARNESS)
+        check_diagram(page, HARNESS_NOTEBOOK)
+    finally:
+        page.close()
+
+
+def test_whatif_slider_moves_head(browser_context: Any, lab: Lab) -> None:
+    _need_course_notebook(WHATIF.notebook)
+    page = run_notebook(browser_context, lab, WHATIF.notebook)
+    try:
+        check_slider(page, WHATIF)
+    finally:
+        page.close()
+
+
+def test_start_here_shows_diagram(browser_context: Any, lab: Lab) -> None:
+    _need_course_notebook(DIAGRAM_NOTEBOOK)
+    page = run_notebook(browser_context, lab, DIAGRAM_NOTEBOOK)
+    try:
+        check_diagram(page, DIAGRAM_NOTEBOOK)
+    finally:
+        page.close()

@@ -1,0 +1,100 @@
+"""Lesson 09: the head slider, driven without a browser (slider.value = 5 fires observers)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import pytest
+
+from lessons_lib.whatif import head_view, notes_line_count
+
+
+def test_head_view_holds_the_mcp_request_and_the_result() -> None:
+    view = head_view(5)
+    assert '"head": 5' in view.mcp_request_json
+    assert view.mcp_request_json == json.dumps(view.mcp_request, ensure_ascii=False, indent=2)
+    assert json.loads(view.mcp_request_json)["params"]["arguments"] == {
+        "path": "/workspace/notes.txt",
+        "head": 5,
+    }
+    assert len(view.result_text.splitlines()) == 5 and view.result_text.startswith("01 ")
+    assert view.highlights == {"mcp_request": ["params.arguments.head"], "function_call_output": ["output"]}
+    bundle = view._repr_mimebundle_()
+    assert '"head": 5' in bundle["text/plain"] and view.result_text in bundle["text/plain"]
+    assert "&quot;head&quot;: 5" in bundle["text/html"]
+    assert bundle == head_view(5)._repr_mimebundle_()
+    assert repr(view) == "HeadView(head=5, baseline=20, changed=12)"
+
+
+def test_head_view_trees_highlight_the_changed_fields() -> None:
+    trees = head_view(5).trees()
+    assert len(trees) == 2
+    request, feedback = (t.text() for t in trees)
+    head_line = next(line for line in request.splitlines() if line.strip().startswith("└── head: 5"))
+    assert "◀ 高亮" in head_line
+    assert all("◀ 高亮" not in line for line in request.splitlines() if "path:" in line or "name:" in line)
+    assert any("output:" in line and "◀ 高亮" in line for line in feedback.splitlines())
+
+
+def test_head_view_without_a_change_highlights_nothing() -> None:
+    view = head_view(20)
+    assert view.highlights == {"mcp_request": [], "function_call_output": []}
+    assert "没有字段改变" in view.summary()
+    assert "◀ 高亮" not in view._repr_mimebundle_()["text/plain"]
+
+
+def test_head_view_shows_the_chain_diagram() -> None:
+    html = head_view(5)._repr_mimebundle_()["text/html"]
+    pytest.importorskip("lessons_lib.diagrams")
+    assert "<svg" in html or "digraph" in html
+    assert "新值从“调用”进入链路" in html
+
+
+def test_slider_moves_and_the_output_follows() -> None:
+    pytest.importorskip("ipywidgets")
+    from lessons_lib.widgets import head_lab
+
+    lab = head_lab(warm=False)
+    slider, out = lab.slider, lab.out
+    assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, notes_line_count(), 20)
+    first = out.outputs[0]["data"]["text/plain"]
+    assert '"head": 20' in first and "没有字段改变" in first
+
+    slider.value = 5
+    assert len(out.outputs) == 1 and out.outputs[0]["output_type"] == "display_data"
+    data = out.outputs[0]["data"]
+    assert '"head": 5' in data["text/plain"] and '"head": 20' not in data["text/plain"].split("MCP 请求")[1]
+    assert "params.arguments.head" in data["text/plain"] and "head=20 → head=5" in data["text/plain"]
+    assert "◀ 高亮" in data["text/html"]
+    assert lab.view.head == 5 and lab.view.highlights["mcp_request"] == ["params.arguments.head"]
+    row = lab.view.table.row("mcp_request", "params.arguments.head")
+    assert (row.before, row.after, row.changed) == (20, 5, True)
+
+    slider.value = 36
+    assert lab.view.table.row("读出的行", "line_count").after == 36
+    assert '"head": 36' in out.outputs[0]["data"]["text/plain"]
+
+
+def test_a_cached_redraw_takes_well_under_100_ms() -> None:
+    for head in (4, 5, 6):
+        head_view(head)._repr_mimebundle_()
+    times = []
+    for head in (4, 5, 6, 5, 4, 6, 5):
+        start = time.perf_counter()
+        head_view(head)._repr_mimebundle_()
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.1, times
+
+
+def test_warm_lab_redraws_every_value_from_cache() -> None:
+    pytest.importorskip("ipywidgets")
+    from lessons_lib.whatif import _cached
+    from lessons_lib.widgets import head_lab
+
+    lab = head_lab()
+    misses = _cached.cache_info().misses
+    for head in (1, 17, 33):
+        lab.slider.value = head
+    assert _cached.cache_info().misses == misses
