@@ -131,7 +131,11 @@ class ChangeTable:
         return self.title() + "\n" + text_table(self.headers(), [self._cells(r) for r in self.rows])
 
     def html(self) -> str:
-        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.headers())
+        cell = "padding:2px 6px;vertical-align:top"
+        head = "".join(
+            f'<th style="text-align:left;white-space:nowrap;{cell}">{html.escape(h)}</th>'
+            for h in self.headers()
+        )
         body = []
         for r in self.rows:
             *lead, kind, before, after, verdict = self._cells(r)
@@ -149,7 +153,18 @@ class ChangeTable:
                 html.escape(verdict),
             ]
             style = ' style="font-weight:bold;background:#FFF3B0"' if r.changed else ""
-            body.append(f"<tr{style}>" + "".join(f"<td>{t}</td>" for t in tds) + "</tr>")
+            values = {
+                len(tds) - 3,
+                len(tds) - 2,
+            }  # before / after may wrap; every other cell stays on one line
+            body.append(
+                f"<tr{style}>"
+                + "".join(
+                    f'<td style="{cell}{"" if i in values else ";white-space:nowrap"}">{t}</td>'
+                    for i, t in enumerate(tds)
+                )
+                + "</tr>"
+            )
         return (
             f'<div class="lessons-whatif"><p><b>{html.escape(self.title())}</b></p>'
             f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'

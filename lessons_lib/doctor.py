@@ -171,7 +171,7 @@ def _route(c: _Chain) -> str:
     need(routes, f"别名 {alias} 不在应用的工具表里（{known}）：应用不知道该把调用交给哪个服务")
     service, tool = routes[0].get("service"), routes[0].get("name")
     links = [k for k in c.trace.get("links") or [] if isinstance(k, dict) and k.get("call_id") == call_id]
-    request, response = mcp_exchange(c.trace, links[0].get("mcp_id") if links else None)
+    request, response = mcp_exchange(c.trace, links[0].get("mcp_id") if links else None, service)
     if request is None:
         unsent = "links 里它的 mcp_id 是 null；" if links and links[0].get("mcp_id") is None else ""
         raise Fail(

@@ -23,10 +23,10 @@ from lessons_lib.verify import (
     calls_in,
     esc,
     first_call,
+    first_exchange,
     html_table,
     input_items,
     load_json,
-    mcp_exchange,
     model_body,
     result_text,
     roundtrip_from_trace,
@@ -150,7 +150,7 @@ def _edit_arguments(t: Trace, edit: Callable[[dict[str, Any]], None]) -> None:
     edit(args)
     for item in copies:
         item["arguments"] = json.dumps(args, ensure_ascii=False)
-    request, _ = mcp_exchange(t)
+    _, _, request, _ = first_exchange(t)
     if request is not None and isinstance(request.get("params"), dict):
         request["params"]["arguments"] = copy.deepcopy(args)
 
@@ -171,7 +171,7 @@ def _replace_text(value: Any, old: str, new: str) -> Any:
 def declaration_as_execution(trace: Any) -> Trace:
     """No tools/call is sent: the application treats the declared tool as if it had run."""
     t = _copy(trace)
-    request, response = mcp_exchange(t)
+    _, _, request, response = first_exchange(t)
     _drop_events(t, lambda e: e.get("body") is not request and e.get("body") is not response)
     for link in t.get("links") or []:
         if isinstance(link, dict):
@@ -189,11 +189,12 @@ def rule_as_value(trace: Any) -> Trace:
 def parse_as_read(trace: Any) -> Trace:
     """The service reports a failure; the feedback still carries file content as if it was read."""
     t = _copy(trace)
-    _, response = mcp_exchange(t)
-    request, _ = mcp_exchange(t)
-    args = (request or {}).get("params", {}).get("arguments", {}) if isinstance(request, dict) else {}
-    path = args.get("path", "/workspace/notes.txt") if isinstance(args, dict) else "/workspace/notes.txt"
-    if response is not None:
+    call, _, _, response = first_exchange(t)
+    try:
+        path = json.loads(call["arguments"])["path"]
+    except (TypeError, KeyError, ValueError):
+        path = "/workspace/notes.txt"
+    if isinstance(response, dict):
         response.pop("error", None)
         response["result"] = {
             "content": [{"type": "text", "text": f"File not found: {path}"}],
@@ -215,7 +216,7 @@ def format_as_permission(trace: Any) -> Trace:
 def mixed_ids(trace: Any) -> Trace:
     """The feedback carries the MCP JSON-RPC id where the model's call_id belongs."""
     t = _copy(trace)
-    request, _ = mcp_exchange(t)
+    _, _, request, _ = first_exchange(t)
     for item in _feedback_items(t):
         item["call_id"] = str((request or {}).get("id"))
     return t
@@ -239,7 +240,7 @@ def logged_not_fed_back(trace: Any) -> Trace:
 def raw_as_answer(trace: Any) -> Trace:
     """No second model request: the raw tool text is shown to the user as the answer."""
     t = _copy(trace)
-    _, response = mcp_exchange(t)
+    _, _, _, response = first_exchange(t)
     try:
         text, _ = result_text(response)
     except Fail:

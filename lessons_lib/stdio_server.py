@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Serve ``read_text_file`` over stdio until the client closes stdin."""
     parser = argparse.ArgumentParser(prog="python -m lessons_lib serve", description=__doc__)
     parser.add_argument("--root", type=Path, default=WORKSPACE_DIR,
-                        help=f"directory the client sees as {LOGICAL_ROOT} (default: the course's data/workspace)")
+                        help=f"directory the client sees as {LOGICAL_ROOT} (default: data/workspace)")
     args = parser.parse_args(argv)
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
@@ -61,7 +61,7 @@ async def _answer_bad_lines(read: Any, good: Any, write: Any) -> None:
             if not isinstance(item, Exception):
                 await good.send(item)
                 continue
-            errors = getattr(item, "errors", lambda: [])()
+            errors: list[Any] = getattr(item, "errors", list)()
             if errors and errors[0].get("type") == "json_invalid":
                 error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON")
             else:

@@ -77,12 +77,16 @@ class Trace:
         return found[index]["body"] if len(found) > index else None
 
     def mcp_pair(self, method: str = "tools/call", index: int = 0) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The index-th MCP request of ``method`` and the response with the same JSON-RPC id."""
-        requests = [e["body"] for e in self.find(method, "mcp") if "method" in e["body"]]
+        """The index-th MCP request of ``method`` and its reply (same service, same JSON-RPC id).
+
+        Each service numbers its own requests, so an id alone does not identify a reply.
+        """
+        requests = [e for e in self.find(method, "mcp") if "method" in e["body"]]
         request = requests[index]
-        replies = [e["body"] for e in self.find(method, "mcp") if "method" not in e["body"]]
-        reply = next((r for r in replies if r.get("id") == request.get("id")), None)
-        return request, reply
+        reply = next((e["body"] for e in self.find(method, "mcp")
+                      if "method" not in e["body"] and e["from"] == request["to"]
+                      and e["body"].get("id") == request["body"].get("id")), None)
+        return request["body"], reply
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -40,12 +40,6 @@ ROUNDTRIP_FORMAT: Final = "lessons_lib.roundtrip/1"
 FAILURE_PREFIX: Final = "ERROR: "
 LOGICAL_ROOT: Final = "/workspace"
 
-_FRAGMENTS_NOTE: Final = (
-    "由 python -m lessons_lib record 从离线运行的 trace 摘出的片段；可改动后用 verify-fields 核对。"
-)
-_ROUNDTRIP_NOTE: Final = (
-    "由 python -m lessons_lib record 从离线运行的 trace 摘出的完整两轮往返；可用 verify-roundtrip 核对。"
-)
 
 FIELDS_LIMITS: Final = (
     ("JSON 解析", "文本解析后得到相同 path/head", "不能证明文件被读取"),
@@ -316,9 +310,11 @@ def declared_tool(request: Any, name: Any) -> dict[str, Any] | None:
     return next((t for t in found if t.get("name") == name), found[0] if found else None)
 
 
-def mcp_declaration(trace: Any, tool_name: Any) -> dict[str, Any] | None:
-    """The tool entry of the MCP tools/list result with this name, or None."""
+def mcp_declaration(trace: Any, tool_name: Any, service: Any = None) -> dict[str, Any] | None:
+    """The tool entry with this name in the service's MCP tools/list result, or None."""
     for event in events(trace):
+        if service is not None and event.get("from") not in (None, service):
+            continue
         body = event.get("body")
         result = body.get("result") if isinstance(body, dict) else None
         tools = result.get("tools") if isinstance(result, dict) else None
@@ -333,23 +329,30 @@ def _is_mcp(event: dict[str, Any]) -> bool:
     return isinstance(body, dict) and (event.get("channel") == "mcp" or "jsonrpc" in body)
 
 
-def mcp_exchange(trace: Any, mcp_id: Any = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The tools/call request (with this id, else the first) and its response.
+def mcp_exchange(
+    trace: Any, mcp_id: Any = None, service: Any = None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The tools/call request (to this service with this id, else the first) and its response.
 
-    The response is the one with the same JSON-RPC id, else the next tools/call response
-    (so a response that answers with the wrong id is still found and judged).
+    The response comes from the same service: the one with the same JSON-RPC id, else the
+    next tools/call response (so a response that answers with the wrong id is still judged).
+    Each service numbers its own requests, so two services may both use id 3.
     """
     evs = [e for e in events(trace) if _is_mcp(e)]
     calls = [n for n, e in enumerate(evs) if e["body"].get("method") == "tools/call"]
-    chosen = next((n for n in calls if mcp_id is not None and same(evs[n]["body"].get("id"), mcp_id)), None)
-    if chosen is None and not calls:
+    if service is not None and any(evs[n].get("to") == service for n in calls):
+        calls = [n for n in calls if evs[n].get("to") == service]
+    if not calls:
         return None, None
-    start = calls[0] if chosen is None else chosen
-    request = evs[start]["body"]
+    chosen = [n for n in calls if mcp_id is not None and same(evs[n]["body"].get("id"), mcp_id)]
+    start = (chosen or calls)[0]
+    request, target = evs[start]["body"], evs[start].get("to")
     replies = [
         e
         for e in evs[start + 1 :]
-        if "method" not in e["body"] and ("result" in e["body"] or "error" in e["body"])
+        if "method" not in e["body"]
+        and ("result" in e["body"] or "error" in e["body"])
+        and (target is None or e.get("from") in (None, target))
     ]
     match = next((e for e in replies if same(e["body"].get("id"), request.get("id"))), None)
     match = match or next((e for e in replies if e.get("label") == "tools/call"), None)
@@ -833,21 +836,37 @@ def check_answer(roundtrip: Any) -> str:
 # ----------------------------------------------------------------------------- attachments
 
 
+def first_exchange(trace: Any) -> tuple[Any, Any, Any, Any]:
+    """The first tool call of a trace, its link record, and the MCP request and response it led to."""
+    call = first_call(model_body(trace, "response_1"))
+    link = link_for(trace.get("links") if isinstance(trace, dict) else None, call)
+    request, response = mcp_exchange(trace, *((link.get("mcp_id"), link.get("service")) if link else ()))
+    return call, link, request, response
+
+
+def _note(trace: Any, what: str, command: str) -> str:
+    model = trace.get("model") if isinstance(trace, dict) else None
+    mode = model.get("mode") if isinstance(model, dict) else None
+    mode = {"offline": "离线", "live": "在线"}.get(mode if isinstance(mode, str) else "", "")
+    return (
+        f"由 python -m lessons_lib record 从{mode}运行的 trace 摘出的{what}，不是手写的；"
+        f"改动后可用 python -m lessons_lib {command} 核对。"
+    )
+
+
 def fragments_from_trace(trace: Any) -> dict[str, Any]:
     """The field fragments of a trace's first tool call (missing pieces are null). Lesson 07."""
     t = as_dict(trace)
-    call = first_call(model_body(t, "response_1"))
-    request_1 = model_body(t, "request_1")
-    mcp_request, mcp_result = mcp_exchange(t)
-    link = link_for(t.get("links") if isinstance(t, dict) else None, call)
+    call, link, mcp_request, mcp_result = first_exchange(t)
     params = mcp_request.get("params") if isinstance(mcp_request, dict) else None
     tool_name = params.get("name") if isinstance(params, dict) else (link or {}).get("tool")
+    service = (link or {}).get("service")
     return copy.deepcopy(
         {
             "format": FRAGMENTS_FORMAT,
-            "note": _FRAGMENTS_NOTE,
-            "declaration": declared_tool(request_1, (call or {}).get("name")),
-            "mcp_declaration": mcp_declaration(t, tool_name),
+            "note": _note(t, "字段片段", "verify-fields"),
+            "declaration": declared_tool(model_body(t, "request_1"), (call or {}).get("name")),
+            "mcp_declaration": mcp_declaration(t, tool_name, service),
             "model_call": call,
             "mcp_request": mcp_request,
             "mcp_result": mcp_result,
@@ -860,12 +879,12 @@ def fragments_from_trace(trace: Any) -> dict[str, Any]:
 def roundtrip_from_trace(trace: Any) -> dict[str, Any]:
     """The complete two-round exchange with the MCP pair in the middle. Lesson 07."""
     t = as_dict(trace)
-    mcp_request, mcp_response = mcp_exchange(t)
+    _, _, mcp_request, mcp_response = first_exchange(t)
     links = t.get("links") if isinstance(t, dict) else None
     return copy.deepcopy(
         {
             "format": ROUNDTRIP_FORMAT,
-            "note": _ROUNDTRIP_NOTE,
+            "note": _note(t, "完整两轮往返", "verify-roundtrip"),
             "request_1": model_body(t, "request_1"),
             "response_1": model_body(t, "response_1"),
             "mcp_request": mcp_request,

@@ -162,11 +162,23 @@ def precompute(heads: Iterable[int], baseline: int = EXAMPLE_HEAD) -> None:
         compare_head(baseline, head)
 
 
+@lru_cache(maxsize=1)
+def _lab_class() -> Any:
+    """A ``VBox`` with a short, stable repr (the default one would print every output it holds)."""
+    import ipywidgets as widgets
+
+    class HeadLab(widgets.VBox):
+        def __repr__(self) -> str:
+            return f"HeadLab(head={self.slider.value}, baseline={self.view.baseline}, max={self.slider.max})"
+
+    return HeadLab
+
+
 def head_lab(baseline: int = EXAMPLE_HEAD, *, warm: bool = True) -> Any:
     """An ``IntSlider`` (head, 1 to the file's line count) that redraws :func:`head_view`. Lesson 09.
 
     The returned ``VBox`` has ``.slider``, ``.out`` (an ``Output`` holding the view) and ``.view``.
-    ``warm`` runs every head value once up front (about 1-2 s) so each redraw stays far below 100 ms.
+    ``warm`` runs every head value once up front (about 1-3 s) so each redraw stays far below 100 ms.
     """
     import ipywidgets as widgets
 
@@ -175,7 +187,7 @@ def head_lab(baseline: int = EXAMPLE_HEAD, *, warm: bool = True) -> Any:
         precompute(range(1, lines + 1), baseline)
     slider = widgets.IntSlider(description="head", min=1, max=lines, value=baseline, continuous_update=False)
     out = widgets.Output()
-    box = widgets.VBox([slider, out])
+    box = _lab_class()([slider, out])
 
     def redraw(head: int) -> None:
         view = head_view(head, baseline)

@@ -41,13 +41,19 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
-        timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m lessons_lib ARGS`` in a fresh interpreter (offline unless ``env`` says so)."""
     return subprocess.run(
         [sys.executable, "-m", "lessons_lib", *args],
-        capture_output=True, text=True, encoding="utf-8", env=env if env is not None else clean_env(),
-        cwd=cwd or REPO_ROOT, timeout=timeout, check=False,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env if env is not None else clean_env(),
+        cwd=cwd or REPO_ROOT,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -128,8 +134,14 @@ class RawStdio:
 
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lessons_lib", "serve", "--root", str(root)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=clean_env(),
-            text=True, encoding="utf-8", bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=clean_env(),
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.stdout_lines: list[str] = []
@@ -157,9 +169,18 @@ class RawStdio:
         return value
 
     def initialize(self, version: str = "2025-06-18") -> dict[str, Any]:
-        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                   "params": {"protocolVersion": version, "capabilities": {},
-                              "clientInfo": {"name": "raw-test", "version": "0"}}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw-test", "version": "0"},
+                },
+            }
+        )
         reply = self.receive()
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return reply

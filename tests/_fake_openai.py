@@ -26,31 +26,63 @@ Script = Sequence[Reply] | Callable[[int, dict[str, Any]], Reply]
 def response_body(n: int, output: list[dict[str, Any]], model: str = "gpt-4.1") -> dict[str, Any]:
     """A complete Response object (the fields the official description requires)."""
     return {
-        "id": f"resp_fake_{n:03d}", "object": "response", "created_at": 1700000000 + n, "status": "completed",
-        "error": None, "incomplete_details": None, "instructions": None, "max_output_tokens": None,
-        "model": model, "output": output, "parallel_tool_calls": True, "previous_response_id": None,
-        "reasoning": {"effort": None, "summary": None}, "store": False, "temperature": 1.0,
-        "text": {"format": {"type": "text"}}, "tool_choice": "auto", "tools": [], "top_p": 1.0,
-        "truncation": "disabled", "metadata": {},
-        "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}, "output_tokens": 5,
-                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15},
+        "id": f"resp_fake_{n:03d}",
+        "object": "response",
+        "created_at": 1700000000 + n,
+        "status": "completed",
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "max_output_tokens": None,
+        "model": model,
+        "output": output,
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "reasoning": {"effort": None, "summary": None},
+        "store": False,
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}},
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "metadata": {},
+        "usage": {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens": 5,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 15,
+        },
     }
 
 
 def function_call(n: int, arguments: str, name: str = "fs__read_text_file") -> tuple[int, dict[str, Any]]:
-    item = {"type": "function_call", "id": f"fc_fake_{n:03d}", "call_id": f"call_fake_{n:03d}", "name": name,
-            "arguments": arguments, "status": "completed"}
+    item = {
+        "type": "function_call",
+        "id": f"fc_fake_{n:03d}",
+        "call_id": f"call_fake_{n:03d}",
+        "name": name,
+        "arguments": arguments,
+        "status": "completed",
+    }
     return 200, response_body(n, [item])
 
 
 def message(n: int, text: str) -> tuple[int, dict[str, Any]]:
-    item = {"type": "message", "id": f"msg_fake_{n:03d}", "status": "completed", "role": "assistant",
-            "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}]}
+    item = {
+        "type": "message",
+        "id": f"msg_fake_{n:03d}",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}],
+    }
     return 200, response_body(n, [item])
 
 
-def api_error(status: int, text: str, kind: str = "invalid_request_error",
-              code: str | None = None) -> tuple[int, dict[str, Any]]:
+def api_error(
+    status: int, text: str, kind: str = "invalid_request_error", code: str | None = None
+) -> tuple[int, dict[str, Any]]:
     return status, {"error": {"message": text, "type": kind, "param": None, "code": code}}
 
 
@@ -75,11 +107,11 @@ class FakeOpenAI:
                 except ValueError:
                     body = {"non_json": raw.decode("utf-8", "replace")}
                 reply = fake._record(self.path, self.headers.get("Authorization", ""), body)
-                if reply == HANG:
+                if isinstance(reply, str):  # HANG
                     fake._release.wait(30)
                     self.close_connection = True
                     return
-                status, payload = reply  # type: ignore[misc]
+                status, payload = reply
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -114,8 +146,9 @@ class FakeOpenAI:
         self._thread.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._release.set()
         self._server.shutdown()
         self._server.server_close()

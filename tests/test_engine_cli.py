@@ -26,8 +26,11 @@ def _run_json(tmp_path: Path, *args: str) -> dict[str, Any]:
 
 
 def _event(trace: dict[str, Any], label: str, *, request: bool | None = None) -> dict[str, Any]:
-    found = [e["body"] for e in trace["events"] if e["label"] == label
-             and (request is None or ("method" in e["body"]) == request)]
+    found = [
+        e["body"]
+        for e in trace["events"]
+        if e["label"] == label and (request is None or ("method" in e["body"]) == request)
+    ]
     assert len(found) == 1, f"expected one {label} event, found {len(found)}"
     return found[0]
 
@@ -49,7 +52,10 @@ def test_head_value_travels_and_result_matches_the_file(head_runs: dict[int, dic
     trace = head_runs[n]
     assert trace["outcome"]["status"] == "answered"
     call = _event(trace, "tools/call", request=True)
-    assert call["params"] == {"name": "read_text_file", "arguments": {"path": "/workspace/notes.txt", "head": n}}
+    assert call["params"] == {
+        "name": "read_text_file",
+        "arguments": {"path": "/workspace/notes.txt", "head": n},
+    }
     # The model wrote the same values as JSON *text*; the MCP request carries them as an *object*.
     (fc,) = [i for i in _event(trace, "response_1")["output"] if i["type"] == "function_call"]
     assert isinstance(fc["arguments"], str) and json.loads(fc["arguments"]) == call["params"]["arguments"]
@@ -60,8 +66,15 @@ def test_head_value_travels_and_result_matches_the_file(head_runs: dict[int, dic
     feedback = _feedback(trace)
     assert feedback["output"] == expected
     assert feedback["call_id"] == fc["call_id"]
-    assert trace["links"] == [{"call_id": fc["call_id"], "alias": "fs__read_text_file", "service": "fs",
-                               "tool": "read_text_file", "mcp_id": call["id"]}]
+    assert trace["links"] == [
+        {
+            "call_id": fc["call_id"],
+            "alias": "fs__read_text_file",
+            "service": "fs",
+            "tool": "read_text_file",
+            "mcp_id": call["id"],
+        }
+    ]
     assert expected in trace["answer"]
 
 
@@ -95,11 +108,14 @@ def test_narrated_run_and_custom_root(tmp_path: Path) -> None:
     assert str(root) not in done.stdout  # the learner sees /workspace, never the folder
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--head", "5", "--tail", "3"], "not allowed with argument"),
-    (["--root", "/definitely/not/here"], "is not a directory"),
-    (["--head", "many"], "invalid int value"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--head", "5", "--tail", "3"], "not allowed with argument"),
+        (["--root", "/definitely/not/here"], "is not a directory"),
+        (["--head", "many"], "invalid int value"),
+    ],
+)
 def test_bad_options_exit_2_without_traceback(tmp_path: Path, args: list[str], needle: str) -> None:
     done = cli("run", *args, cwd=tmp_path)
     assert done.returncode == 2
@@ -140,8 +156,15 @@ def test_import_is_fast_and_side_effect_free() -> None:
         " 'anyio', 'jsonschema', 'ipywidgets', 'pydantic') if m in sys.modules)\n"
         "print(heavy, logging.getLogger().handlers, elapsed < 0.5, lessons_lib.__version__)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=clean_env(),
-                          cwd=REPO_ROOT, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=REPO_ROOT,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[] [] True 0.1.0"
     assert done.stderr == ""

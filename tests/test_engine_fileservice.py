@@ -95,7 +95,9 @@ def test_refusal_reads_nothing(case: str, tree: tuple[Path, Path], monkeypatch: 
 
 
 @pytest.mark.parametrize("case", sorted(REFUSALS))
-def test_refusal_over_mcp_is_tool_error(case: str, tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refusal_over_mcp_is_tool_error(
+    case: str, tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, outside = tree
     args, expected, exact = REFUSALS[case]
     spy = spy_reads(monkeypatch)
@@ -115,8 +117,9 @@ def test_refusal_over_mcp_is_tool_error(case: str, tree: tuple[Path, Path], monk
     assert spy.calls == []
 
 
-def test_size_cap_is_configurable_and_checked_before_reading(tree: tuple[Path, Path],
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_size_cap_is_configurable_and_checked_before_reading(
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, outside = tree
     spy = spy_reads(monkeypatch)
     size = len((root / "notes.txt").read_bytes())
@@ -127,8 +130,9 @@ def test_size_cap_is_configurable_and_checked_before_reading(tree: tuple[Path, P
     assert FileService(root, max_bytes=size).read(NOTES_PATH, head=1) == notes_lines()[0]
 
 
-def test_not_utf8_is_refused_without_returning_its_bytes(tree: tuple[Path, Path],
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_not_utf8_is_refused_without_returning_its_bytes(
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whether bytes are UTF-8 can only be known by reading them: one read, nothing returned."""
     root, outside = tree
     spy = spy_reads(monkeypatch)
@@ -143,9 +147,15 @@ def test_not_utf8_is_refused_without_returning_its_bytes(tree: tuple[Path, Path]
 def test_symlink_secret_never_on_the_wire(tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     root, outside = tree
     spy = spy_reads(monkeypatch)
-    calls = [("read_text_file", {"path": p}) for p in
-             ("/workspace/link_out.txt", "/workspace/dir_out/secret.txt", "dir_out/secret.txt",
-              "/workspace/sub/../link_out.txt")]
+    calls = [
+        ("read_text_file", {"path": p})
+        for p in (
+            "/workspace/link_out.txt",
+            "/workspace/dir_out/secret.txt",
+            "dir_out/secret.txt",
+            "/workspace/sub/../link_out.txt",
+        )
+    ]
     session = call_tools(root, calls)
     assert [r.is_error for r in session.results] == [True] * len(calls)
     assert SECRET not in session.frames_text()
@@ -155,10 +165,13 @@ def test_symlink_secret_never_on_the_wire(tree: tuple[Path, Path], monkeypatch: 
 def test_unknown_argument_is_refused(tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     root, _ = tree
     spy = spy_reads(monkeypatch)
-    session = call_tools(root, [("read_text_file", {"path": NOTES_PATH, "lines": 5}),
-                                ("read_text_file", {"head": 5})])
-    assert [text_of(r) for r in session.results] == ["Invalid arguments: unknown field 'lines'",
-                                                     "Invalid arguments: 'path' must be a non-empty string"]
+    session = call_tools(
+        root, [("read_text_file", {"path": NOTES_PATH, "lines": 5}), ("read_text_file", {"head": 5})]
+    )
+    assert [text_of(r) for r in session.results] == [
+        "Invalid arguments: unknown field 'lines'",
+        "Invalid arguments: 'path' must be a non-empty string",
+    ]
     assert all(r.is_error for r in session.results)
     assert spy.calls == []
 
@@ -185,8 +198,11 @@ def test_whole_file_and_equivalent_spellings(tree: tuple[Path, Path]) -> None:
     root, _ = tree
     service = FileService(root)
     assert service.read(NOTES_PATH) == NOTES.read_text(encoding="utf-8")
-    assert service.read(NOTES_PATH, head=5.0) == service.read("notes.txt", head=5) == service.read(
-        "/workspace/sub/../notes.txt", head=5)
+    assert (
+        service.read(NOTES_PATH, head=5.0)
+        == service.read("notes.txt", head=5)
+        == service.read("/workspace/sub/../notes.txt", head=5)
+    )
     assert service.read("/workspace/short.txt", tail=2) == "b\nc"
     assert service.read("/workspace/short.txt", head=9) == "a\nb\nc"
     assert service.read("/workspace/link_in.txt") == "a\nb\nc"  # a link that stays inside is fine
@@ -199,9 +215,13 @@ def test_notes_fixture_has_numbered_lines() -> None:
     assert [line[:2] for line in lines] == [f"{i:02d}" for i in range(1, 37)]
 
 
-@given(lines=st.lists(st.text(alphabet=st.characters(blacklist_characters="\n"), max_size=5), max_size=12)
-       .filter(lambda ls: not ls or ls[-1] != ""),
-       final_newline=st.booleans(), n=st.integers(min_value=1, max_value=15))
+@given(
+    lines=st.lists(
+        st.text(alphabet=st.characters(blacklist_characters="\n"), max_size=5), max_size=12
+    ).filter(lambda ls: not ls or ls[-1] != ""),
+    final_newline=st.booleans(),
+    n=st.integers(min_value=1, max_value=15),
+)
 def test_select_lines_property(lines: list[str], final_newline: bool, n: int) -> None:
     """A final newline ends the last line; it never adds an empty one (unlike the reference tail)."""
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
@@ -218,8 +238,14 @@ def test_tool_declaration_matches_the_reference_server() -> None:
         "type": "object",
         "properties": {
             "path": {"type": "string"},
-            "head": {"type": "number", "description": "If provided, returns only the first N lines of the file"},
-            "tail": {"type": "number", "description": "If provided, returns only the last N lines of the file"},
+            "head": {
+                "type": "number",
+                "description": "If provided, returns only the first N lines of the file",
+            },
+            "tail": {
+                "type": "number",
+                "description": "If provided, returns only the last N lines of the file",
+            },
         },
         "required": ["path"],
     }

@@ -17,11 +17,20 @@ import pytest
 from _engine_support import DATA_DIR, SPECS_DIR, cli
 from _fake_openai import function_call, message
 
-MESSAGES = ("request_1.json", "response_1.json", "request_2.json", "response_2.json",
-            "mcp_request.json", "mcp_response.json")
+MESSAGES = (
+    "request_1.json",
+    "response_1.json",
+    "request_2.json",
+    "response_2.json",
+    "mcp_request.json",
+    "mcp_response.json",
+)
 MCP_REVISIONS = {"2025-06-18": "definitions", "2025-11-25": "$defs"}
-INPUT_ITEM_SCHEMA = {"message": "EasyInputMessage", "function_call": "FunctionToolCall",
-                     "function_call_output": "FunctionCallOutputItemParam"}
+INPUT_ITEM_SCHEMA = {
+    "message": "EasyInputMessage",
+    "function_call": "FunctionToolCall",
+    "function_call_output": "FunctionCallOutputItemParam",
+}
 
 
 def fixture(name: str) -> Any:
@@ -36,8 +45,14 @@ def _registry() -> Any:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT7, DRAFT202012
 
-    missing = [p for p in [SPECS_DIR / "openai" / "responses_components.json",
-                           *(SPECS_DIR / "mcp" / r / "schema.json" for r in MCP_REVISIONS)] if not p.is_file()]
+    missing = [
+        p
+        for p in [
+            SPECS_DIR / "openai" / "responses_components.json",
+            *(SPECS_DIR / "mcp" / r / "schema.json" for r in MCP_REVISIONS),
+        ]
+        if not p.is_file()
+    ]
     if missing:
         pytest.fail(f"schema copies missing: {missing}; run python tests/specs/extract.py", pytrace=False)
     openai_doc = json.loads((SPECS_DIR / "openai" / "responses_components.json").read_text(encoding="utf-8"))
@@ -49,7 +64,7 @@ def _registry() -> Any:
 
 
 def errors(kind: str, name: str, instance: Any) -> list[str]:
-    """Schema errors of ``instance`` against ``openai`` component or ``mcp:<revision>`` definition ``name``."""
+    """Schema errors of ``instance`` against the ``openai`` component or ``mcp:<revision>`` definition."""
     import jsonschema
 
     if kind == "openai":
@@ -58,7 +73,9 @@ def errors(kind: str, name: str, instance: Any) -> list[str]:
     else:
         revision = kind.split(":", 1)[1]
         schema = {"$ref": f"urn:mcp:{revision}#/{MCP_REVISIONS[revision]}/{name}"}
-        validator = jsonschema.Draft7Validator if revision == "2025-06-18" else jsonschema.Draft202012Validator
+        validator = (
+            jsonschema.Draft7Validator if revision == "2025-06-18" else jsonschema.Draft202012Validator
+        )
     found = validator(schema, registry=_registry()).iter_errors(instance)
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in found]
 
@@ -86,10 +103,14 @@ def test_record_reproduces_every_fixture_byte_for_byte(tmp_path: Path) -> None:
     written = {p.name for p in (tmp_path / "out").glob("*.json")}
     committed = {p.name for p in DATA_DIR.glob("*.json")}
     assert set(MESSAGES) | {"trace.json"} <= written
-    different = [n for n in sorted(committed) if (DATA_DIR / n).read_bytes() != (tmp_path / "out" / n).read_bytes()]
+    different = [
+        n for n in sorted(committed) if (DATA_DIR / n).read_bytes() != (tmp_path / "out" / n).read_bytes()
+    ]
     assert different == [], f"re-recording changed {different}: run python -m lessons_lib record and review"
-    assert written == committed, (f"data/ lacks {sorted(written - committed)} and has extra {sorted(committed - written)}"
-                                  ": run python -m lessons_lib record")
+    assert written == committed, (
+        f"data/ lacks {sorted(written - committed)} and has extra {sorted(committed - written)}"
+        ": run python -m lessons_lib record"
+    )
 
 
 def test_two_offline_runs_are_byte_identical() -> None:
@@ -142,11 +163,39 @@ def test_mcp_pair_matches_the_mcp_schema(revision: str) -> None:
 def test_every_recorded_frame_is_a_jsonrpc_message(revision: str) -> None:
     frames = [e["body"] for e in fixture("trace.json")["events"] if e["channel"] == "mcp"]
     assert [f.get("method") for f in frames if "method" in f] == [
-        "initialize", "notifications/initialized", "tools/list", "tools/call"]
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+        "tools/call",
+    ]
     for frame in frames:
         assert errors(f"mcp:{revision}", "JSONRPCMessage", frame) == [], frame
     tools_list = next(f for f in frames if "tools" in f.get("result", {}))
     assert errors(f"mcp:{revision}", "ListToolsResult", tools_list["result"]) == []
+
+
+def test_a_fresh_run_with_other_values_matches_the_schemas() -> None:
+    """Not only the committed fixtures: what the engine produces now, for tail 3, is valid too."""
+    from lessons_lib.host import run_chain
+
+    trace = run_chain(head=None, tail=3)
+    for event in trace.events:
+        body, label = event["body"], event["label"]
+        if event["channel"] == "model":
+            found = (
+                openai_errors(request=body) if label.startswith("request_") else openai_errors(response=body)
+            )
+        else:
+            found = errors("mcp:2025-11-25", "JSONRPCMessage", body) + errors(
+                "mcp:2025-06-18", "JSONRPCMessage", body
+            )
+        assert found == [], (label, found)
+    assert [e["label"] for e in trace.events if e["channel"] == "model"] == [
+        "request_1",
+        "response_1",
+        "request_2",
+        "response_2",
+    ]
 
 
 def test_fake_live_responses_match_response() -> None:
@@ -192,7 +241,8 @@ def test_schema_copies_match_shared_specs() -> None:
         pytest.skip(f"no shared/specs next to the repository ({shared}); the committed copies are used")
     for revision in MCP_REVISIONS:
         assert (SPECS_DIR / "mcp" / revision / "schema.json").read_bytes() == (
-            shared / "mcp" / revision / "schema.json").read_bytes()
+            shared / "mcp" / revision / "schema.json"
+        ).read_bytes()
     copied = json.loads((SPECS_DIR / "openai" / "responses_components.json").read_text(encoding="utf-8"))
     import yaml
 
@@ -229,7 +279,8 @@ def test_requests_parse_as_sdk_params(name: str) -> None:
         assert TypeAdapter(FunctionToolParam).validate_python(tool)["name"] == "fs__read_text_file"
     with pytest.raises(ValueError):  # arguments must be text, never an object
         TypeAdapter(ResponseInputItem).validate_python(
-            {"type": "function_call", "call_id": "c", "name": "fs__read_text_file", "arguments": {"head": 20}})
+            {"type": "function_call", "call_id": "c", "name": "fs__read_text_file", "arguments": {"head": 20}}
+        )
 
 
 def test_mcp_pair_parses_as_mcp_types() -> None:
@@ -238,7 +289,10 @@ def test_mcp_pair_parses_as_mcp_types() -> None:
     request, response = fixture("mcp_request.json"), fixture("mcp_response.json")
     rpc = mcp_types.JSONRPCRequest.model_validate(request)
     call = mcp_types.CallToolRequest.model_validate({"method": rpc.method, "params": rpc.params})
-    assert call.params.name == "read_text_file" and call.params.arguments == {"path": "/workspace/notes.txt", "head": 20}
+    assert call.params.name == "read_text_file" and call.params.arguments == {
+        "path": "/workspace/notes.txt",
+        "head": 20,
+    }
     reply = mcp_types.JSONRPCResponse.model_validate(response)
     result = mcp_types.CallToolResult.model_validate(reply.result)
     assert reply.id == rpc.id and result.is_error is False
@@ -248,12 +302,21 @@ def test_mcp_pair_parses_as_mcp_types() -> None:
 
 
 def test_identifiers_and_values_pair_up() -> None:
-    request_1, response_1, request_2 = fixture("request_1.json"), fixture("response_1.json"), fixture("request_2.json")
+    request_1, response_1, request_2 = (
+        fixture("request_1.json"),
+        fixture("response_1.json"),
+        fixture("request_2.json"),
+    )
     mcp_request, mcp_response = fixture("mcp_request.json"), fixture("mcp_response.json")
     (call,) = [i for i in response_1["output"] if i["type"] == "function_call"]
     feedback = [i for i in request_2["input"] if i["type"] == "function_call_output"]
-    assert feedback == [{"type": "function_call_output", "call_id": call["call_id"],
-                         "output": mcp_response["result"]["content"][0]["text"]}]
+    assert feedback == [
+        {
+            "type": "function_call_output",
+            "call_id": call["call_id"],
+            "output": mcp_response["result"]["content"][0]["text"],
+        }
+    ]
     assert request_2["input"] == request_1["input"] + [call] + feedback
     assert request_2["tools"] == request_1["tools"]
     assert json.loads(call["arguments"]) == mcp_request["params"]["arguments"]

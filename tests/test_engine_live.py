@@ -23,8 +23,10 @@ from lessons_lib.host import Limits, run_chain
 from lessons_lib.trace import Trace
 
 ARGS_HEAD_3 = json.dumps({"path": "/workspace/notes.txt", "head": 3})
-OPENAI_ECHO = (f"Incorrect API key provided: {FAKE_KEY[:11]}{'*' * 18}{FAKE_KEY[-4:]}. "
-               "You can find your API key at https://platform.openai.com/account/api-keys.")
+OPENAI_ECHO = (
+    f"Incorrect API key provided: {FAKE_KEY[:11]}{'*' * 18}{FAKE_KEY[-4:]}. "
+    "You can find your API key at https://platform.openai.com/account/api-keys."
+)
 
 
 @pytest.fixture
@@ -68,8 +70,9 @@ def test_two_rounds_against_a_fake_server(live_env: pytest.MonkeyPatch) -> None:
     (call,) = _mcp_calls(trace)
     assert call["params"]["arguments"] == {"path": "/workspace/notes.txt", "head": 3}
     feedback = [i for i in api.bodies[1]["input"] if i["type"] == "function_call_output"]
-    assert feedback == [{"type": "function_call_output", "call_id": "call_fake_001",
-                         "output": "\n".join(notes_lines()[:3])}]
+    assert feedback == [
+        {"type": "function_call_output", "call_id": "call_fake_001", "output": "\n".join(notes_lines()[:3])}
+    ]
     # The model's own output item goes back unchanged, before the feedback that answers it.
     assert api.bodies[1]["input"][1]["call_id"] == "call_fake_001"
     assert api.bodies[0]["tool_choice"] == "required" and api.bodies[1]["tool_choice"] == "auto"
@@ -87,8 +90,9 @@ def test_http_401_is_an_error_outcome_and_the_echoed_key_is_masked(live_env: pyt
 
 
 def test_http_500_is_an_error_outcome_without_retries(live_env: pytest.MonkeyPatch) -> None:
-    with FakeOpenAI([api_error(500, "The server had an error while processing your request.", "server_error")]
-                    ) as api:
+    with FakeOpenAI(
+        [api_error(500, "The server had an error while processing your request.", "server_error")]
+    ) as api:
         trace = _live(api, live_env)
     assert trace.outcome["status"] == "error"
     assert "HTTP 500" in trace.outcome["reason"] and "server had an error" in trace.outcome["reason"]
@@ -124,8 +128,15 @@ def test_invalid_arguments_json_is_fed_back_and_nothing_is_called(live_env: pyte
     assert feedback["output"].startswith("ERROR: arguments is not valid JSON")
     assert "nothing was executed" in feedback["output"]
     assert _mcp_calls(trace) == []
-    assert trace.links == [{"call_id": "call_fake_001", "alias": "fs__read_text_file", "service": "fs",
-                            "tool": "read_text_file", "mcp_id": None}]
+    assert trace.links == [
+        {
+            "call_id": "call_fake_001",
+            "alias": "fs__read_text_file",
+            "service": "fs",
+            "tool": "read_text_file",
+            "mcp_id": None,
+        }
+    ]
     assert spy.calls == []
 
 
@@ -140,7 +151,11 @@ def test_max_rounds_stops_a_model_that_never_stops_calling(live_env: pytest.Monk
 
 
 def test_cli_live_json_and_narration_never_print_the_key(tmp_path: Path) -> None:
-    script = [function_call(1, ARGS_HEAD_3), message(2, "ok"), api_error(401, OPENAI_ECHO, code="invalid_api_key")]
+    script = [
+        function_call(1, ARGS_HEAD_3),
+        message(2, "ok"),
+        api_error(401, OPENAI_ECHO, code="invalid_api_key"),
+    ]
     with FakeOpenAI(script) as api:
         env = clean_env(OPENAI_API_KEY=FAKE_KEY, OPENAI_BASE_URL=api.base_url)
         good = cli("run", "--live", "--json", env=env, cwd=tmp_path)

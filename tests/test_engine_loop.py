@@ -45,8 +45,19 @@ def root(tmp_path: Path) -> Path:
 def test_default_run_walks_the_four_steps() -> None:
     trace = run_chain()
     labels = [e["label"] for e in trace.events]
-    assert labels == ["initialize", "initialize", "notifications/initialized", "tools/list", "tools/list",
-                      "request_1", "response_1", "tools/call", "tools/call", "request_2", "response_2"]
+    assert labels == [
+        "initialize",
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+        "tools/list",
+        "request_1",
+        "response_1",
+        "tools/call",
+        "tools/call",
+        "request_2",
+        "response_2",
+    ]
     assert [e["seq"] for e in trace.events] == list(range(len(trace.events)))
     assert trace.tools == [{"alias": "fs__read_text_file", "service": "fs", "name": "read_text_file"}]
     assert trace.outcome["status"] == "answered"
@@ -54,15 +65,24 @@ def test_default_run_walks_the_four_steps() -> None:
     assert Trace.from_dict(json.loads(trace.to_json())).to_json() == trace.to_json()
 
 
-@pytest.mark.parametrize("arguments, expected", [
-    ('{"path": "/workspace/notes.txt", "head": 2, "tail": 3}',
-     "ERROR: Cannot specify both head and tail parameters simultaneously"),
-    ('{"path": "/workspace/link_out.txt"}', "ERROR: Access denied - /workspace/link_out.txt is a link"),
-    ('{"path": "/etc/passwd"}', "ERROR: Access denied - path outside allowed directories: /etc/passwd"),
-    ('{"path": "/workspace/notes.txt", "head": "5"}', "ERROR: Invalid arguments: 'head' must be a number"),
-])
-def test_refusals_travel_back_as_marked_feedback(root: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 arguments: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    "arguments, expected",
+    [
+        (
+            '{"path": "/workspace/notes.txt", "head": 2, "tail": 3}',
+            "ERROR: Cannot specify both head and tail parameters simultaneously",
+        ),
+        ('{"path": "/workspace/link_out.txt"}', "ERROR: Access denied - /workspace/link_out.txt is a link"),
+        ('{"path": "/etc/passwd"}', "ERROR: Access denied - path outside allowed directories: /etc/passwd"),
+        (
+            '{"path": "/workspace/notes.txt", "head": "5"}',
+            "ERROR: Invalid arguments: 'head' must be a number",
+        ),
+    ],
+)
+def test_refusals_travel_back_as_marked_feedback(
+    root: Path, monkeypatch: pytest.MonkeyPatch, arguments: str, expected: str
+) -> None:
     spy = spy_reads(monkeypatch)
     trace = run_chain(services={"fs": root}, script=Script(arguments=arguments))
     (call,) = _tool_calls(trace)
@@ -77,13 +97,17 @@ def test_refusals_travel_back_as_marked_feedback(root: Path, monkeypatch: pytest
     assert spy.calls == []
 
 
-@pytest.mark.parametrize("arguments, expected", [
-    ("{not json", "ERROR: arguments is not valid JSON"),
-    ("[1, 2]", "ERROR: arguments must be a JSON object, got list"),
-    ('"/workspace/notes.txt"', "ERROR: arguments must be a JSON object, got str"),
-])
-def test_bad_arguments_never_reach_the_service(monkeypatch: pytest.MonkeyPatch, arguments: str,
-                                               expected: str) -> None:
+@pytest.mark.parametrize(
+    "arguments, expected",
+    [
+        ("{not json", "ERROR: arguments is not valid JSON"),
+        ("[1, 2]", "ERROR: arguments must be a JSON object, got list"),
+        ('"/workspace/notes.txt"', "ERROR: arguments must be a JSON object, got str"),
+    ],
+)
+def test_bad_arguments_never_reach_the_service(
+    monkeypatch: pytest.MonkeyPatch, arguments: str, expected: str
+) -> None:
     spy = spy_reads(monkeypatch)
     trace = run_chain(script=Script(arguments=arguments))
     assert _tool_calls(trace) == []
@@ -98,16 +122,24 @@ def test_unknown_alias_is_fed_back_without_a_call() -> None:
     assert _tool_calls(trace) == []
     (feedback,) = _feedback(trace)
     assert feedback["output"] == ("ERROR: unknown tool 'fs__write_file'; declared tools: fs__read_text_file")
-    assert trace.links == [{"call_id": feedback["call_id"], "alias": "fs__write_file", "service": None,
-                            "tool": None, "mcp_id": None}]
+    assert trace.links == [
+        {
+            "call_id": feedback["call_id"],
+            "alias": "fs__write_file",
+            "service": None,
+            "tool": None,
+            "mcp_id": None,
+        }
+    ]
 
 
 def test_aliases_route_to_the_right_service(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "notes.txt").write_text("docs line 1\ndocs line 2\n", encoding="utf-8")
-    trace = run_chain("请用 docs 服务读取 /workspace/notes.txt 的前 1 行。",
-                      services={"fs": NOTES.parent, "docs": docs})
+    trace = run_chain(
+        "请用 docs 服务读取 /workspace/notes.txt 的前 1 行。", services={"fs": NOTES.parent, "docs": docs}
+    )
     assert [t["alias"] for t in trace.tools] == ["fs__read_text_file", "docs__read_text_file"]
     request_1 = trace.body("request_1") or {}
     assert [t["name"] for t in request_1["tools"]] == ["fs__read_text_file", "docs__read_text_file"]

@@ -19,8 +19,13 @@ INVALID_PARAMS = -32602
 
 
 def test_unknown_tool_is_a_jsonrpc_error_and_the_session_goes_on() -> None:
-    session = call_tools(None, [("write_file", {"path": "/workspace/x"}),
-                                ("read_text_file", {"path": "/workspace/notes.txt", "head": 2})])
+    session = call_tools(
+        None,
+        [
+            ("write_file", {"path": "/workspace/x"}),
+            ("read_text_file", {"path": "/workspace/notes.txt", "head": 2}),
+        ],
+    )
     error, ok = session.results
     assert isinstance(error, MCPError) and error.code == INVALID_PARAMS
     assert not ok.is_error and text_of(ok) == "\n".join(notes_lines()[:2])
@@ -30,10 +35,12 @@ def test_unknown_tool_is_a_jsonrpc_error_and_the_session_goes_on() -> None:
     assert reply["error"]["code"] == INVALID_PARAMS
     assert reply["error"]["message"] == "Unknown tool: write_file"
     text = session.frames_text()
-    assert "Traceback" not in text and "File \"" not in text
+    assert "Traceback" not in text and 'File "' not in text
 
 
-def test_an_unexpected_exception_becomes_a_tool_error_without_its_message(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_exception_becomes_a_tool_error_without_its_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def explode(self: object, path: object, head: object = None, tail: object = None) -> str:
         raise RuntimeError("boom at /very/secret/machine/path")
 
@@ -61,26 +68,49 @@ def test_stdio_server_answers_malformed_frames_and_keeps_serving(tmp_path: Path)
 
         server.send("this line is not JSON {")
         parse_error = server.receive()
-        assert parse_error == {"jsonrpc": "2.0", "id": None,
-                               "error": {"code": -32700, "message": "Parse error: the line is not JSON"}}
+        assert parse_error == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32700, "message": "Parse error: the line is not JSON"},
+        }
 
         server.send({"hello": "world"})
         not_jsonrpc = server.receive()
         assert not_jsonrpc["id"] is None and not_jsonrpc["error"]["code"] == -32600
 
-        server.send({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
-                     "params": {"name": "nope", "arguments": {}}})
+        server.send(
+            {"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}
+        )
         unknown = server.receive()
-        assert unknown == {"jsonrpc": "2.0", "id": 10, "error": {"code": INVALID_PARAMS, "message": "Unknown tool: nope"}}
+        assert unknown == {
+            "jsonrpc": "2.0",
+            "id": 10,
+            "error": {"code": INVALID_PARAMS, "message": "Unknown tool: nope"},
+        }
 
-        server.send({"jsonrpc": "2.0", "id": 11, "method": "tools/call",
-                     "params": {"name": "read_text_file", "arguments": {"path": "/workspace/notes.txt", "head": 3}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 11,
+                "method": "tools/call",
+                "params": {
+                    "name": "read_text_file",
+                    "arguments": {"path": "/workspace/notes.txt", "head": 3},
+                },
+            }
+        )
         ok = server.receive()
         assert ok["id"] == 11 and ok["result"]["isError"] is False
         assert ok["result"]["content"][0]["text"] == "\n".join(notes_lines()[:3])
 
-        server.send({"jsonrpc": "2.0", "id": 12, "method": "tools/call",
-                     "params": {"name": "read_text_file", "arguments": {"path": "/etc/passwd"}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 12,
+                "method": "tools/call",
+                "params": {"name": "read_text_file", "arguments": {"path": "/etc/passwd"}},
+            }
+        )
         refused = server.receive()
         assert refused["id"] == 12 and refused["result"]["isError"] is True and "error" not in refused
     finally:

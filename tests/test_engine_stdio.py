@@ -19,7 +19,8 @@ import pytest
 from _engine_support import NOTES, RawStdio, clean_env, cli, notes_lines, text_of
 
 REFERENCE_JS = Path(os.environ.get("LESSONS_REFERENCE_SERVER", "/tmp/refsrv")) / (
-    "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+    "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+)
 
 
 def _workspace(tmp_path: Path) -> Path:
@@ -29,8 +30,9 @@ def _workspace(tmp_path: Path) -> Path:
     return root
 
 
-async def _session(command: str, args: list[str], cwd: Path, calls: list[dict[str, Any]],
-                   errlog: Any) -> tuple[list[Any], list[Any]]:
+async def _session(
+    command: str, args: list[str], cwd: Path, calls: list[dict[str, Any]], errlog: Any
+) -> tuple[list[Any], list[Any]]:
     from mcp import Client, StdioServerParameters
 
     params = StdioServerParameters(command=command, args=args, cwd=cwd, env=clean_env())
@@ -45,11 +47,20 @@ async def _session(command: str, args: list[str], cwd: Path, calls: list[dict[st
 
 def test_sdk_stdio_client_lists_and_calls(tmp_path: Path) -> None:
     root = _workspace(tmp_path)
-    calls = [{"path": "/workspace/notes.txt", "head": 4}, {"path": "/workspace/notes.txt", "tail": 2},
-             {"path": "/workspace/../notes.txt"}]
+    calls: list[dict[str, Any]] = [
+        {"path": "/workspace/notes.txt", "head": 4},
+        {"path": "/workspace/notes.txt", "tail": 2},
+        {"path": "/workspace/../notes.txt"},
+    ]
     with (tmp_path / "stderr.txt").open("w+", encoding="utf-8") as errlog:
-        tools, results = anyio.run(_session, sys.executable, ["-m", "lessons_lib", "serve", "--root", str(root)],
-                                   tmp_path, calls, errlog)
+        tools, results = anyio.run(
+            _session,
+            sys.executable,
+            ["-m", "lessons_lib", "serve", "--root", str(root)],
+            tmp_path,
+            calls,
+            errlog,
+        )
         errlog.seek(0)
         stderr = errlog.read()
     assert [t.name for t in tools] == ["read_text_file"]
@@ -72,12 +83,23 @@ def test_raw_stdout_carries_only_frames(tmp_path: Path) -> None:
         listed = server.receive()
         assert [t["name"] for t in listed["result"]["tools"]] == ["read_text_file"]
         assert "inputSchema" in listed["result"]["tools"][0]
-        server.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                     "params": {"name": "read_text_file", "arguments": {"path": "/workspace/notes.txt", "head": 5}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {
+                    "name": "read_text_file",
+                    "arguments": {"path": "/workspace/notes.txt", "head": 5},
+                },
+            }
+        )
         called = server.receive()
         assert called["id"] == 3
-        assert called["result"] == {"content": [{"type": "text", "text": "\n".join(notes_lines()[:5])}],
-                                    "isError": False}
+        assert called["result"] == {
+            "content": [{"type": "text", "text": "\n".join(notes_lines()[:5])}],
+            "isError": False,
+        }
     finally:
         rest, stderr = server.close()
     assert server.proc.returncode == 0
@@ -100,16 +122,29 @@ def test_same_head_as_the_reference_node_server(tmp_path: Path) -> None:
     """Bonus: both servers, one Python client, the same file. Skips without node or the package."""
     node = shutil.which("node")
     if node is None or not REFERENCE_JS.is_file():
-        pytest.skip("reference server not installed (npm install @modelcontextprotocol/server-filesystem "
-                    "into $LESSONS_REFERENCE_SERVER, default /tmp/refsrv)")
+        pytest.skip(
+            "reference server not installed (npm install @modelcontextprotocol/server-filesystem "
+            "into $LESSONS_REFERENCE_SERVER, default /tmp/refsrv)"
+        )
     root = _workspace(tmp_path).resolve()
-    ours_calls = [{"path": "/workspace/notes.txt", "head": 5}, {"path": "/workspace/notes.txt", "tail": 3},
-                  {"path": "/workspace/notes.txt", "head": 1, "tail": 1}]
+    ours_calls = [
+        {"path": "/workspace/notes.txt", "head": 5},
+        {"path": "/workspace/notes.txt", "tail": 3},
+        {"path": "/workspace/notes.txt", "head": 1, "tail": 1},
+    ]
     ref_calls = [{**c, "path": str(root / "notes.txt")} for c in ours_calls]
     with (tmp_path / "stderr.txt").open("w", encoding="utf-8") as errlog:
-        ours_tools, ours = anyio.run(_session, sys.executable,
-                                     ["-m", "lessons_lib", "serve", "--root", str(root)], tmp_path, ours_calls, errlog)
-        ref_tools, ref = anyio.run(_session, node, [str(REFERENCE_JS), str(root)], tmp_path, ref_calls, errlog)
+        ours_tools, ours = anyio.run(
+            _session,
+            sys.executable,
+            ["-m", "lessons_lib", "serve", "--root", str(root)],
+            tmp_path,
+            ours_calls,
+            errlog,
+        )
+        ref_tools, ref = anyio.run(
+            _session, node, [str(REFERENCE_JS), str(root)], tmp_path, ref_calls, errlog
+        )
     ref_tool = next(t for t in ref_tools if t.name == "read_text_file")
     assert ours_tools[0].description == ref_tool.description
     ref_schema = {k: v for k, v in ref_tool.input_schema.items() if k != "$schema"}
@@ -119,4 +154,6 @@ def test_same_head_as_the_reference_node_server(tmp_path: Path) -> None:
     assert text_of(ref[1]).split("\n") == notes_lines()[-2:] + [""]
     assert text_of(ours[1]).split("\n") == notes_lines()[-3:]
     assert ours[2].is_error and ref[2].is_error
-    assert text_of(ours[2]) == text_of(ref[2]) == "Cannot specify both head and tail parameters simultaneously"
+    assert (
+        text_of(ours[2]) == text_of(ref[2]) == "Cannot specify both head and tail parameters simultaneously"
+    )

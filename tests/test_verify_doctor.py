@@ -206,7 +206,8 @@ def test_verifiers_doctor_and_catalogue_run_on_the_standard_library_alone(repo_r
         "from lessons_lib import verify, doctor, sabotage\n"
         "assert sabotage.run_sabotage('mixed_ids').found_link == 'ids'\n"
         "assert doctor.main([]) == 0\n"
-        "third = {m.split('.')[0] for m in sys.modules} & {'openai', 'mcp', 'httpx2', 'anyio', 'pydantic', 'pandas'}\n"
+        "heavy = {'openai', 'mcp', 'httpx2', 'anyio', 'pydantic', 'pandas'}\n"
+        "third = {m.split('.')[0] for m in sys.modules} & heavy\n"
         "assert not third, third\n"
     )
     run = subprocess.run(

@@ -72,6 +72,7 @@ def test_slider_moves_and_the_output_follows() -> None:
     row = lab.view.table.row("mcp_request", "params.arguments.head")
     assert (row.before, row.after, row.changed) == (20, 5, True)
 
+    assert repr(lab) == "HeadLab(head=5, baseline=20, max=36)"
     slider.value = 36
     assert lab.view.table.row("读出的行", "line_count").after == 36
     assert '"head": 36' in out.outputs[0]["data"]["text/plain"]

@@ -49,7 +49,7 @@ def reachable(schemas: dict[str, Any], roots: tuple[str, ...] = ROOTS) -> dict[s
         for ref in _refs(schemas[name]):
             if not ref.startswith(prefix):
                 raise ValueError(f"{name}: unexpected reference {ref}")
-            todo.append(ref[len(prefix):])
+            todo.append(ref[len(prefix) :])
     return {name: schemas[name] for name in sorted(seen)}
 
 
@@ -85,7 +85,9 @@ def extract(shared: Path) -> list[Path]:
 def main(argv: list[str]) -> int:
     shared = Path(argv[0]) if argv else DEFAULT_SHARED
     if not (shared / "openai" / "openapi.yaml").is_file():
-        print(f"extract: no openai/openapi.yaml under {shared}; pass the shared/specs folder.", file=sys.stderr)
+        print(
+            f"extract: no openai/openapi.yaml under {shared}; pass the shared/specs folder.", file=sys.stderr
+        )
         return 2
     for path in extract(shared):
         print(f"wrote {path.relative_to(HERE)}")
