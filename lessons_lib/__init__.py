@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "verify_fields": "lessons_lib.verify",
     "verify_roundtrip": "lessons_lib.verify",
     "SABOTAGES": "lessons_lib.sabotage",
+    "run_sabotage": "lessons_lib.sabotage",
     "diagnose": "lessons_lib.doctor",
     # views (lessons 03-06)
     "field_tree": "lessons_lib.fieldtree",

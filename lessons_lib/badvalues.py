@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
-from lessons_lib.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME, task_text
+from lessons_lib.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
 from lessons_lib.fileservice import INPUT_SCHEMA
 from lessons_lib.offline_model import FAILURE_PREFIX, Script
-from lessons_lib.paths import WORKSPACE_DIR
 from lessons_lib.scenarios import (
     OUTSIDE_PATH,
     feedback_items,
@@ -141,19 +140,16 @@ def run_bad_value(name: str) -> BadValueResult:
     if name not in BAD_VALUES:
         raise ValueError(f"unknown bad value {name!r}; choose one of: {', '.join(BAD_VALUES)}")
     bad = BAD_VALUES[name]
-    if bad.service_tool is not None:
-        trace, call_id, arguments, feedback = _stale_mapping(bad.service_tool)
-        reports: list[tuple[str, Any]] = []
-    else:
-        from lessons_lib.host import run_chain
+    from lessons_lib.host import run_chain
 
-        trace = run_chain(script=Script(arguments=bad.arguments, tool=bad.tool))
-        call = next(
-            i for i in (trace.body("response_1") or {}).get("output", []) if i.get("type") == "function_call"
-        )
-        call_id, arguments = call["call_id"], call["arguments"]
-        feedback = feedback_items(trace).get(call_id, "")
-        reports = verifiers(trace)
+    stale = {ALIAS: bad.service_tool} if bad.service_tool is not None else None
+    trace = run_chain(script=Script(arguments=bad.arguments, tool=bad.tool), stale_routes=stale)
+    call = next(
+        i for i in (trace.body("response_1") or {}).get("output", []) if i.get("type") == "function_call"
+    )
+    call_id, arguments = call["call_id"], call["arguments"]
+    feedback = feedback_items(trace).get(call_id, "")
+    reports = verifiers(trace)
     schema = (
         schema_check(trace, bad.tool or ALIAS, arguments)
         if bad.service_tool is None
@@ -162,57 +158,6 @@ def run_bad_value(name: str) -> BadValueResult:
     return BadValueResult(
         bad, trace, arguments, schema, stopping_layer(trace, call_id, feedback), feedback, reports
     )
-
-
-def _stale_mapping(original: str) -> tuple[Trace, str, str, str]:
-    """The application's own execute step with an alias table that points at a name the service lacks."""
-
-    async def go() -> tuple[Trace, str, str, str]:
-        from types import SimpleNamespace
-
-        from mcp import Client
-
-        from lessons_lib import host
-        from lessons_lib.fileservice import build_server
-        from lessons_lib.models import offline_setting
-        from lessons_lib.wire import FramedTransport
-
-        setting = offline_setting()
-        trace = Trace(task=task_text(), model=setting.public())
-        run = host._Run(trace, setting, host.Limits())
-        arguments = _args(head=20)
-        transport = FramedTransport(build_server(WORKSPACE_DIR, SERVICE_NAME), run.frame_sink(SERVICE_NAME))
-        async with Client(transport, mode="legacy") as session:
-            run.sessions[SERVICE_NAME] = session
-            run.routes[ALIAS] = host.Route(ALIAS, SERVICE_NAME, original)
-            item = SimpleNamespace(
-                type="function_call", call_id="call_offline_001_1", name=ALIAS, arguments=arguments
-            )
-            output = await run.execute(item)
-        trace.outcome = {
-            "status": "stopped",
-            "reason": f"only the application-service leg: {ALIAS} mapped to "
-            f"'{original}', a name the service does not have",
-        }
-        return trace, item.call_id, arguments, str(output["output"])
-
-    return _sync(go)
-
-
-def _sync(fn: Any) -> Any:
-    """Run an async function from plain code or from inside Jupyter (where a loop is running)."""
-    import asyncio
-
-    import anyio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return anyio.run(fn)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, fn).result()
 
 
 class BadValueTable:

@@ -17,7 +17,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("lessons_lib.run_cli", "main", "run the whole chain once and print each step (or --json)"),
     "record": ("lessons_lib.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": ("lessons_lib.verify", "main_fields", "check field fragments offline (lesson 07)"),
-    "verify-roundtrip": ("lessons_lib.verify", "main_roundtrip", "check a two-round exchange offline (lesson 07)"),
+    "verify-roundtrip": (
+        "lessons_lib.verify",
+        "main_roundtrip",
+        "check a two-round exchange offline (lesson 07)",
+    ),
     "diagnose": ("lessons_lib.doctor", "main", "name the first broken link of a trace (lesson 08)"),
     "tree": ("lessons_lib.fieldtree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.diagrams", "main", "draw the actors, loop, chain or trace diagram"),

@@ -1,8 +1,9 @@
 """Which Graphviz draws the course diagrams, and turning DOT text into SVG (lesson 00 checks it).
 
-Order of choice: the binary named by ``LESSONS_DOT`` (a path, or ``none`` to switch drawing
-off), the pinned ``graphviz-pure`` (an executable with dot's flags, installed with the course,
-so the stored notebook SVGs are the same bytes on every machine), then a system ``dot``. With none of them, diagrams show
+Order of choice: the binary named by ``LESSONS_DOT`` (a path, or ``none`` to switch
+drawing off), the pinned ``graphviz-pure`` (an executable with dot's flags, installed with
+the course, so the stored notebook SVGs are the same bytes on every machine), then a
+system ``dot``. With none of them, diagrams show
 their DOT text and ``INSTALL_HINT``. The SVG is stripped of the version comment so the same
 DOT gives the same bytes in every process.
 """

@@ -66,13 +66,15 @@ class EnvReport:
         return "\n".join(lines)
 
     def _html(self) -> str:
+        left = ' style="text-align:left"'
         cells = "".join(
-            f"<tr><td>{_OK if r.ok else _BAD}</td><td>{html.escape(r.item)}</td>"
-            f"<td>{html.escape(r.detail)}</td></tr>"
+            f"<tr><td{left}>{_OK if r.ok else _BAD}</td><td{left}>{html.escape(r.item)}</td>"
+            f"<td{left}>{html.escape(r.detail)}</td></tr>"
             for r in self.rows
         )
+        head = "".join(f"<th{left}>{h}</th>" for h in ("", "项目", "情况"))
         return (
-            '<table class="lessons-envcheck"><thead><tr><th></th><th>项目</th><th>情况</th></tr></thead>'
+            f'<table class="lessons-envcheck"><thead><tr>{head}</tr></thead>'
             f"<tbody>{cells}</tbody></table><p>{html.escape(self.verdict())}</p>"
         )
 

@@ -12,6 +12,8 @@ EXAMPLE_HEAD: Final = 20
 SERVICE_NAME: Final = "fs"
 TOOL_NAME: Final = "read_text_file"
 ALIAS_SEPARATOR: Final = "__"
+FAILURE_PREFIX: Final = "ERROR: "
+"""How the application marks a failed call in ``function_call_output.output`` (lesson 05)."""
 
 
 def task_text(path: str = EXAMPLE_PATH, head: int | None = EXAMPLE_HEAD, tail: int | None = None) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from lessons_lib.glossary import KINDS
 from lessons_lib.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
+from lessons_lib.trace import event_number
 
 SHORT_ZH = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
 UNCLASSIFIED_ZH = "未分类"
@@ -279,7 +280,7 @@ def _load(obj: Any) -> tuple[Any, str, str | None]:
         return obj.to_dict(), "trace", "trace"
     if isinstance(obj, dict) and {"seq", "label", "body"} <= set(obj):
         hint = detect_type(obj["body"], label=obj.get("label"))
-        return obj["body"], f"#{obj['seq']} {obj['label']}（{obj.get('from')} → {obj.get('to')}）", hint
+        return obj["body"], f"{event_number(obj)} {obj['label']}（{obj.get('from')} → {obj.get('to')}）", hint
     if isinstance(obj, dict | list):
         return obj, "消息", None
     if isinstance(obj, str) and obj.lstrip()[:1] in {"{", "["}:

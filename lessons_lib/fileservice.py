@@ -79,9 +79,7 @@ class FileService:
         root = Path(os.path.realpath(self.root))
         target = Path(os.path.realpath(root / relative))
         if target != root and root not in target.parents:
-            raise ToolRefusal(
-                f"Access denied - {logical} is a link that leads outside allowed directories"
-            )
+            raise ToolRefusal(f"Access denied - {logical} is a link that leads outside allowed directories")
         return target
 
     def read(self, path: Any, head: Any = None, tail: Any = None) -> str:
@@ -100,7 +98,9 @@ class FileService:
             raise ToolRefusal(f"Not a regular file: {logical}")
         size = target.stat().st_size
         if size > self.max_bytes:
-            raise ToolRefusal(f"File too large: {logical} is {size} bytes; the limit is {self.max_bytes} bytes")
+            raise ToolRefusal(
+                f"File too large: {logical} is {size} bytes; the limit is {self.max_bytes} bytes"
+            )
         try:
             text = _read_bytes(target).decode("utf-8")
         except UnicodeDecodeError:
@@ -143,7 +143,9 @@ def select_lines(text: str, head: int | None = None, tail: int | None = None) ->
     return "\n".join(chosen)
 
 
-def read_text_file(path: str, head: int | None = None, tail: int | None = None, root: Path | None = None) -> str:
+def read_text_file(
+    path: str, head: int | None = None, tail: int | None = None, root: Path | None = None
+) -> str:
     """Call the service's reading logic directly (no protocol), as lesson 02 contrasts."""
     return FileService(root or WORKSPACE_DIR).read(path, head, tail)
 

@@ -81,6 +81,7 @@ class _Run:
         self.last_call_id: dict[str, Any] = {}  # service -> id of its latest tools/call request
         self.routes: dict[str, Route] = {}
         self.sessions: dict[str, Any] = {}
+        self.stale_routes: dict[str, str] = {}
 
     def on_body(self, direction: str, body: dict[str, Any], status: int | None) -> None:
         body = json.loads(redact(json.dumps(body, ensure_ascii=False), self.setting.key))
@@ -101,15 +102,22 @@ class _Run:
                         self.last_call_id[service] = frame["id"]
             else:
                 label = self.pending.pop((service, frame.get("id")), "response")
-            sender, receiver = ("application", service) if direction == "to_service" else (service, "application")
+            sender, receiver = (
+                ("application", service) if direction == "to_service" else (service, "application")
+            )
             self.trace.add("mcp", sender, receiver, label, frame)
 
         return sink
 
     async def execute(self, item: Any) -> dict[str, Any]:
         """One ``function_call`` -> one ``function_call_output`` (lesson 05)."""
-        link: dict[str, Any] = {"call_id": item.call_id, "alias": item.name, "service": None, "tool": None,
-                                "mcp_id": None}
+        link: dict[str, Any] = {
+            "call_id": item.call_id,
+            "alias": item.name,
+            "service": None,
+            "tool": None,
+            "mcp_id": None,
+        }
         self.trace.links.append(link)
         output = await self._output_for(item, link)
         return {"type": "function_call_output", "call_id": item.call_id, "output": output}
@@ -125,7 +133,8 @@ class _Run:
         except (TypeError, ValueError) as exc:
             return f"{FAILURE_PREFIX}arguments is not valid JSON ({exc}); nothing was executed"
         if not isinstance(args, dict):
-            return f"{FAILURE_PREFIX}arguments must be a JSON object, got {type(args).__name__}; nothing was executed"
+            kind = type(args).__name__
+            return f"{FAILURE_PREFIX}arguments must be a JSON object, got {kind}; nothing was executed"
         from mcp.shared.exceptions import MCPError
 
         try:
@@ -151,8 +160,14 @@ async def arun_chain(
     model: str | None = None,
     script: Script | None = None,
     limits: Limits | None = None,
+    stale_routes: Mapping[str, str] | None = None,
 ) -> Trace:
-    """Run the whole chain once and return its trace (async form of :func:`run_chain`)."""
+    """Run the whole chain once and return its trace (async form of :func:`run_chain`).
+
+    ``stale_routes`` (alias -> tool name) plays an application whose alias map is out of date:
+    it sends that name to the service instead of the one ``tools/list`` declared (lesson 05's
+    protocol error).
+    """
     limits = limits or Limits()
     text = task if task is not None else task_text(path, head, tail)
     setting = live_setting(model) if live else offline_setting(model)
@@ -160,6 +175,7 @@ async def arun_chain(
         raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
     trace = Trace(task=text, model=setting.public())
     run = _Run(trace, setting, limits)
+    run.stale_routes = dict(stale_routes or {})
     transport = None if live else OfflineModel(script=script or Script())
     with anyio.move_on_after(limits.total_timeout) as scope:
         try:
@@ -168,7 +184,10 @@ async def arun_chain(
             stop = _first_stop(group)
             trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}
     if scope.cancelled_caught:
-        trace.outcome = {"status": "stopped", "reason": f"total time bound of {limits.total_timeout:g} s reached"}
+        trace.outcome = {
+            "status": "stopped",
+            "reason": f"total time bound of {limits.total_timeout:g} s reached",
+        }
     return trace
 
 
@@ -185,11 +204,14 @@ async def _loop(run: _Run, services: Mapping[str, str | Path], transport: Any) -
         for name, root in services.items():
             server = build_server(Path(root), name)
             session = await stack.enter_async_context(
-                Client(FramedTransport(server, run.frame_sink(name)), mode="legacy"))
+                Client(FramedTransport(server, run.frame_sink(name)), mode="legacy")
+            )
             run.sessions[name] = session
             for tool in (await session.list_tools()).tools:
                 route, entry = adapt_tool(name, tool)
-                run.routes[route.alias] = route
+                run.routes[route.alias] = Route(
+                    route.alias, name, run.stale_routes.get(route.alias, route.tool)
+                )
                 tools.append(entry)
                 trace.tools.append({"alias": route.alias, "service": name, "name": route.tool})
         client = make_client(run.setting, run.on_body, transport, limits.call_timeout)
@@ -197,26 +219,45 @@ async def _loop(run: _Run, services: Mapping[str, str | Path], transport: Any) -
         choice = "required"
         while True:
             if run.rounds >= limits.max_rounds:
-                raise _Stop("stopped", f"max_rounds={limits.max_rounds} reached; the latest tool results "
-                                       "were not sent to the model")
+                raise _Stop(
+                    "stopped",
+                    f"max_rounds={limits.max_rounds} reached; the latest tool results "
+                    "were not sent to the model",
+                )
             try:
-                response = await client.responses.create(model=run.setting.name, input=context, tools=tools,
-                                                         tool_choice=choice)
+                response = await client.responses.create(
+                    model=run.setting.name, input=context, tools=tools, tool_choice=choice
+                )
             except openai.APITimeoutError:
-                raise _Stop("stopped", f"the model API did not answer within {limits.call_timeout:g} s") from None
+                raise _Stop(
+                    "stopped", f"the model API did not answer within {limits.call_timeout:g} s"
+                ) from None
             except openai.APIStatusError as exc:
-                raise _Stop("error", f"the model API answered HTTP {exc.status_code}: {_message(exc)}") from None
+                raise _Stop(
+                    "error", f"the model API answered HTTP {exc.status_code}: {_message(exc)}"
+                ) from None
             except openai.APIConnectionError:
-                raise _Stop("error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)") from None
+                raise _Stop(
+                    "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
+                ) from None
             calls = [item for item in response.output if item.type == "function_call"]
-            texts = [part.text for item in response.output if item.type == "message"
-                     for part in item.content if part.type == "output_text"]
+            texts = [
+                part.text
+                for item in response.output
+                if item.type == "message"
+                for part in item.content
+                if part.type == "output_text"
+            ]
             if not calls:
                 if not texts:
                     raise _Stop("error", "the model returned neither a function_call nor a message")
                 trace.answer = "\n".join(texts)
-                trace.outcome = {"status": "answered", "reason": "the model answered after the feedback"
-                                 if run.rounds > 1 else "the model answered without calling a tool"}
+                trace.outcome = {
+                    "status": "answered",
+                    "reason": "the model answered after the feedback"
+                    if run.rounds > 1
+                    else "the model answered without calling a tool",
+                }
                 return
             outputs = [await run.execute(call) for call in calls]
             # The output items exactly as received (not re-serialised), then the feedback.
@@ -246,6 +287,7 @@ def run_chain(task: str | None = None, **kwargs: Any) -> Trace:
 
     Works in a plain script and inside Jupyter (where an event loop is already running).
     """
+
     async def main() -> Trace:
         return await arun_chain(task, **kwargs)
 

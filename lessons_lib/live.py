@@ -99,10 +99,8 @@ def _verify(trace: Any) -> str:
 
 
 def _diagnose(trace: Any) -> str:
-    try:
-        from lessons_lib.doctor import diagnose
-    except ImportError:
-        return "诊断模块不可用（lessons_lib.doctor 没有安装）。"
+    from lessons_lib.doctor import diagnose
+
     try:
         return _as_text(diagnose(trace))
     except Exception as exc:  # a verdict, not a crash

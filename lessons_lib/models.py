@@ -43,8 +43,11 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         received = await response.aread()
         self._sink("response", _json_or_text(received), response.status_code)
         # The body is already decoded: drop the headers that described the encoded bytes.
-        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in {"content-encoding",
-                                                                                      "content-length"}]
+        headers = [
+            (k, v)
+            for k, v in response.headers.items()
+            if k.lower() not in {"content-encoding", "content-length"}
+        ]
         return httpx2.Response(response.status_code, headers=headers, content=received, request=request)
 
     async def aclose(self) -> None:
@@ -98,15 +101,21 @@ def live_status() -> str:
     return f"已检测到 OPENAI_API_KEY：实时单元将调用模型 {setting.name}。"
 
 
-def make_client(setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBaseTransport | None,
-                timeout: float) -> Any:
+def make_client(
+    setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
+) -> Any:
     """An ``AsyncOpenAI`` client whose bodies go to ``sink``; offline uses ``transport``."""
     from openai import AsyncOpenAI
 
     inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
     http_client = httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)
-    return AsyncOpenAI(api_key=setting.key, base_url=setting.base_url, max_retries=0, timeout=timeout,
-                       http_client=http_client)
+    return AsyncOpenAI(
+        api_key=setting.key,
+        base_url=setting.base_url,
+        max_retries=0,
+        timeout=timeout,
+        http_client=http_client,
+    )
 
 
 _MASKED = re.compile(r"([A-Za-z0-9_-]*)\*{3,}([A-Za-z0-9_-]*)")

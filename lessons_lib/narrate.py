@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from lessons_lib.glossary import ACTOR_ZH
-from lessons_lib.trace import Trace
+from lessons_lib.trace import Trace, event_number
 
 
 def _who(actor: str) -> str:
@@ -21,8 +21,9 @@ def _short(value: Any, limit: int = 60) -> str:
 
 def describe_event(event: dict[str, Any]) -> str:
     """E.g. ``[07] 应用 → 服务 fs  tools/call id=3 read_text_file {"path": ..., "head": 20}``."""
-    body = event.get("body") if isinstance(event.get("body"), dict) else {}
-    head = f"[{event.get('seq', 0) + 1:02d}] {_who(str(event.get('from')))} → {_who(str(event.get('to')))}  "
+    raw = event.get("body")
+    body: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    head = f"{event_number(event)} {_who(str(event.get('from')))} → {_who(str(event.get('to')))}  "
     label = str(event.get("label"))
     if event.get("channel") == "model":
         return head + label + ": " + _model_summary(label, body)
@@ -31,7 +32,8 @@ def describe_event(event: dict[str, Any]) -> str:
 
 def _model_summary(label: str, body: dict[str, Any]) -> str:
     if label.startswith("request_"):
-        items = body.get("input") if isinstance(body.get("input"), list) else []
+        raw = body.get("input")
+        items: list[Any] = raw if isinstance(raw, list) else []
         kinds = [str(i.get("type", i.get("role", "?"))) for i in items if isinstance(i, dict)]
         tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
         return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
@@ -39,15 +41,18 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
         parts = []
         for item in body.get("output") or []:
             if item.get("type") == "function_call":
-                parts.append(f"function_call {item.get('name')} call_id={item.get('call_id')} "
-                             f"arguments={_short(item.get('arguments'))}")
+                parts.append(
+                    f"function_call {item.get('name')} call_id={item.get('call_id')} "
+                    f"arguments={_short(item.get('arguments'))}"
+                )
             elif item.get("type") == "message":
                 texts = [c.get("text", "") for c in item.get("content") or [] if isinstance(c, dict)]
                 parts.append(f"message {_short(' '.join(texts))}")
             else:
                 parts.append(str(item.get("type")))
         return "; ".join(parts) or "(no output items)"
-    error = body.get("error") if isinstance(body.get("error"), dict) else {}
+    raw = body.get("error")
+    error: dict[str, Any] = raw if isinstance(raw, dict) else {}
     return f"HTTP error: {_short(error.get('message', body), 100)}"
 
 

@@ -22,9 +22,9 @@ from typing import Any, Final
 
 import httpx2
 
+from lessons_lib.example import FAILURE_PREFIX
+
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
-FAILURE_PREFIX: Final = "ERROR: "
-"""How the application marks a failed tool call in ``function_call_output.output``."""
 
 _PATH = re.compile(r"(/workspace[^\s，。、；：！？,;!?\"'“”]*)")
 _HEAD = re.compile(r"前\s*(\d+)\s*行|first\s+(\d+)\s+lines?", re.I)
@@ -48,7 +48,9 @@ class OfflineModel(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method != "POST" or not request.url.path.endswith("/responses"):
-            return _error(request, 404, f"the offline stand-in only serves POST /v1/responses, not {request.url.path}")
+            return _error(
+                request, 404, f"the offline stand-in only serves POST /v1/responses, not {request.url.path}"
+            )
         try:
             body = json.loads(await request.aread())
         except ValueError:
@@ -58,7 +60,8 @@ class OfflineModel(httpx2.AsyncBaseTransport):
 
     def respond(self, body: dict[str, Any]) -> dict[str, Any]:
         """The Response object for one request body (pure apart from the turn counter)."""
-        items = body.get("input") if isinstance(body.get("input"), list) else []
+        raw = body.get("input")
+        items: list[Any] = raw if isinstance(raw, list) else []
         outputs = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
         output = [self._answer(items, outputs)] if outputs else self._calls(body, items)
         return _response(f"resp_offline_{self.turns:03d}", body, output)
@@ -87,12 +90,15 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         ]
 
     def _answer(self, items: list[Any], outputs: list[dict[str, Any]]) -> dict[str, Any]:
-        calls = {i.get("call_id"): i for i in items if isinstance(i, dict) and i.get("type") == "function_call"}
+        calls = {
+            i.get("call_id"): i for i in items if isinstance(i, dict) and i.get("type") == "function_call"
+        }
         parts = []
         for out in outputs:
             call = calls.get(out.get("call_id"), {})
             what = _describe(call.get("arguments", ""))
-            text = out.get("output") if isinstance(out.get("output"), str) else json.dumps(out.get("output"))
+            raw = out.get("output")
+            text = raw if isinstance(raw, str) else json.dumps(raw)
             if text.startswith(FAILURE_PREFIX):
                 reason = text[len(FAILURE_PREFIX) :]
                 parts.append(f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。")
@@ -141,12 +147,12 @@ def _describe(arguments: str) -> str:
         return "所请求的内容"
     if not isinstance(args, dict):
         return "所请求的内容"
-    path = args.get("path", "该文件")
+    path = f" {args['path']} " if isinstance(args.get("path"), str) else "该文件"
     if args.get("head") is not None:
-        return f" {path} 的前 {args['head']} 行"
+        return f"{path}的前 {args['head']} 行"
     if args.get("tail") is not None:
-        return f" {path} 的最后 {args['tail']} 行"
-    return f" {path} 的内容"
+        return f"{path}的最后 {args['tail']} 行"
+    return f"{path}的内容"
 
 
 def _response(resp_id: str, body: dict[str, Any], output: list[dict[str, Any]]) -> dict[str, Any]:

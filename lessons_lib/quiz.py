@@ -59,16 +59,21 @@ class QuestionList:
         for q in self.items:
             lines.append(f"[{q.id}] {q.prompt}")
             lines += [f"    {k}. {v}" for k, v in sorted(q.choices.items())]
-        lines.append('作答：运行 check("编号", "选项字母")，例如 check("%s", "A")。' % self.items[0].id)
+        example = self.items[0].id
+        lines.append(f'作答：运行 check("编号", "选项字母")，例如 check("{example}", "A")。')
         return "\n".join(lines)
 
     def _html(self) -> str:
         parts = ['<div class="lessons-quiz">']
         for q in self.items:
-            choices = "".join(f"<li><b>{html.escape(k)}.</b> {html.escape(v)}</li>" for k, v in sorted(q.choices.items()))
+            choices = "".join(
+                f"<li><b>{html.escape(k)}.</b> {html.escape(v)}</li>" for k, v in sorted(q.choices.items())
+            )
             parts.append(f"<p><b>[{html.escape(q.id)}]</b> {html.escape(q.prompt)}</p><ul>{choices}</ul>")
-        parts.append(f"<p>作答：运行 <code>check(&quot;{html.escape(self.items[0].id)}&quot;, &quot;A&quot;)</code>"
-                     "（把字母换成你的选择）。</p></div>")
+        parts.append(
+            f"<p>作答：运行 <code>check(&quot;{html.escape(self.items[0].id)}&quot;, &quot;A&quot;)</code>"
+            "（把字母换成你的选择）。</p></div>"
+        )
         return "".join(parts)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
@@ -90,8 +95,10 @@ class Feedback:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
         colour = "#009E73" if self.correct else "#D55E00"
         body = html.escape(self.message).replace("\n", "<br>")
-        return {"text/plain": self.message,
-                "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'}
+        return {
+            "text/plain": self.message,
+            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
+        }
 
     def __repr__(self) -> str:
         return self.message
@@ -106,10 +113,17 @@ def check(question_id: str, answer: str | None) -> Feedback:
     """Check one answer offline; a wrong answer gets the reason it is wrong."""
     q = _find(question_id)
     if answer is None or not str(answer).strip():
-        return Feedback(q.id, None, False, f"[{q.id}] 还没有作答：把 None 换成 {'/'.join(sorted(q.choices))} 之一，再运行本单元。")
+        return Feedback(
+            q.id,
+            None,
+            False,
+            f"[{q.id}] 还没有作答：把 None 换成 {'/'.join(sorted(q.choices))} 之一，再运行本单元。",
+        )
     given = str(answer).strip().upper()
     if given not in q.choices:
-        return Feedback(q.id, given, False, f"[{q.id}] 没有选项 {given}；可选：{'/'.join(sorted(q.choices))}。")
+        return Feedback(
+            q.id, given, False, f"[{q.id}] 没有选项 {given}；可选：{'/'.join(sorted(q.choices))}。"
+        )
     if given == q.answer:
         return Feedback(q.id, given, True, f"[{q.id}] ✓ 正确（{given}）。{q.why}")
     return Feedback(q.id, given, False, f"[{q.id}] ✗ 选 {given} 不对：{q.wrong.get(given, q.why)}")

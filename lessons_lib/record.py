@@ -16,10 +16,17 @@ from typing import Any
 from lessons_lib.paths import DATA_DIR
 from lessons_lib.trace import Trace, dump_json
 
-MESSAGE_FILES = ("request_1.json", "response_1.json", "request_2.json", "response_2.json",
-                 "mcp_request.json", "mcp_response.json")
+MESSAGE_FILES = (
+    "request_1.json",
+    "response_1.json",
+    "request_2.json",
+    "response_2.json",
+    "mcp_request.json",
+    "mcp_response.json",
+)
 ATTACHMENTS = ("field_fragments.json", "responses_roundtrip.json")
 TRACE_FILE = "trace.json"
+DIAGRAM_DIR = "diagrams"
 
 
 def fixtures_from_trace(trace: Trace) -> dict[str, Any]:
@@ -42,6 +49,19 @@ def fixtures_from_trace(trace: Trace) -> dict[str, Any]:
     return files
 
 
+def diagrams_from_trace(trace: Trace) -> dict[str, str]:
+    """File name -> SVG text of the four course diagrams, the trace one drawn from this run."""
+    from lessons_lib.diagrams import actors_diagram, chain_diagram, loop_diagram, trace_diagram
+
+    drawn = {
+        "actors.svg": actors_diagram(),
+        "loop.svg": loop_diagram(),
+        "chain_execution.svg": chain_diagram("execution"),
+        "trace.svg": trace_diagram(trace),
+    }
+    return {name: diagram.svg() for name, diagram in drawn.items()}
+
+
 def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
     """Run the chain offline with head 20 and write every fixture into ``out``."""
     from lessons_lib.host import run_chain
@@ -54,6 +74,11 @@ def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
     for name, obj in fixtures_from_trace(trace).items():
         path = out / name
         path.write_text(dump_json(obj), encoding="utf-8")
+        written.append(path)
+    (out / DIAGRAM_DIR).mkdir(exist_ok=True)
+    for name, svg in diagrams_from_trace(trace).items():
+        path = out / DIAGRAM_DIR / name
+        path.write_text(svg, encoding="utf-8")
         written.append(path)
     return written
 
@@ -70,9 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         written = record_fixtures(args.out)
-    except (OSError, RuntimeError) as exc:
+    except (OSError, RuntimeError) as exc:  # RendererMissing is a RuntimeError too
         print(f"record: {exc}", file=sys.stderr)
         return 1
     for path in written:
-        print(f"wrote {path.name}")
+        print(f"wrote {path.relative_to(args.out).as_posix()}")
     return 0

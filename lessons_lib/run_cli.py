@@ -41,7 +41,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.narrate import narrate
 
     services = {SERVICE_NAME: args.root} if args.root is not None else None
-    trace = run_chain(args.task, path=args.path, head=head, tail=args.tail, services=services,
-                      live=args.live, model=args.model)
+    trace = run_chain(
+        args.task,
+        path=args.path,
+        head=head,
+        tail=args.tail,
+        services=services,
+        live=args.live,
+        model=args.model,
+    )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     return 0 if trace.outcome.get("status") == "answered" else 1

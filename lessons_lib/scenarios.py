@@ -110,21 +110,12 @@ def reply_text(reply: dict[str, Any] | None) -> str:
 
 
 def verifiers(trace: Trace) -> list[tuple[str, Any]]:
-    """(name, report) from ``diagnose`` and ``verify_roundtrip``; a missing verifier is left out."""
-    out: list[tuple[str, Any]] = []
-    try:
-        from lessons_lib.doctor import diagnose
+    """(name, report) from ``diagnose`` and ``verify_roundtrip``."""
+    from lessons_lib.doctor import diagnose
+    from lessons_lib.verify import verify_roundtrip
 
-        out.append(("diagnose", diagnose(trace.to_dict())))
-    except ImportError:
-        pass
-    try:
-        from lessons_lib.verify import verify_roundtrip
-
-        out.append(("verify_roundtrip", verify_roundtrip(trace.to_dict(), sabotage=False)))
-    except ImportError:
-        pass
-    return out
+    data = trace.to_dict()
+    return [("diagnose", diagnose(data)), ("verify_roundtrip", verify_roundtrip(data, sabotage=False))]
 
 
 def verdict_line(report: Any) -> str:

@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from lessons_lib.trace import event_number
+
 
 def _em(line: str) -> float:
     return sum(1.0 if unicodedata.east_asian_width(c) in "WFA" else 0.55 for c in line)
@@ -43,7 +45,7 @@ def _short(text: Any, em: float) -> str:
 
 def _event_label(e: dict[str, Any]) -> str:
     body, label = e.get("body") or {}, e.get("label", "")
-    head = f"#{e.get('seq')} {label}"
+    head = f"{event_number(e)} {label}"
     if e.get("channel") == "model":
         items = body.get("input") if "input" in body else body.get("output")
         lines = [head]
@@ -59,12 +61,12 @@ def _event_label(e: dict[str, Any]) -> str:
             lines.append("input：任务 + tools 声明" if body.get("tools") else "input：任务")
         return "\n".join(lines)
     if "method" in body:
-        head = f"#{e.get('seq')} {body['method']}" + (f" · id={body['id']}" if "id" in body else "（通知）")
+        head = f"{event_number(e)} {body['method']}" + (f" · id={body['id']}" if "id" in body else "（通知）")
         params = body.get("params") or {}
         if body["method"] == "tools/call":
             return f"{head}\n{params.get('name')} {_short(params.get('arguments'), 26)}"
         return head
-    head = f"#{e.get('seq')} {label} 的结果 · id={body.get('id')}"
+    head = f"{event_number(e)} {label} 的结果 · id={body.get('id')}"
     if "error" in body:
         return f"{head}\nerror {_short(body['error'], 24)}"
     result = body.get("result")

@@ -17,8 +17,12 @@ from lessons_lib.paths import LOGICAL_ROOT, WORKSPACE_DIR
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve ``read_text_file`` over stdio until the client closes stdin."""
     parser = argparse.ArgumentParser(prog="python -m lessons_lib serve", description=__doc__)
-    parser.add_argument("--root", type=Path, default=WORKSPACE_DIR,
-                        help=f"directory the client sees as {LOGICAL_ROOT} (default: data/workspace)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=WORKSPACE_DIR,
+        help=f"directory the client sees as {LOGICAL_ROOT} (default: data/workspace)",
+    )
     args = parser.parse_args(argv)
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)

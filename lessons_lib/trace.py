@@ -63,29 +63,46 @@ class Trace:
     def add(self, channel: str, sender: str, receiver: str, label: str, body: dict[str, Any]) -> None:
         """Append one message; ``seq`` is its position, so ids stay deterministic."""
         self.events.append(
-            {"seq": len(self.events), "channel": channel, "from": sender, "to": receiver, "label": label,
-             "body": body}
+            {
+                "seq": len(self.events),
+                "channel": channel,
+                "from": sender,
+                "to": receiver,
+                "label": label,
+                "body": body,
+            }
         )
 
     def find(self, label: str, channel: str | None = None) -> list[dict[str, Any]]:
         """All events with this label (and channel), in order."""
-        return [e for e in self.events if e["label"] == label and (channel is None or e["channel"] == channel)]
+        return [
+            e for e in self.events if e["label"] == label and (channel is None or e["channel"] == channel)
+        ]
 
     def body(self, label: str, index: int = 0, channel: str | None = None) -> dict[str, Any] | None:
         """The body of the index-th event with this label, or None if there is none."""
         found = self.find(label, channel)
         return found[index]["body"] if len(found) > index else None
 
-    def mcp_pair(self, method: str = "tools/call", index: int = 0) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def mcp_pair(
+        self, method: str = "tools/call", index: int = 0
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The index-th MCP request of ``method`` and its reply (same service, same JSON-RPC id).
 
         Each service numbers its own requests, so an id alone does not identify a reply.
         """
         requests = [e for e in self.find(method, "mcp") if "method" in e["body"]]
         request = requests[index]
-        reply = next((e["body"] for e in self.find(method, "mcp")
-                      if "method" not in e["body"] and e["from"] == request["to"]
-                      and e["body"].get("id") == request["body"].get("id")), None)
+        reply = next(
+            (
+                e["body"]
+                for e in self.find(method, "mcp")
+                if "method" not in e["body"]
+                and e["from"] == request["to"]
+                and e["body"].get("id") == request["body"].get("id")
+            ),
+            None,
+        )
         return request["body"], reply
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,19 +124,31 @@ class Trace:
     def from_dict(cls, data: dict[str, Any]) -> Trace:
         """Rebuild a trace; raises ValueError with a plain sentence if the shape is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a trace: expected an object with \"format\": \"{FORMAT}\"")
+            raise ValueError(f'not a trace: expected an object with "format": "{FORMAT}"')
         try:
             return cls(
-                task=data["task"], model=data["model"], tools=list(data["tools"]),
-                events=list(data["events"]), links=list(data["links"]), answer=data.get("answer"),
+                task=data["task"],
+                model=data["model"],
+                tools=list(data["tools"]),
+                events=list(data["events"]),
+                links=list(data["links"]),
+                answer=data.get("answer"),
                 outcome=data["outcome"],
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"trace is missing a field: {exc}") from None
 
     def __repr__(self) -> str:
-        return (f"Trace(task={self.task!r}, model={self.model.get('mode')!r}, events={len(self.events)}, "
-                f"outcome={self.outcome.get('status')!r})")
+        return (
+            f"Trace(task={self.task!r}, model={self.model.get('mode')!r}, events={len(self.events)}, "
+            f"outcome={self.outcome.get('status')!r})"
+        )
+
+
+def event_number(event: dict[str, Any]) -> str:
+    """How lessons number a message: ``[01]`` for seq 0, the same in text and diagrams."""
+    seq = event.get("seq")
+    return f"[{seq + 1:02d}]" if isinstance(seq, int) else "[??]"
 
 
 def load_trace(path: str | Path) -> Trace:

@@ -54,10 +54,8 @@ class HeadView:
 
     def trees(self) -> list[Any]:
         """The two field trees with the changed fields highlighted (``lessons_lib.fieldtree``)."""
-        try:
-            from lessons_lib.fieldtree import field_tree
-        except ImportError:
-            return []
+        from lessons_lib.fieldtree import field_tree
+
         return [
             field_tree(
                 self.mcp_request,

@@ -67,7 +67,9 @@ class FramedTransport:
         async with read, write:
             await server.run(read, write, server.create_initialization_options())
 
-    async def _relay(self, source: ObjectReceiveStream[Any], dest: ObjectSendStream[Any], direction: str) -> None:
+    async def _relay(
+        self, source: ObjectReceiveStream[Any], dest: ObjectSendStream[Any], direction: str
+    ) -> None:
         from mcp.shared.message import SessionMessage
         from mcp_types import jsonrpc_message_adapter
 

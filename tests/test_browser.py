@@ -163,7 +163,9 @@ def _wait_ready(proc: subprocess.Popen[bytes], base_url: str, token: str, log: P
         if proc.poll() is not None:
             pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
         try:
-            req = urllib.request.Request(f"{base_url}/api/status", headers={"Authorization": f"token {token}"})
+            req = urllib.request.Request(
+                f"{base_url}/api/status", headers={"Authorization": f"token {token}"}
+            )
             with urllib.request.urlopen(req, timeout=2) as resp:
                 if resp.status == 200:
                     return
@@ -177,7 +179,9 @@ def _wait_ready(proc: subprocess.Popen[bytes], base_url: str, token: str, log: P
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)")
-    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
+    )
     root = tmp_path_factory.mktemp("lab_root")
     for nb in sorted(NOTEBOOKS_DIR.glob("*.ipynb")):
         shutil.copy2(nb, root / nb.name)
@@ -290,18 +294,24 @@ def run_all(page: Any, name: str) -> None:
             pytest.fail(f"{name}: cells did not finish running within {TIMEOUT_MS // 1000} s: {texts}")
         time.sleep(0.25)
     expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle")
-    errors = notebook_panel(page).locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+    errors = notebook_panel(page).locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+    )
     if errors.count():
         shot(page, f"{name}-error")
         pytest.fail(f"{name}: a cell raised:\n{errors.first.inner_text()}")
 
 
-def find_slider(page: Any, description: str) -> Any:
-    label = notebook_panel(page).locator("label.widget-label", has_text=re.compile(rf"^\s*{re.escape(description)}\s*$"))
+def find_slider(page: Any, description: str) -> tuple[Any, Any]:
+    """(slider, the cell holding it) for the IntSlider labelled ``description``."""
+    # locators given to has= are relative to the element they filter, so they start from page
+    label = page.locator("label.widget-label", has_text=re.compile(rf"^\s*{re.escape(description)}\s*$"))
+    relative_slider = page.locator(".widget-slider").filter(has=label)
     slider = notebook_panel(page).locator(".widget-slider").filter(has=label)
     slider.first.wait_for()
     assert slider.count() == 1, f"expected one slider labelled {description!r}, found {slider.count()}"
-    return slider.first
+    cell = notebook_panel(page).locator(".jp-Cell").filter(has=relative_slider)
+    return slider.first, cell.first
 
 
 def move_slider(page: Any, slider: Any, case: SliderCase) -> None:
@@ -326,7 +336,9 @@ def move_slider(page: Any, slider: Any, case: SliderCase) -> None:
 
 def _shown(line: str, text: str) -> bool:
     """A line of the file is on the page, as plain text or inside a JSON string."""
-    return line in text or json.dumps(line)[1:-1] in text or json.dumps(line, ensure_ascii=False)[1:-1] in text
+    return (
+        line in text or json.dumps(line)[1:-1] in text or json.dumps(line, ensure_ascii=False)[1:-1] in text
+    )
 
 
 def check_slider(page: Any, case: SliderCase) -> None:
@@ -334,13 +346,12 @@ def check_slider(page: Any, case: SliderCase) -> None:
     from playwright.sync_api import expect
 
     stem = Path(case.notebook).stem
-    slider = find_slider(page, case.description)
+    slider, cell = find_slider(page, case.description)
     slider.scroll_into_view_if_needed()
     shot(page, f"{stem}-1-head-{case.start}")
     move_slider(page, slider, case)
 
     # the outputs of the cell that holds the slider (its interactive_output / Output widget)
-    cell = notebook_panel(page).locator(".jp-Cell").filter(has=slider)
     outputs = cell.locator(".widget-output")
     scope = outputs if outputs.count() else cell.locator(".jp-Cell-outputArea")
     expect(scope.last).to_contain_text(case.request_text)
@@ -367,13 +378,17 @@ def check_slider(page: Any, case: SliderCase) -> None:
 def check_diagram(page: Any, notebook: str) -> None:
     """On a notebook that has run: at least one diagram SVG is drawn, with a real size."""
     # inline SVG inside an HTML output, or JupyterLab's image/svg+xml renderer (an <img>)
-    svgs = notebook_panel(page).locator(".jp-OutputArea-output svg, .jp-OutputArea-output img[src^='data:image/svg+xml']")
+    svgs = notebook_panel(page).locator(
+        ".jp-OutputArea-output svg, .jp-OutputArea-output img[src^='data:image/svg+xml']"
+    )
     drawn = []
     for i in range(svgs.count()):
         box = svgs.nth(i).bounding_box()
         if box and box["width"] > 50 and box["height"] > 20:
             drawn.append(svgs.nth(i))
-    assert drawn, f"{notebook}: no SVG diagram with a visible size in any output ({svgs.count()} tiny or none)"
+    assert drawn, (
+        f"{notebook}: no SVG diagram with a visible size in any output ({svgs.count()} tiny or none)"
+    )
     drawn[0].scroll_into_view_if_needed()
     shot(page, f"{Path(notebook).stem}-diagram")
 

@@ -83,8 +83,6 @@ def test_every_command_has_one_example() -> None:
 @pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record"}])
 def test_examples_run(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(REPO_ROOT)  # examples name files relative to the repository root
-    if name.startswith("verify") and not (REPO_ROOT / "data" / "field_fragments.json").exists():
-        pytest.skip("attachments not recorded yet (python -m lessons_lib record)")
     assert cli.main(EXAMPLES[name][0].split()) == 0
     assert capsys.readouterr().out.strip()
 

@@ -89,8 +89,15 @@ def test_head_changes_values_not_the_rule(head_runs: dict[int, dict[str, Any]]) 
     assert "5" not in json.dumps(tool["parameters"]) and "20" not in json.dumps(tool["parameters"])
 
 
-def test_tail_gives_last_lines_without_an_empty_one(tmp_path: Path) -> None:
-    trace = _run_json(tmp_path, "--tail", "3")
+def test_tail_gives_last_lines_without_an_empty_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process through the same ``main`` (the head runs above cover the process boundary)."""
+    from lessons_lib.run_cli import main
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["--tail", "3", "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)
     call = _event(trace, "tools/call", request=True)
     assert call["params"]["arguments"] == {"path": "/workspace/notes.txt", "tail": 3}
     output = _feedback(trace)["output"]
@@ -98,14 +105,16 @@ def test_tail_gives_last_lines_without_an_empty_one(tmp_path: Path) -> None:
     assert not output.endswith("\n")
 
 
-def test_narrated_run_and_custom_root(tmp_path: Path) -> None:
+def test_narrated_run_and_custom_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "elsewhere"
     root.mkdir()
     (root / "notes.txt").write_text("uno\ndos\ntres\n", encoding="utf-8")
-    done = cli("run", "--root", str(root), "--head", "2", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "答复：" in done.stdout and "uno\ndos" in done.stdout and "tres" not in done.stdout
-    assert str(root) not in done.stdout  # the learner sees /workspace, never the folder
+    from lessons_lib.run_cli import main
+
+    assert main(["--root", str(root), "--head", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "答复：" in out and "uno\ndos" in out and "tres" not in out
+    assert str(root) not in out  # the learner sees /workspace, never the folder
 
 
 @pytest.mark.parametrize(
@@ -123,14 +132,23 @@ def test_bad_options_exit_2_without_traceback(tmp_path: Path, args: list[str], n
     assert done.stdout == ""
 
 
-def test_live_without_key_is_one_clear_line_and_offline_still_works(tmp_path: Path) -> None:
+def test_live_without_key_is_one_clear_line_and_offline_still_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     done = cli("run", "--live", cwd=tmp_path, env=clean_env())
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
     assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr
-    offline = cli("run", "--head", "1", cwd=tmp_path, env=clean_env())
-    assert offline.returncode == 0 and notes_lines()[0] in offline.stdout
+    # Without a key, the offline run is unaffected (the head_runs subprocesses also run keyless).
+    from lessons_lib.host import run_chain
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(RuntimeError, match="OPENAI_API_KEY"):
+        run_chain(live=True)
+    offline = run_chain(head=1)
+    assert offline.outcome["status"] == "answered" and offline.model["mode"] == "offline"
+    assert notes_lines()[0] in (offline.answer or "")
 
 
 def test_live_status_says_how_to_enable(monkeypatch: pytest.MonkeyPatch) -> None:

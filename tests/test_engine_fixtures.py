@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _engine_support import DATA_DIR, SPECS_DIR, cli
+from _engine_support import DATA_DIR, REPO_ROOT, SPECS_DIR, cli
 from _fake_openai import function_call, message
 
 MESSAGES = (
@@ -100,9 +100,12 @@ def openai_errors(request: dict[str, Any] | None = None, response: dict[str, Any
 def test_record_reproduces_every_fixture_byte_for_byte(tmp_path: Path) -> None:
     done = cli("record", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    written = {p.name for p in (tmp_path / "out").glob("*.json")}
-    committed = {p.name for p in DATA_DIR.glob("*.json")}
-    assert set(MESSAGES) | {"trace.json"} <= written
+    out = tmp_path / "out"
+    written = {p.relative_to(out).as_posix() for p in [*out.glob("*.json"), *out.glob("diagrams/*.svg")]}
+    committed = {
+        p.relative_to(DATA_DIR).as_posix() for p in [*DATA_DIR.glob("*.json"), *DATA_DIR.glob("diagrams/*.svg")]
+    }
+    assert set(MESSAGES) | {"trace.json", "diagrams/trace.svg"} <= written
     different = [
         n for n in sorted(committed) if (DATA_DIR / n).read_bytes() != (tmp_path / "out" / n).read_bytes()
     ]
@@ -128,7 +131,9 @@ def test_fixtures_are_cut_from_the_trace() -> None:
     assert fixture("request_1.json") == trace.body("request_1", channel="model")
     assert fixture("response_2.json") == trace.body("response_2", channel="model")
     assert (fixture("mcp_request.json"), fixture("mcp_response.json")) == trace.mcp_pair("tools/call")
-    assert "workspace" not in json.dumps(trace.to_dict()).replace("/workspace", "")  # no machine path
+    text = json.dumps(trace.to_dict(), ensure_ascii=False)
+    assert "workspace" not in text.replace("/workspace", "")  # no machine path
+    assert str(REPO_ROOT) not in text and "/tmp/" not in text
 
 
 # --- official schemas ----------------------------------------------------------------------------

@@ -106,7 +106,10 @@ def test_http_401_shows_the_reason_never_the_key(with_key: None, monkeypatch: py
     assert result.headline.startswith("实时运行没有得到答复（error）：the model API answered HTTP 401")
     assert "Incorrect API key provided" in shown
     assert FAKE_SECRET not in shown and KEY[:8] not in shown
-    assert "核对两轮往返（verify_roundtrip）" not in [t for t, _ in result.sections]
+    sections = dict(result.sections)
+    assert "核对两轮往返（verify_roundtrip）" not in sections
+    assert "http_error_1: HTTP error: Incorrect API key provided" in sections["实时运行的消息记录"]
+    assert "诊断（diagnose）" in sections
     assert "Traceback" not in shown
 
 

@@ -132,6 +132,66 @@ def test_a_protocol_error_fed_back_honestly_is_whole() -> None:
     assert verify.verify_fields(trace).ok
 
 
+@pytest.fixture(scope="module")
+def two_services() -> dict[str, Any]:
+    """One run whose response_1 calls read_text_file on two services (fs and archive)."""
+    from lessons_lib.host import run_chain
+    from lessons_lib.paths import DATA_DIR
+
+    trace = run_chain(
+        "从 fs 和 archive 读取 /workspace/notes.txt 的前 2 行",
+        services={"fs": DATA_DIR / "workspace", "archive": DATA_DIR / "archive"},
+    )
+    data = trace.to_dict()
+    assert [c["name"] for c in event_body(data, "response_1")["output"]] == [
+        "fs__read_text_file",
+        "archive__read_text_file",
+    ]
+    return data
+
+
+def test_every_call_of_a_two_service_trace_is_walked(two_services: dict[str, Any]) -> None:
+    diagnosis = diagnose(copy.deepcopy(two_services))
+    assert diagnosis.ok, diagnosis.text()
+    for finding in diagnosis.findings:
+        assert "【第 1 个调用】" in finding.evidence and "【第 2 个调用】" in finding.evidence, finding
+    assert "archive__read_text_file → 服务 archive" in diagnosis.findings[2].evidence
+    assert "call_offline_001_2" in diagnosis.findings[5].evidence
+
+
+def second_output(trace: dict[str, Any]) -> dict[str, Any]:
+    return [i for i in event_body(trace, "request_2")["input"] if i.get("type") == "function_call_output"][1]
+
+
+# edits of the SECOND call only: a doctor that walks just the first call sees a whole chain
+SECOND_CALL_CASES = [
+    (lambda t: t["links"][1].update(mcp_id=99), "ids", "MCP id 99"),
+    (lambda t: second_output(t).update(output="编造的文件内容"), "feedback", "不是服务返回的原文"),
+    (
+        lambda t: event_body(t, "tools/call", 2)["params"]["arguments"].update(head=5),
+        "route",
+        "值在路由中变了",
+    ),
+    (
+        lambda t: event_body(t, "request_2")["input"].remove(second_output(t)),
+        "next_input",
+        "没有 function_call_output",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "link", "words"), SECOND_CALL_CASES, ids=[c[1] for c in SECOND_CALL_CASES])
+def test_a_break_in_the_second_call_is_found(
+    two_services: dict[str, Any], edit: Any, link: str, words: str
+) -> None:
+    trace = copy.deepcopy(two_services)
+    edit(trace)
+    diagnosis = diagnose(trace)
+    assert diagnosis.broken is not None and diagnosis.broken_link == link, diagnosis.text()
+    assert diagnosis.broken.evidence.startswith("【第 2 个调用】"), diagnosis.broken.evidence
+    assert words in diagnosis.broken.evidence, diagnosis.broken.evidence
+
+
 @pytest.mark.parametrize(
     "data", [None, [], {}, {"events": "x"}, {"format": verify.ROUNDTRIP_FORMAT}, "nope.json"]
 )
@@ -200,17 +260,41 @@ def test_cli_through_the_dispatcher_prints_no_traceback(tmp_path: Path) -> None:
     assert run.returncode in (0, 2) and "Traceback" not in run.stderr
 
 
+# every module the verifiers, the doctor and the catalogue are made of (lessons 07-08)
+VERIFIER_MODULES = [
+    "verify",
+    "doctor",
+    "sabotage",
+    "verify_report",
+    "verify_cli",
+    "_jsoncheck",
+    "_traceread",
+    "_rules",
+    "_fieldchecks",
+    "_roundtripchecks",
+    "_attachments",
+    "_chainsteps",
+    "_mistakes",
+]
+
+
 def test_verifiers_doctor_and_catalogue_run_on_the_standard_library_alone(repo_root: Path) -> None:
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import sys, importlib; sys.path.insert(0, sys.argv[1])\n"
+        "for name in sys.argv[2:]: importlib.import_module('lessons_lib.' + name)\n"
         "from lessons_lib import verify, doctor, sabotage\n"
         "assert sabotage.run_sabotage('mixed_ids').found_link == 'ids'\n"
-        "assert doctor.main([]) == 0\n"
+        "assert doctor.main([]) == 0 and verify.main_fields([]) == 0 and verify.main_roundtrip([]) == 0\n"
         "heavy = {'openai', 'mcp', 'httpx2', 'anyio', 'pydantic', 'pandas'}\n"
         "third = {m.split('.')[0] for m in sys.modules} & heavy\n"
         "assert not third, third\n"
+        "other = {m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - {'lessons_lib'}\n"
+        "assert not {m for m in other if not m.startswith('_')}, other\n"
     )
     run = subprocess.run(
-        [sys.executable, "-S", "-c", code, str(repo_root)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-S", "-c", code, str(repo_root), *VERIFIER_MODULES],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr

@@ -36,7 +36,7 @@ def test_roundtrip_has_the_documented_shape() -> None:
 def test_recorded_attachment_matches_the_trace_byte_for_byte() -> None:
     path = DATA_DIR / "responses_roundtrip.json"
     if not path.exists():
-        pytest.skip("data/responses_roundtrip.json is written by `python -m lessons_lib record`")
+        pytest.fail("data/responses_roundtrip.json is missing: run `python -m lessons_lib record`")
     assert path.read_text(encoding="utf-8") == dump_json(verify.roundtrip_from_trace(good_trace()))
 
 
@@ -75,6 +75,17 @@ def test_a_trace_is_converted_and_an_honest_failure_passes() -> None:
     assert verify.verify_roundtrip(good_trace()).ok
     report = verify.verify_roundtrip(honest_failure(good_trace()))
     assert report.ok, report.text()
+
+
+def test_a_trace_object_is_accepted_directly() -> None:
+    from lessons_lib.trace import Trace
+
+    report = verify.verify_roundtrip(Trace.from_dict(good_trace()))
+    assert report.ok and len(report.sabotages) == 3, report.text()
+    assert report.text() == verify.verify_roundtrip(good_trace()).text()
+    lost = good_trace()
+    lost["links"] = []
+    assert [c.key for c in verify.verify_roundtrip(Trace.from_dict(lost)).failed] == ["ids"]
 
 
 def test_a_sabotage_that_is_not_rejected_fails_the_report() -> None:

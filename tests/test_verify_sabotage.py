@@ -8,6 +8,7 @@ import pytest
 from _verify_samples import good_trace
 
 from lessons_lib import SABOTAGES as EXPORTED
+from lessons_lib import run_sabotage as exported_run
 from lessons_lib.doctor import STEP_ZH
 from lessons_lib.sabotage import SABOTAGES, SabotageOutcome, run_sabotage
 
@@ -34,7 +35,7 @@ EVIDENCE = {
 
 
 def test_the_catalogue_covers_the_seven_mistakes_in_order() -> None:
-    assert EXPORTED is SABOTAGES
+    assert EXPORTED is SABOTAGES and exported_run is run_sabotage
     assert NAMES == list(EXPECTED_LINKS)
     assert all(s.title and s.mistake and s.change and s.link in STEP_ZH for s in SABOTAGES)
     assert [s.link for s in SABOTAGES] == list(EXPECTED_LINKS.values())

@@ -84,10 +84,10 @@ def test_every_diagram_renders_without_system_dot(no_system_dot: None) -> None:
     for what, _, _ in LOOP_STEPS:
         assert any(t.endswith(what) for t in texts["loop"]), what
     assert set(STEP_ZH.values()) <= set(texts["chain"])
-    assert "#7 tools/call · id=3" in texts["trace"] and "call_id=call_offline_001_1" in texts["trace"]
+    assert "[08] tools/call · id=3" in texts["trace"] and "call_id=call_offline_001_1" in texts["trace"]
     assert (
-        "#6 response_1" in texts["trace"]
-        and "#9 request_2" in texts["trace"]
+        "[07] response_1" in texts["trace"]
+        and "[10] request_2" in texts["trace"]
         and "呈现答复" in texts["trace"]
     )
     assert "缺失：下一次模型请求（function_call_output）" in texts["missing"]

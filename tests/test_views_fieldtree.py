@@ -78,7 +78,7 @@ def test_accepts_json_text_trace_events_and_traces() -> None:
     trace = load_trace(DATA_DIR / "trace.json")
     event = trace.events[7]
     tree = field_tree(event)
-    assert tree.message_type == "mcp_request/tools/call" and tree.title.startswith("#7 tools/call")
+    assert tree.message_type == "mcp_request/tools/call" and tree.title.startswith("[08] tools/call")
     assert field_tree(json.dumps(event["body"])).kinds()["params.arguments"] == "value"
     assert field_tree(trace).message_type == "trace"
     with pytest.raises(ValueError, match="not valid JSON"):

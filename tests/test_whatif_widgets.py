@@ -6,8 +6,6 @@ import json
 import statistics
 import time
 
-import pytest
-
 from lessons_lib.whatif import head_view, notes_line_count
 
 
@@ -47,13 +45,11 @@ def test_head_view_without_a_change_highlights_nothing() -> None:
 
 def test_head_view_shows_the_chain_diagram() -> None:
     html = head_view(5)._repr_mimebundle_()["text/html"]
-    pytest.importorskip("lessons_lib.diagrams")
     assert "<svg" in html or "digraph" in html
     assert "新值从“调用”进入链路" in html
 
 
 def test_slider_moves_and_the_output_follows() -> None:
-    pytest.importorskip("ipywidgets")
     from lessons_lib.widgets import head_lab
 
     lab = head_lab(warm=False)
@@ -90,7 +86,6 @@ def test_a_cached_redraw_takes_well_under_100_ms() -> None:
 
 
 def test_warm_lab_redraws_every_value_from_cache() -> None:
-    pytest.importorskip("ipywidgets")
     from lessons_lib.whatif import _cached
     from lessons_lib.widgets import head_lab
 

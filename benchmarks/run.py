@@ -1,0 +1,252 @@
+"""Speed figures for the course, printed in one run: ``python benchmarks/run.py``.
+
+Each figure is a median over repeated runs, printed beside its target:
+
+* import of ``lessons_lib`` in a fresh interpreter, minus the bare interpreter start (< 0.3 s);
+* one full offline loop, ``lessons_lib.host.run_chain()`` (< 50 ms, warm);
+* the slider redraw, ``head_view(5)`` plus its mime bundle (< 100 ms), cached and at a new head;
+* the nbval suite over ``notebooks/`` against the same number of one-cell notebooks (the
+  kernel start floor): the ratio should stay within 1.5x.
+
+A figure whose code is missing prints ``not available: <reason>`` instead of stopping the run.
+``--check`` exits 1 when a measured figure misses its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOKS = REPO / "notebooks"
+SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
+
+
+@dataclass
+class Figure:
+    name: str
+    seconds: float | None = None
+    target: float | None = None  # seconds, or a ratio when ratio=True
+    ratio: bool = False
+    note: str = ""
+
+    @property
+    def ok(self) -> bool | None:
+        if self.seconds is None or self.target is None:
+            return None
+        return self.seconds < self.target
+
+
+class NotAvailable(Exception):
+    """The code this figure measures is not there (yet)."""
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise NotAvailable(f"`{' '.join(cmd[1:4])} ...` exited {proc.returncode}: {_last_line(proc)}")
+    return elapsed
+
+
+def _last_line(proc: subprocess.CompletedProcess[str]) -> str:
+    lines = (proc.stdout + proc.stderr).strip().splitlines()
+    return lines[-1] if lines else "(no output)"
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def bench_import(repeat: int) -> list[Figure]:
+    """Fresh-process import time, interleaved with bare starts so both see the same machine."""
+    bare, imported = [], []
+    for _ in range(repeat):
+        bare.append(_run([sys.executable, "-c", "pass"]))
+        imported.append(_run([sys.executable, "-c", "import lessons_lib"]))
+    start, total = statistics.median(bare), statistics.median(imported)
+    return [
+        Figure("import lessons_lib (minus interpreter start)", total - start, 0.3),
+        Figure("  bare interpreter start (for reference)", start, note="python -c pass"),
+    ]
+
+
+def bench_loop(repeat: int) -> list[Figure]:
+    try:
+        from lessons_lib.host import run_chain
+    except ImportError as exc:
+        raise NotAvailable(f"lessons_lib.host.run_chain: {exc}") from exc
+    start = time.perf_counter()
+    trace = run_chain()
+    cold = time.perf_counter() - start
+    note = f"answer: {'yes' if getattr(trace, 'answer', None) else 'no'}"
+    return [
+        Figure("offline loop run_chain() (warm)", median_time(run_chain, repeat), 0.05, note=note),
+        Figure("  first run_chain() in the process", cold, note="includes loading openai, mcp"),
+    ]
+
+
+def _head_view() -> Callable[..., Any]:
+    """``head_view`` from wherever the what-if code keeps it."""
+    import importlib
+
+    for module, name in (("lessons_lib.whatif", "head_view"), ("lessons_lib.widgets", "head_view")):
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except ImportError:
+            continue
+        if callable(found):
+            return found  # type: ignore[no-any-return]
+    raise NotAvailable("head_view is in neither lessons_lib.whatif nor lessons_lib.widgets")
+
+
+def bench_redraw(repeat: int) -> list[Figure]:
+    head_view = _head_view()
+
+    def redraw(head: int) -> None:
+        view = head_view(head)
+        bundle = getattr(view, "_repr_mimebundle_", None)
+        if bundle is not None:
+            bundle()  # what the Output widget receives: the drawn view, not just the data
+
+    start = time.perf_counter()
+    redraw(5)
+    cold = time.perf_counter() - start
+    cached = median_time(lambda: redraw(5), repeat)
+    # a head not seen before runs the loop once more (the slider's usual case)
+    fresh_heads = iter([h for h in range(1, 37) if h not in (5, 20)])
+    fresh = median_time(lambda: redraw(next(fresh_heads)), min(repeat, 30))
+    return [
+        Figure("slider redraw head_view(5) (cached run)", cached, 0.1),
+        Figure("slider redraw at a new head (runs the loop)", fresh, 0.1),
+        Figure("  first head_view(5) in the process", cold, note="baseline + head=5 runs, imports"),
+    ]
+
+
+def _empty_notebook() -> dict[str, Any]:
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "pass"}
+    return {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def bench_nbval(repeat: int, workers: int) -> list[Figure]:
+    notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
+    if not notebooks:
+        raise NotAvailable("no notebooks in notebooks/")
+    if not SANITIZE.exists():
+        raise NotAvailable(f"{SANITIZE.relative_to(REPO)} is missing")
+    flags = ["-q", "-p", "no:cacheprovider", "--nbval", "--nbval-current-env"]
+    flags += ["--nbval-sanitize-with", str(SANITIZE)]
+    if workers > 1:
+        flags += ["-n", str(workers), "--dist", "loadfile"]
+    pytest = [sys.executable, "-m", "pytest", *flags]
+    with tempfile.TemporaryDirectory(prefix="nbval_floor_") as tmp:
+        for i in range(len(notebooks)):
+            Path(tmp, f"empty_{i:02d}.ipynb").write_text(json.dumps(_empty_notebook()))
+        suite, floor = [], []
+        for _ in range(repeat):
+            floor.append(_run([*pytest, tmp], cwd=Path(tmp)))
+            suite.append(_run([*pytest, "notebooks"], cwd=REPO))
+    s, f = statistics.median(suite), statistics.median(floor)
+    n = len(notebooks)
+    return [
+        Figure(f"nbval suite ({n} notebooks, -n {workers})", s),
+        Figure(f"  floor: {n} one-cell notebooks", f, note="kernel starts + plugin load"),
+        Figure("nbval suite / floor", s / f, 1.5, ratio=True),
+    ]
+
+
+# --------------------------------------------------------------------------- report
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def show(fig: Figure) -> str:
+    if fig.seconds is None:
+        value = "-"
+    elif fig.ratio:
+        value = f"{fig.seconds:.2f}x"
+    else:
+        value = f"{fig.seconds * 1000:.1f} ms" if fig.seconds < 1 else f"{fig.seconds:.2f} s"
+    if fig.target is None:
+        target, status = "", ""
+    else:
+        target = f"< {fig.target:.1f}x" if fig.ratio else f"< {fig.target * 1000:.0f} ms"
+        status = "ok" if fig.ok else "OVER"
+    return f"{fig.name:<48} {value:>11}  {target:<9} {status:<4} {fig.note}".rstrip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=15, help="runs per in-process figure (default 15)")
+    parser.add_argument("--nbval-repeat", type=int, default=3, help="runs of each nbval suite (default 3)")
+    parser.add_argument("--workers", type=int, default=2, help="xdist workers for nbval (default 2, as CI)")
+    parser.add_argument("--skip-nbval", action="store_true", help="leave out the (slow) nbval figures")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a measured figure misses its target")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.nbval_repeat < 1:
+        parser.error("--repeat and --nbval-repeat must be at least 1")
+
+    print(f"lessons_lib benchmarks on {machine()}")
+    print(f"medians: {args.repeat} runs in process, {args.nbval_repeat} runs per nbval suite\n")
+    benches: list[tuple[str, Callable[[], list[Figure]]]] = [
+        ("import lessons_lib", lambda: bench_import(args.repeat)),
+        ("offline loop run_chain()", lambda: bench_loop(args.repeat)),
+        ("slider redraw head_view(5)", lambda: bench_redraw(args.repeat)),
+    ]
+    if not args.skip_nbval:
+        benches.append(("nbval suite / floor", lambda: bench_nbval(args.nbval_repeat, args.workers)))
+    figures: list[Figure] = []
+    for title, bench in benches:
+        try:
+            got = bench()
+        except NotAvailable as exc:
+            got = [Figure(title, note=f"not available: {exc}")]
+        except Exception as exc:  # a broken API must not hide the other figures
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            got = [Figure(title, note=f"not available: {last}")]
+        for fig in got:
+            print(show(fig), flush=True)
+        figures += got
+    missed = [f.name for f in figures if f.ok is False]
+    print(f"\n{len(missed)} figure(s) over target" + (f": {', '.join(missed)}" if missed else ""))
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
