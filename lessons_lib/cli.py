@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tree": ("lessons_lib.fieldtree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.diagrams", "main", "draw the actors, loop, chain or trace diagram"),
     "whatif": ("lessons_lib.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "refresh": ("lessons_lib.refresh", "main", "re-run the notebooks and store their outputs (maintainers)"),
 }
 
 

@@ -16,6 +16,7 @@ locally and FAIL under ``CI=true``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -179,9 +180,8 @@ def _wait_ready(proc: subprocess.Popen[bytes], base_url: str, token: str, log: P
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)")
-    pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
-    )
+    if importlib.util.find_spec("playwright") is None:
+        skip_or_fail("playwright is not installed (pip install -e '.[test]')")
     root = tmp_path_factory.mktemp("lab_root")
     for nb in sorted(NOTEBOOKS_DIR.glob("*.ipynb")):
         shutil.copy2(nb, root / nb.name)
@@ -277,29 +277,37 @@ def open_notebook(context: Any, lab: Lab, notebook: str) -> Any:
 
 
 def run_all(page: Any, name: str) -> None:
-    """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
+    """Run > Run All Cells, then wait until every code cell has run and the kernel is idle.
+
+    Run All stops at the first cell that raises (unless the cell is tagged raises-exception):
+    a traceback on the page while cells are left unrun fails at once, with its text.
+    """
     from playwright.sync_api import expect
 
     page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$|^运行")).first.click()
     run_all_item = "#jp-mainmenu-run .lm-Menu-item[data-command='runmenu:run-all']"
     page.locator(run_all_item).click()
-    prompts = notebook_panel(page).locator(".jp-CodeCell .jp-InputArea-prompt")
+    panel = notebook_panel(page)
+    prompts = panel.locator(".jp-CodeCell .jp-InputArea-prompt")
+    tracebacks = panel.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+        has_text="Traceback (most recent call last)",
+    )
+    status = page.locator("#jp-main-statusbar")
+    page.wait_for_timeout(500)  # let the kernel leave Idle before the first look
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
-        texts = prompts.all_inner_texts()
-        if texts and all(re.fullmatch(r"\[\d+\]:", t.strip()) for t in texts):
+        texts = [t.strip() for t in prompts.all_inner_texts()]
+        if texts and all(re.fullmatch(r"\[\d+\]:", t) for t in texts):
             break
+        if tracebacks.count() and "[*]:" not in texts and "Idle" in status.inner_text():
+            shot(page, f"{name}-error")
+            pytest.fail(f"{name}: Run All stopped at a cell that raised:\n{tracebacks.first.inner_text()}")
         if time.monotonic() > deadline:
             shot(page, f"{name}-timeout")
             pytest.fail(f"{name}: cells did not finish running within {TIMEOUT_MS // 1000} s: {texts}")
         time.sleep(0.25)
-    expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle")
-    errors = notebook_panel(page).locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
-    )
-    if errors.count():
-        shot(page, f"{name}-error")
-        pytest.fail(f"{name}: a cell raised:\n{errors.first.inner_text()}")
+    expect(status).to_contain_text("Idle")
 
 
 def find_slider(page: Any, description: str) -> tuple[Any, Any]:

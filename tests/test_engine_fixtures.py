@@ -103,7 +103,8 @@ def test_record_reproduces_every_fixture_byte_for_byte(tmp_path: Path) -> None:
     out = tmp_path / "out"
     written = {p.relative_to(out).as_posix() for p in [*out.glob("*.json"), *out.glob("diagrams/*.svg")]}
     committed = {
-        p.relative_to(DATA_DIR).as_posix() for p in [*DATA_DIR.glob("*.json"), *DATA_DIR.glob("diagrams/*.svg")]
+        p.relative_to(DATA_DIR).as_posix()
+        for p in [*DATA_DIR.glob("*.json"), *DATA_DIR.glob("diagrams/*.svg")]
     }
     assert set(MESSAGES) | {"trace.json", "diagrams/trace.svg"} <= written
     different = [
