@@ -80,7 +80,7 @@ def test_every_command_has_one_example() -> None:
     assert "python -m lessons_lib whatif --head 20 --vs 5 --changed" in listed.text()
 
 
-@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record"}])
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record", "refresh"}])
 def test_examples_run(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(REPO_ROOT)  # examples name files relative to the repository root
     assert cli.main(EXAMPLES[name][0].split()) == 0

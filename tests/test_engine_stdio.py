@@ -122,6 +122,8 @@ def test_same_head_as_the_reference_node_server(tmp_path: Path) -> None:
     """Bonus: both servers, one Python client, the same file. Skips without node or the package."""
     node = shutil.which("node")
     if node is None or not REFERENCE_JS.is_file():
+        if os.environ.get("LESSONS_REFERENCE_SERVER"):  # CI installs it and sets this: never skip there
+            pytest.fail(f"LESSONS_REFERENCE_SERVER is set but {REFERENCE_JS} or node is missing")
         pytest.skip(
             "reference server not installed (npm install @modelcontextprotocol/server-filesystem "
             "into $LESSONS_REFERENCE_SERVER, default /tmp/refsrv)"
