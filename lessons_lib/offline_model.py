@@ -27,8 +27,9 @@ from lessons_lib.example import FAILURE_PREFIX
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
 _PATH = re.compile(r"(/workspace[^\s，。、；：！？,;!?\"'“”]*)")
-_HEAD = re.compile(r"前\s*(\d+)\s*行|first\s+(\d+)\s+lines?", re.I)
-_TAIL = re.compile(r"(?:最后|末尾|后)\s*(\d+)\s*行|last\s+(\d+)\s+lines?", re.I)
+# A sign is kept: "前 -3 行" becomes head -3, and the service (not the stand-in) refuses it.
+_HEAD = re.compile(r"前\s*(-?\d+)\s*行|first\s+(-?\d+)\s+lines?", re.I)
+_TAIL = re.compile(r"(?:最后|末尾|后)\s*(-?\d+)\s*行|last\s+(-?\d+)\s+lines?", re.I)
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """``python -m lessons_lib run``: the whole chain once, told step by step or as JSON.
 
-Introduced in lesson 03. Exit 0 when the model answered, 1 when the run stopped or failed,
-2 for bad options (for example ``--live`` without ``OPENAI_API_KEY``).
+Introduced in lesson 03. Exit 0 when the model answered after successful tool calls; 1 when
+the run stopped, failed, or a tool call failed (the account still shows how the failure
+travelled back); 2 for bad options (for example ``--live`` without ``OPENAI_API_KEY``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.example import EXAMPLE_PATH, SERVICE_NAME
+from lessons_lib.example import EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
+from lessons_lib.trace import Trace
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,4 +53,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         model=args.model,
     )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
-    return 0 if trace.outcome.get("status") == "answered" else 1
+    failed = failed_outputs(trace)
+    if failed and not args.json:
+        print(f"\n工具调用失败（{len(failed)} 次），退出码 1：{failed[0]}", file=sys.stderr)
+    return 0 if trace.outcome.get("status") == "answered" and not failed else 1
+
+
+def failed_outputs(trace: Trace) -> list[str]:
+    """The feedback texts that report a failed call, from the last model request's input."""
+    requests = [
+        e["body"] for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")
+    ]
+    items = requests[-1].get("input", []) if requests else []
+    return [
+        i["output"]
+        for i in items
+        if isinstance(i, dict)
+        and i.get("type") == "function_call_output"
+        and isinstance(i.get("output"), str)
+        and i["output"].startswith(FAILURE_PREFIX)
+    ]

@@ -118,6 +118,25 @@ def test_narrated_run_and_custom_root(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(
+    "args, refusal",
+    [
+        (["--head", "-3"], "Invalid arguments: 'head' must be at least 1, got -3"),
+        (["--path", "/workspace/missing.txt"], "File not found: /workspace/missing.txt"),
+    ],
+)
+def test_a_failed_tool_call_is_told_and_exits_1(
+    args: list[str], refusal: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The chain still closes (the model reports the failure), but the command does not claim success."""
+    from lessons_lib.run_cli import main
+
+    assert main(args) == 1
+    captured = capsys.readouterr()
+    assert "没有读到" in captured.out and "结果：answered" in captured.out
+    assert f"工具调用失败（1 次），退出码 1：ERROR: {refusal}" in captured.err
+
+
+@pytest.mark.parametrize(
     "args, needle",
     [
         (["--head", "5", "--tail", "3"], "not allowed with argument"),
