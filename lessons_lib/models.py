@@ -21,7 +21,7 @@ from lessons_lib.example import MODEL_NAME
 OFFLINE_KEY: Final = "offline-stand-in-no-key"
 ENABLE_LIVE: Final = (
     "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"
-    "（可选 OPENAI_BASE_URL、LESSONS_MODEL），然后重新运行本单元。"
+    "（可选 OPENAI_BASE_URL、LESSONS_MODEL），再重新运行（笔记本里重跑这个单元，命令行里加 --live）。"
 )
 
 BodySink = Callable[[str, dict[str, Any], int | None], None]
