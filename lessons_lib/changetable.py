@@ -131,7 +131,8 @@ class ChangeTable:
         return self.title() + "\n" + text_table(self.headers(), [self._cells(r) for r in self.rows])
 
     def html(self) -> str:
-        cell = "padding:2px 6px;vertical-align:top"
+        # Inline text-align: JupyterLab right-aligns table cells unless told otherwise.
+        cell = "padding:2px 6px;vertical-align:top;text-align:left"
         head = "".join(
             f'<th style="text-align:left;white-space:nowrap;{cell}">{html.escape(h)}</th>'
             for h in self.headers()
@@ -153,16 +154,12 @@ class ChangeTable:
                 html.escape(verdict),
             ]
             style = ' style="font-weight:bold;background:#FFF3B0"' if r.changed else ""
-            values = {
-                len(tds) - 3,
-                len(tds) - 2,
-            }  # before / after may wrap; every other cell stays on one line
+            # before / after (and the note, if shown) wrap within a width; the rest stays on one line
+            wrap = {len(tds) - 3, len(tds) - 2} | ({3} if self.view == KEY_VIEW else set())
+            fit = ("white-space:nowrap", "max-width:16em;overflow-wrap:anywhere")
             body.append(
                 f"<tr{style}>"
-                + "".join(
-                    f'<td style="{cell}{"" if i in values else ";white-space:nowrap"}">{t}</td>'
-                    for i, t in enumerate(tds)
-                )
+                + "".join(f'<td style="{cell};{fit[i in wrap]}">{t}</td>' for i, t in enumerate(tds))
                 + "</tr>"
             )
         return (
