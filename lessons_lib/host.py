@@ -214,7 +214,10 @@ async def _loop(run: _Run, services: Mapping[str, str | Path], transport: Any) -
                 )
                 tools.append(entry)
                 trace.tools.append({"alias": route.alias, "service": name, "name": route.tool})
-        client = make_client(run.setting, run.on_body, transport, limits.call_timeout)
+        # entered on the stack so its HTTP client is closed when the run ends
+        client = await stack.enter_async_context(
+            make_client(run.setting, run.on_body, transport, limits.call_timeout)
+        )
         context: list[Any] = [{"type": "message", "role": "user", "content": trace.task}]
         choice = "required"
         while True:

@@ -123,12 +123,10 @@ class HeadView:
 @lru_cache(maxsize=2)
 def _diagram_html(changed: bool) -> str:
     """The chain diagram; with a change the call step is lit: the new value enters the chain there."""
-    try:
-        from lessons_lib.diagrams import chain_diagram
+    from lessons_lib.diagrams import chain_diagram
 
-        bundle = chain_diagram("call" if changed else None)._repr_mimebundle_()
-    except Exception:  # no diagrams module or no renderer: the view works without the picture
-        return ""
+    # without a Graphviz renderer the bundle holds the DOT text and an install hint instead of SVG
+    bundle = chain_diagram("call" if changed else None)._repr_mimebundle_()
     note = "新值从“调用”进入链路（arguments），再经执行、反馈到达答复；声明中的规则不变。" if changed else ""
     picture = bundle.get("image/svg+xml") or f"<pre>{html.escape(bundle.get('text/plain', ''))}</pre>"
     return f'<div class="lessons-chain">{picture}<p>{html.escape(note)}</p></div>'
