@@ -74,14 +74,16 @@ def feedback_text(result: Any) -> str:
 class _Run:
     """State of one run: the trace, the clients, the routes, the id bookkeeping."""
 
-    def __init__(self, trace: Trace, setting: ModelSetting, limits: Limits) -> None:
+    def __init__(
+        self, trace: Trace, setting: ModelSetting, limits: Limits, stale_routes: Mapping[str, str]
+    ) -> None:
         self.trace, self.setting, self.limits = trace, setting, limits
         self.rounds = 0
         self.pending: dict[tuple[str, Any], str] = {}  # (service, JSON-RPC id) -> method
         self.last_call_id: dict[str, Any] = {}  # service -> id of its latest tools/call request
         self.routes: dict[str, Route] = {}
         self.sessions: dict[str, Any] = {}
-        self.stale_routes: dict[str, str] = {}
+        self.stale_routes = dict(stale_routes)  # alias -> wrong tool name (lesson 05)
 
     def on_body(self, direction: str, body: dict[str, Any], status: int | None) -> None:
         body = json.loads(redact(json.dumps(body, ensure_ascii=False), self.setting.key))
@@ -174,8 +176,7 @@ async def arun_chain(
     if setting is None:
         raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
     trace = Trace(task=text, model=setting.public())
-    run = _Run(trace, setting, limits)
-    run.stale_routes = dict(stale_routes or {})
+    run = _Run(trace, setting, limits, stale_routes or {})
     transport = None if live else OfflineModel(script=script or Script())
     with anyio.move_on_after(limits.total_timeout) as scope:
         try:

@@ -83,12 +83,9 @@ def _live_run(head: int, name: str) -> LiveResult:
 
 
 def _failed(exc: BaseException) -> LiveResult:
-    """One line for a run that raised: the engine's stated reason if it has one, else the error."""
+    """One line for a run that raised (stops and HTTP errors arrive as the trace's outcome)."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]  # a task group wraps the one error that stopped the run
-    status, reason = getattr(exc, "status", None), getattr(exc, "reason", None)
-    if isinstance(status, str) and isinstance(reason, str):
-        return LiveResult("live", f"实时运行没有得到答复（{status}）：{reason}", status=status)
     return LiveResult("live", f"实时运行没有完成：{type(exc).__name__}: {exc}", status="error")
 
 
