@@ -6,7 +6,9 @@ Each figure is a median over repeated runs, printed beside its target:
 * one full offline loop, ``lessons_lib.host.run_chain()`` (< 50 ms, warm);
 * the slider redraw, ``head_view(5)`` plus its mime bundle (< 100 ms), cached and at a new head;
 * the nbval suite over ``notebooks/`` against the same number of one-cell notebooks (the
-  kernel start floor): the ratio should stay within 1.5x.
+  kernel start floor): the ratio should stay within 1.5x. A second floor, as many one-cell
+  notebooks that each run ``run_chain()`` once, shows what the course's rule "every lesson runs
+  the real SDKs" costs before a lesson does anything of its own.
 
 A figure whose code is missing prints ``not available: <reason>`` instead of stopping the run.
 ``--check`` exits 1 when a measured figure misses its target.
@@ -148,8 +150,19 @@ def bench_redraw(repeat: int) -> list[Figure]:
     ]
 
 
-def _empty_notebook() -> dict[str, Any]:
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "pass"}
+FLOOR_SOURCE = "pass"
+SDK_FLOOR_SOURCE = "from lessons_lib.host import run_chain\n\n_ = run_chain()"
+
+
+def _one_cell_notebook(source: str) -> dict[str, Any]:
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "floor",
+        "metadata": {},
+        "outputs": [],
+        "source": source,
+    }
     return {
         "cells": [cell],
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
@@ -170,19 +183,26 @@ def bench_nbval(repeat: int, workers: int) -> list[Figure]:
         flags += ["-n", str(workers), "--dist", "loadfile"]
     pytest = [sys.executable, "-m", "pytest", *flags]
     with tempfile.TemporaryDirectory(prefix="nbval_floor_") as tmp:
-        for i in range(len(notebooks)):
-            Path(tmp, f"empty_{i:02d}.ipynb").write_text(json.dumps(_empty_notebook()))
-        suite, floor, failed = [], [], []
-        for _ in range(repeat):
-            floor.append(_run([*pytest, tmp], cwd=Path(tmp)))
+        empty, sdk = Path(tmp, "empty"), Path(tmp, "sdk")
+        for folder, source in ((empty, FLOOR_SOURCE), (sdk, SDK_FLOOR_SOURCE)):
+            folder.mkdir()
+            for i in range(len(notebooks)):
+                Path(folder, f"nb_{i:02d}.ipynb").write_text(json.dumps(_one_cell_notebook(source)))
+        suite, floor, sdk_floor, failed = [], [], [], []
+        for _ in range(repeat):  # interleaved, so that all three see the same machine
+            floor.append(_run([*pytest, str(empty)], cwd=Path(tmp)))
+            sdk_floor.append(_run([*pytest, str(sdk)], cwd=REPO, failures=failed))
             suite.append(_run([*pytest, "notebooks"], cwd=REPO, failures=failed))
-    s, f = statistics.median(suite), statistics.median(floor)
+    s, f, r = statistics.median(suite), statistics.median(floor), statistics.median(sdk_floor)
     n = len(notebooks)
-    note = f"the suite FAILED: {failed[-1]}" if failed else ""
+    note = f"a suite FAILED: {failed[-1]}" if failed else ""
     return [
         Figure(f"nbval suite ({n} notebooks, -n {workers})", s, note=note),
         Figure(f"  floor: {n} one-cell notebooks", f, note="kernel starts + plugin load"),
+        Figure(f"  floor + one run_chain() in each of {n}", r, note="+ importing the real openai, mcp SDKs"),
         Figure("nbval suite / floor", s / f, 1.5, ratio=True),
+        Figure("  one run_chain() per notebook / floor", r / f, ratio=True, note="the SDKs' share"),
+        Figure("  nbval suite / floor with one run_chain()", s / r, ratio=True, note="the lessons' own work"),
     ]
 
 
