@@ -191,7 +191,7 @@ def bench_nbval(repeat: int, workers: int) -> list[Figure]:
         suite, floor, sdk_floor, failed = [], [], [], []
         for _ in range(repeat):  # interleaved, so that all three see the same machine
             floor.append(_run([*pytest, str(empty)], cwd=Path(tmp)))
-            sdk_floor.append(_run([*pytest, str(sdk)], cwd=REPO, failures=failed))
+            sdk_floor.append(_run([*pytest, str(sdk)], cwd=Path(tmp), failures=failed))
             suite.append(_run([*pytest, "notebooks"], cwd=REPO, failures=failed))
     s, f, r = statistics.median(suite), statistics.median(floor), statistics.median(sdk_floor)
     n = len(notebooks)
