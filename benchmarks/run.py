@@ -3,7 +3,7 @@
 Each figure is a median over repeated runs, printed beside its target:
 
 * import of ``lessons_lib`` in a fresh interpreter, minus the bare interpreter start (< 0.3 s);
-* one full offline loop, ``lessons_lib.host.run_chain()`` (< 50 ms, warm);
+* one full offline loop, ``lessons_lib.engine.host.run_chain()`` (< 50 ms, warm);
 * the slider redraw, ``head_view(5)`` plus its mime bundle (< 100 ms), cached and at a new head;
 * the nbval suite over ``notebooks/`` against the same number of one-cell notebooks (the
   kernel start floor): the ratio should stay within 1.5x. A second floor, as many one-cell
@@ -100,9 +100,9 @@ def bench_import(repeat: int) -> list[Figure]:
 
 def bench_loop(repeat: int) -> list[Figure]:
     try:
-        from lessons_lib.host import run_chain
+        from lessons_lib.engine.host import run_chain
     except ImportError as exc:
-        raise NotAvailable(f"lessons_lib.host.run_chain: {exc}") from exc
+        raise NotAvailable(f"lessons_lib.engine.host.run_chain: {exc}") from exc
     start = time.perf_counter()
     trace = run_chain()
     cold = time.perf_counter() - start
@@ -117,14 +117,14 @@ def _head_view() -> Callable[..., Any]:
     """``head_view`` from wherever the what-if code keeps it."""
     import importlib
 
-    for module, name in (("lessons_lib.whatif", "head_view"), ("lessons_lib.widgets", "head_view")):
+    for module, name in (("lessons_lib.lab.whatif", "head_view"), ("lessons_lib.lab.widgets", "head_view")):
         try:
             found = getattr(importlib.import_module(module), name, None)
         except ImportError:
             continue
         if callable(found):
             return found  # type: ignore[no-any-return]
-    raise NotAvailable("head_view is in neither lessons_lib.whatif nor lessons_lib.widgets")
+    raise NotAvailable("head_view is in neither lessons_lib.lab.whatif nor lessons_lib.lab.widgets")
 
 
 def bench_redraw(repeat: int) -> list[Figure]:
@@ -151,7 +151,7 @@ def bench_redraw(repeat: int) -> list[Figure]:
 
 
 FLOOR_SOURCE = "pass"
-SDK_FLOOR_SOURCE = "from lessons_lib.host import run_chain\n\n_ = run_chain()"
+SDK_FLOOR_SOURCE = "from lessons_lib.engine.host import run_chain\n\n_ = run_chain()"
 
 
 def _one_cell_notebook(source: str) -> dict[str, Any]:

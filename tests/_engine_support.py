@@ -59,14 +59,14 @@ def cli(
 
 @dataclass
 class ReadSpy:
-    """Records every file that ``lessons_lib.fileservice._read_bytes`` opened."""
+    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` opened."""
 
     calls: list[Path] = field(default_factory=list)
 
 
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
     """Wrap the single place the file service opens a file, so a test can prove nothing was read."""
-    from lessons_lib import fileservice
+    from lessons_lib.engine import fileservice
 
     spy = ReadSpy()
     real = fileservice._read_bytes
@@ -97,8 +97,8 @@ def call_tools(root: Path | None, calls: list[tuple[str, dict[str, Any]]]) -> Se
     from mcp import Client
     from mcp.shared.exceptions import MCPError
 
-    from lessons_lib.fileservice import build_server
-    from lessons_lib.wire import FramedTransport
+    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.engine.wire import FramedTransport
 
     frames: list[tuple[str, dict[str, Any]]] = []
     results: list[Any] = []

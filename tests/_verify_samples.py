@@ -7,8 +7,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from lessons_lib import verify
-from lessons_lib.paths import DATA_DIR
+from lessons_lib.checks import verify
+from lessons_lib.core.paths import DATA_DIR
 
 Path_ = tuple[Any, ...]
 MISSING: Any = object()

@@ -89,7 +89,7 @@ def harness_notebook() -> dict[str, Any]:
 import json
 import ipywidgets as widgets
 from IPython.display import display
-from lessons_lib.paths import WORKSPACE_DIR
+from lessons_lib.core.paths import WORKSPACE_DIR
 
 LINES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
-from lessons_lib import cheatsheet, cli, record
-from lessons_lib.cheatsheet import EXAMPLES, command_list, preview, quick_reference
+from lessons_lib import cli
+from lessons_lib.course import cheatsheet, record
+from lessons_lib.course.cheatsheet import EXAMPLES, command_list, preview, quick_reference
 
 
 @pytest.fixture(scope="module")

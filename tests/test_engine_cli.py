@@ -93,7 +93,7 @@ def test_tail_gives_last_lines_without_an_empty_one(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In-process through the same ``main`` (the head runs above cover the process boundary)."""
-    from lessons_lib.run_cli import main
+    from lessons_lib.cli.run import main
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["--tail", "3", "--json"]) == 0
@@ -109,7 +109,7 @@ def test_narrated_run_and_custom_root(tmp_path: Path, capsys: pytest.CaptureFixt
     root = tmp_path / "elsewhere"
     root.mkdir()
     (root / "notes.txt").write_text("uno\ndos\ntres\n", encoding="utf-8")
-    from lessons_lib.run_cli import main
+    from lessons_lib.cli.run import main
 
     assert main(["--root", str(root), "--head", "2"]) == 0
     out = capsys.readouterr().out
@@ -128,7 +128,7 @@ def test_a_failed_tool_call_is_told_and_exits_1(
     args: list[str], refusal: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The chain still closes (the model reports the failure), but the command does not claim success."""
-    from lessons_lib.run_cli import main
+    from lessons_lib.cli.run import main
 
     assert main(args) == 1
     captured = capsys.readouterr()
@@ -160,7 +160,7 @@ def test_live_without_key_is_one_clear_line_and_offline_still_works(
     assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
     assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr
     # Without a key, the offline run is unaffected (the head_runs subprocesses also run keyless).
-    from lessons_lib.host import run_chain
+    from lessons_lib.engine.host import run_chain
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(RuntimeError, match="OPENAI_API_KEY"):
@@ -171,7 +171,7 @@ def test_live_without_key_is_one_clear_line_and_offline_still_works(
 
 
 def test_live_status_says_how_to_enable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.models import live_setting, live_status
+    from lessons_lib.engine.models import live_setting, live_status
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert live_setting() is None

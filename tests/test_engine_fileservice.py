@@ -16,7 +16,7 @@ from _engine_support import NOTES, call_tools, notes_lines, spy_reads, text_of
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_lib.fileservice import MAX_BYTES, FileService, ToolRefusal, select_lines
+from lessons_lib.engine.fileservice import MAX_BYTES, FileService, ToolRefusal, select_lines
 
 SECRET = "TOP-SECRET-7f3a9c-outside-the-root"
 BOTH = "Cannot specify both head and tail parameters simultaneously"

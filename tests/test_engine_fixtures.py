@@ -118,7 +118,7 @@ def test_record_reproduces_every_fixture_byte_for_byte(tmp_path: Path) -> None:
 
 
 def test_two_offline_runs_are_byte_identical() -> None:
-    from lessons_lib.host import run_chain
+    from lessons_lib.engine.host import run_chain
 
     first, second = run_chain().to_json(), run_chain().to_json()
     assert first == second
@@ -126,7 +126,7 @@ def test_two_offline_runs_are_byte_identical() -> None:
 
 
 def test_fixtures_are_cut_from_the_trace() -> None:
-    from lessons_lib.trace import load_trace
+    from lessons_lib.core.trace import load_trace
 
     trace = load_trace(DATA_DIR / "trace.json")
     assert fixture("request_1.json") == trace.body("request_1", channel="model")
@@ -182,7 +182,7 @@ def test_every_recorded_frame_is_a_jsonrpc_message(revision: str) -> None:
 
 def test_a_fresh_run_with_other_values_matches_the_schemas() -> None:
     """Not only the committed fixtures: what the engine produces now, for tail 3, is valid too."""
-    from lessons_lib.host import run_chain
+    from lessons_lib.engine.host import run_chain
 
     trace = run_chain(head=None, tail=3)
     for event in trace.events:

@@ -19,8 +19,8 @@ import pytest
 from _engine_support import clean_env, cli, notes_lines, spy_reads
 from _fake_openai import FAKE_KEY, FAKE_SECRET, HANG, FakeOpenAI, api_error, function_call, message
 
-from lessons_lib.host import Limits, run_chain
-from lessons_lib.trace import Trace
+from lessons_lib.core.trace import Trace
+from lessons_lib.engine.host import Limits, run_chain
 
 ARGS_HEAD_3 = json.dumps({"path": "/workspace/notes.txt", "head": 3})
 OPENAI_ECHO = (

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib import envcheck
-from lessons_lib.envcheck import REQUIREMENTS, environment_check, in_range
+from lessons_lib.course import envcheck
+from lessons_lib.course.envcheck import REQUIREMENTS, environment_check, in_range
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def _notes_lines() -> int:
 
 
 def test_good_install_reads_as_expected() -> None:
-    from lessons_lib.models import ENABLE_LIVE
+    from lessons_lib.engine.models import ENABLE_LIVE
 
     report = environment_check()
     text = report._repr_mimebundle_()["text/plain"]
@@ -110,8 +110,8 @@ def test_old_python_row() -> None:
 
 
 def test_missing_data_and_renderer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from lessons_lib import paths
-    from lessons_lib.dot import INSTALL_HINT
+    from lessons_lib.core import paths
+    from lessons_lib.views.dot import INSTALL_HINT
 
     monkeypatch.setattr(paths, "WORKSPACE_DIR", tmp_path)
     monkeypatch.setenv("LESSONS_DOT", "none")
@@ -130,7 +130,7 @@ def test_live_mode_line_never_shows_the_key(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_html_is_a_table_with_escaped_text(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from lessons_lib import paths
+    from lessons_lib.core import paths
 
     weird = tmp_path / "<b>"
     weird.mkdir()

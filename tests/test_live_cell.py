@@ -1,4 +1,4 @@
-"""The live cell (lessons_lib.live.try_live): offline line without a key, a checked live run with one.
+"""The live cell (lessons_lib.course.live.try_live): offline line without a key, a checked live run with one.
 
 The "live" runs talk to the shared fake OpenAI-compatible server (``tests/_fake_openai.py``) on
 127.0.0.1. Its replies come from the offline stand-in's rule program (so the bodies have the
@@ -17,7 +17,7 @@ KEY = FAKE_KEY
 
 
 def _stand_in(n: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    from lessons_lib.offline_model import OfflineModel
+    from lessons_lib.engine.offline_model import OfflineModel
 
     return 200, OfflineModel(turns=n).respond(body)
 
@@ -57,8 +57,8 @@ def _shown(result: Any) -> str:
 
 
 def test_without_key_one_deterministic_line(no_key: None) -> None:
-    from lessons_lib.live import try_live
-    from lessons_lib.models import ENABLE_LIVE, live_status
+    from lessons_lib.course.live import try_live
+    from lessons_lib.engine.models import ENABLE_LIVE, live_status
 
     result = try_live()
     bundle = result._repr_mimebundle_()
@@ -73,7 +73,7 @@ def test_without_key_one_deterministic_line(no_key: None) -> None:
 def test_with_key_runs_live_and_checks_the_trace(
     with_key: None, stand_in_api: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lessons_lib.live import try_live
+    from lessons_lib.course.live import try_live
 
     monkeypatch.setenv("OPENAI_BASE_URL", stand_in_api.base_url)
     result = try_live(head=5)
@@ -95,7 +95,7 @@ def test_with_key_runs_live_and_checks_the_trace(
 
 
 def test_http_401_shows_the_reason_never_the_key(with_key: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.live import try_live
+    from lessons_lib.course.live import try_live
 
     with FakeOpenAI(_unauthorised) as api:
         monkeypatch.setenv("OPENAI_BASE_URL", api.base_url)
@@ -116,7 +116,7 @@ def test_http_401_shows_the_reason_never_the_key(with_key: None, monkeypatch: py
 def test_no_network_shows_the_reason(with_key: None, monkeypatch: pytest.MonkeyPatch) -> None:
     import socket
 
-    from lessons_lib.live import try_live
+    from lessons_lib.course.live import try_live
 
     with socket.socket() as probe:  # a port nobody listens on once the probe is closed
         probe.bind(("127.0.0.1", 0))
@@ -130,8 +130,8 @@ def test_no_network_shows_the_reason(with_key: None, monkeypatch: pytest.MonkeyP
 
 
 def test_a_crash_becomes_one_line(with_key: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib import host
-    from lessons_lib.live import try_live
+    from lessons_lib.course.live import try_live
+    from lessons_lib.engine import host
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(f"socket exploded while sending {KEY}")
@@ -145,7 +145,7 @@ def test_a_crash_becomes_one_line(with_key: None, monkeypatch: pytest.MonkeyPatc
 
 
 def test_html_escapes_what_the_model_wrote(with_key: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.live import LiveResult
+    from lessons_lib.course.live import LiveResult
 
     result = LiveResult("live", "<b>x</b>", (("t", "<script>alert(1)</script>"),), "answered")
     page = result._repr_mimebundle_()["text/html"]

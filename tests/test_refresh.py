@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lessons_lib.refresh import WIDGET_VIEW, clean, main
+from lessons_lib.course.refresh import WIDGET_VIEW, clean, main
 
 
 def executed_notebook() -> nbformat.NotebookNode:

@@ -12,9 +12,9 @@ import pytest
 from _verify_samples import event_body, good_trace, honest_failure
 
 from lessons_lib import diagnose as exported
-from lessons_lib import verify
-from lessons_lib.doctor import STEPS, Diagnosis, diagnose, main
-from lessons_lib.trace import Trace, dump_json
+from lessons_lib.checks import verify
+from lessons_lib.checks.doctor import STEPS, Diagnosis, diagnose, main
+from lessons_lib.core.trace import Trace, dump_json
 
 ORDER = ["模型响应", "解析结果", "路由目标", "服务检查", "实际反馈", "关联标识", "后续模型输入"]
 
@@ -44,7 +44,7 @@ def test_an_honest_tool_failure_is_not_a_broken_link() -> None:
 
 
 def test_a_real_refusal_outside_the_root_is_a_whole_chain() -> None:
-    from lessons_lib.host import run_chain
+    from lessons_lib.engine.host import run_chain
 
     trace = run_chain(path="/workspace/../etc/passwd")
     diagnosis = diagnose(trace)
@@ -135,8 +135,8 @@ def test_a_protocol_error_fed_back_honestly_is_whole() -> None:
 @pytest.fixture(scope="module")
 def two_services() -> dict[str, Any]:
     """One run whose response_1 calls read_text_file on two services (fs and archive)."""
-    from lessons_lib.host import run_chain
-    from lessons_lib.paths import DATA_DIR
+    from lessons_lib.core.paths import DATA_DIR
+    from lessons_lib.engine.host import run_chain
 
     trace = run_chain(
         "从 fs 和 archive 读取 /workspace/notes.txt 的前 2 行",
@@ -281,8 +281,8 @@ VERIFIER_MODULES = [
 def test_verifiers_doctor_and_catalogue_run_on_the_standard_library_alone(repo_root: Path) -> None:
     code = (
         "import sys, importlib; sys.path.insert(0, sys.argv[1])\n"
-        "for name in sys.argv[2:]: importlib.import_module('lessons_lib.' + name)\n"
-        "from lessons_lib import verify, doctor, sabotage\n"
+        "for name in sys.argv[2:]: importlib.import_module('lessons_lib.checks.' + name)\n"
+        "from lessons_lib.checks import verify, doctor, sabotage\n"
         "assert sabotage.run_sabotage('mixed_ids').found_link == 'ids'\n"
         "assert doctor.main([]) == 0 and verify.main_fields([]) == 0 and verify.main_roundtrip([]) == 0\n"
         "heavy = {'openai', 'mcp', 'httpx2', 'anyio', 'pydantic', 'pandas'}\n"

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from _verify_samples import event_body, good_fragments, good_trace, honest_failure
 
-from lessons_lib import verify
-from lessons_lib.paths import DATA_DIR
-from lessons_lib.trace import Trace, dump_json
+from lessons_lib.checks import verify
+from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.trace import Trace, dump_json
 
 FIELD_KEYS = ["rule", "text_object", "values_equal", "route", "mcp_pair", "call_pair", "feedback"]
 
@@ -81,12 +81,12 @@ def test_a_trace_object_is_accepted_directly() -> None:
 
 
 def test_the_public_names_stay_on_verify() -> None:
-    from lessons_lib import verify_report
+    from lessons_lib.checks import verify_report
 
     assert verify.Report is verify_report.Report and verify.Check is verify_report.Check
     for name in ("verify_fields", "verify_roundtrip", "fragments_from_trace", "roundtrip_from_trace"):
         assert callable(getattr(verify, name)), name
-    assert verify.main_fields.__module__ == verify.main_roundtrip.__module__ == "lessons_lib.verify"
+    assert verify.main_fields.__module__ == verify.main_roundtrip.__module__ == "lessons_lib.checks.verify"
 
 
 def test_an_honest_failure_passes() -> None:

@@ -24,8 +24,8 @@ from _verify_samples import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lessons_lib import verify
-from lessons_lib.doctor import STEPS, diagnose
+from lessons_lib.checks import verify
+from lessons_lib.checks.doctor import STEPS, diagnose
 
 RT = good_roundtrip()
 FR = good_fragments()

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from _verify_samples import good_roundtrip, good_trace, honest_failure
 
-from lessons_lib import verify
-from lessons_lib.paths import DATA_DIR
-from lessons_lib.trace import dump_json
+from lessons_lib.checks import verify
+from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.trace import dump_json
 
 RT_KEYS = ["declaration_kept", "context", "values", "ids", "tool_text", "answer"]
 
@@ -78,7 +78,7 @@ def test_a_trace_is_converted_and_an_honest_failure_passes() -> None:
 
 
 def test_a_trace_object_is_accepted_directly() -> None:
-    from lessons_lib.trace import Trace
+    from lessons_lib.core.trace import Trace
 
     report = verify.verify_roundtrip(Trace.from_dict(good_trace()))
     assert report.ok and len(report.sabotages) == 3, report.text()

@@ -9,8 +9,8 @@ from _verify_samples import good_trace
 
 from lessons_lib import SABOTAGES as EXPORTED
 from lessons_lib import run_sabotage as exported_run
-from lessons_lib.doctor import STEP_ZH
-from lessons_lib.sabotage import SABOTAGES, SabotageOutcome, run_sabotage
+from lessons_lib.checks.doctor import STEP_ZH
+from lessons_lib.checks.sabotage import SABOTAGES, SabotageOutcome, run_sabotage
 
 NAMES = SABOTAGES.names()
 EXPECTED_LINKS = {

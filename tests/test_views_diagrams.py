@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from lessons_lib import actors_diagram, chain_diagram, loop_diagram, trace_diagram
-from lessons_lib import dot as dotmod
-from lessons_lib.diagrams import LOOP_STEPS, Diagram, main, resolve_step
-from lessons_lib.glossary import KINDS, STEP_ZH
-from lessons_lib.paths import DATA_DIR
-from lessons_lib.sequence import _em, build_rows
+from lessons_lib.core.glossary import KINDS, STEP_ZH
+from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.views import dot as dotmod
+from lessons_lib.views.diagrams import LOOP_STEPS, Diagram, main, resolve_step
+from lessons_lib.views.sequence import _em, build_rows
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -112,7 +112,7 @@ def test_missing_messages_are_red_dashed_links(no_system_dot: None) -> None:
 def _svg_digest_in_subprocess() -> str:
     code = (
         "import hashlib, json, lessons_lib as L;"
-        "from lessons_lib.paths import DATA_DIR;"
+        "from lessons_lib.core.paths import DATA_DIR;"
         "t = json.loads((DATA_DIR / 'trace.json').read_text(encoding='utf-8'));"
         "ds = [L.actors_diagram(), L.loop_diagram(), L.chain_diagram('execution'), L.trace_diagram(t)];"
         "print(hashlib.sha256(''.join(d.svg() for d in ds).encode()).hexdigest())"
@@ -245,7 +245,7 @@ def test_missing_messages_are_found(
 
 
 def test_trace_diagram_accepts_trace_objects_files_and_rejects_others() -> None:
-    from lessons_lib.trace import Trace
+    from lessons_lib.core.trace import Trace
 
     source = trace_diagram(trace_data()).source
     assert trace_diagram(Trace.from_dict(trace_data())).source == source

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_lib.kinds import (
+from lessons_lib.core.kinds import (
     TABLES,
     TYPE_TITLES,
     Pattern,
@@ -21,7 +21,7 @@ from lessons_lib.kinds import (
     parse_path,
     walk,
 )
-from lessons_lib.paths import DATA_DIR
+from lessons_lib.core.paths import DATA_DIR
 
 
 def load(name: str) -> Any:
@@ -270,7 +270,7 @@ def test_every_trace_event_is_classified() -> None:
 
 @pytest.mark.parametrize("name", ["field_fragments", "responses_roundtrip"])
 def test_attachments_are_classified(name: str) -> None:
-    from lessons_lib import verify
+    from lessons_lib.checks import verify
 
     trace = load("trace")
     path = DATA_DIR / f"{name}.json"
@@ -370,7 +370,7 @@ def test_patterns_wildcards_and_selectors() -> None:
     msg = {"input": [{"type": "message", "content": "t"}, {"type": "function_call", "arguments": "{}"}]}
 
     def hit(pattern: str, path: str) -> bool:
-        from lessons_lib.kinds import nodes_along
+        from lessons_lib.core.kinds import nodes_along
 
         p = parse_path(path)
         return Pattern.compile(pattern).matches(p, nodes_along(msg, p))
@@ -400,7 +400,10 @@ def test_import_is_cheap() -> None:
     import sys
 
     heavy = "('pandas', 'graphviz', 'openai', 'mcp')"
-    modules = "lessons_lib.kinds, lessons_lib.fieldtree, lessons_lib.sidebyside, lessons_lib.diagrams"
+    modules = (
+        "lessons_lib.core.kinds, lessons_lib.views.fieldtree, lessons_lib.views.sidebyside, "
+        "lessons_lib.views.diagrams"
+    )
     code = f"import {modules}, sys; print([m for m in {heavy} if m in sys.modules])"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parent

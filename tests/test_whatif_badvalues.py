@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from lessons_lib.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
-from lessons_lib.offline_model import FAILURE_PREFIX
-from lessons_lib.scenarios import mcp_pairs
+from lessons_lib.engine.offline_model import FAILURE_PREFIX
+from lessons_lib.lab.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
+from lessons_lib.lab.scenarios import mcp_pairs
 
 # name -> (layer, feedback after "ERROR: ", schema check, diagnose's first broken link or None when whole)
 EXPECTED = {

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from lessons_lib.changetable import ABSENT, abbreviate, text_table
-from lessons_lib.paths import WORKSPACE_DIR
-from lessons_lib.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail, main
+from lessons_lib.core.paths import WORKSPACE_DIR
+from lessons_lib.lab.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail, main
+from lessons_lib.views.changetable import ABSENT, abbreviate, text_table
 
 NOTES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").rstrip("\n").split("\n")
 N = len(NOTES)
@@ -129,7 +129,7 @@ def test_tail(after: int) -> None:
 
 
 def test_head_against_tail_shows_fields_present_on_one_side_only() -> None:
-    from lessons_lib.whatif import cached_run
+    from lessons_lib.lab.whatif import cached_run
 
     t = compare_runs(cached_run(20), cached_run(None, 5))
     head = t.row("mcp_request", "params.arguments.head")
@@ -194,7 +194,7 @@ def test_cli_views_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_trace_json_is_plain_data(table) -> None:  # type: ignore[no-untyped-def]
-    from lessons_lib.whatif import cached_run
+    from lessons_lib.lab.whatif import cached_run
 
     json.dumps(cached_run(5).to_dict())
     assert cached_run(5) is cached_run(5)

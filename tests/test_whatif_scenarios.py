@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from lessons_lib.offline_model import FAILURE_PREFIX
-from lessons_lib.paths import WORKSPACE_DIR
-from lessons_lib.scenarios import ARCHIVE_DIR, SCENARIOS, feedback_items, mcp_pairs, run_scenario
+from lessons_lib.core.paths import WORKSPACE_DIR
+from lessons_lib.engine.offline_model import FAILURE_PREFIX
+from lessons_lib.lab.scenarios import ARCHIVE_DIR, SCENARIOS, feedback_items, mcp_pairs, run_scenario
 
 NOTES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()
 ARCHIVE = (ARCHIVE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()

@@ -6,7 +6,7 @@ import json
 import statistics
 import time
 
-from lessons_lib.whatif import head_view, notes_line_count
+from lessons_lib.lab.whatif import head_view, notes_line_count
 
 
 def test_head_view_holds_the_mcp_request_and_the_result() -> None:
@@ -50,7 +50,7 @@ def test_head_view_shows_the_chain_diagram() -> None:
 
 
 def test_slider_moves_and_the_output_follows() -> None:
-    from lessons_lib.widgets import head_lab
+    from lessons_lib.lab.widgets import head_lab
 
     lab = head_lab(warm=False)
     slider, out = lab.slider, lab.out
@@ -86,8 +86,8 @@ def test_a_cached_redraw_takes_well_under_100_ms() -> None:
 
 
 def test_warm_lab_redraws_every_value_from_cache() -> None:
-    from lessons_lib.whatif import _cached
-    from lessons_lib.widgets import head_lab
+    from lessons_lib.lab.whatif import _cached
+    from lessons_lib.lab.widgets import head_lab
 
     lab = head_lab()
     misses = _cached.cache_info().misses

@@ -1,0 +1,169 @@
+"""The seven mistakes of the seed's section 8, each made in a copy of a good trace. Lesson 08.
+
+Every function takes a trace (dict or ``lessons_lib.core.trace.Trace``), never touches it, and
+returns an edited deep copy whose events are renumbered; ``lessons_lib.checks.sabotage`` lists them
+with the link each should break. Standard library only.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from lessons_lib.checks._jsoncheck import Fail
+from lessons_lib.checks._traceread import (
+    as_dict,
+    calls_in,
+    first_call,
+    first_exchange,
+    input_items,
+    is_call,
+    is_output,
+    model_body,
+    require_trace,
+    result_text,
+)
+
+Trace = dict[str, Any]
+
+
+def _copy(trace: Any) -> Trace:
+    return require_trace(copy.deepcopy(as_dict(trace)))
+
+
+def _drop_events(t: Trace, keep: Callable[[dict[str, Any]], bool]) -> None:
+    t["events"] = [e for e in t["events"] if not isinstance(e, dict) or keep(e)]
+    for n, event in enumerate(e for e in t["events"] if isinstance(e, dict)):
+        event["seq"] = n
+
+
+def _round(label: Any) -> int:
+    head, _, number = str(label).rpartition("_")
+    return int(number) if head in ("request", "response") and number.isdigit() else 0
+
+
+def _later_inputs(t: Trace) -> list[Any]:
+    """The input items of every model request after the first."""
+    return [
+        i
+        for e in t["events"]
+        if _round(e.get("label")) > 1 and str(e.get("label")).startswith("request")
+        for i in input_items(e.get("body"))
+    ]
+
+
+def _call_copies(t: Trace) -> list[dict[str, Any]]:
+    call = first_call(model_body(t, "response_1")) or {}
+    items = calls_in(model_body(t, "response_1")) + _later_inputs(t)
+    return [i for i in items if is_call(i) and i.get("call_id") == call.get("call_id")]
+
+
+def _feedback_items(t: Trace) -> list[dict[str, Any]]:
+    return [i for i in _later_inputs(t) if is_output(i)]
+
+
+def _edit_arguments(t: Trace, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Change this call's values everywhere they travel: the arguments text and the MCP object."""
+    copies = _call_copies(t)
+    if not copies:
+        return
+    args = json.loads(copies[0]["arguments"])
+    edit(args)
+    for item in copies:
+        item["arguments"] = json.dumps(args, ensure_ascii=False)
+    _, _, request, _ = first_exchange(t)
+    if request is not None and isinstance(request.get("params"), dict):
+        request["params"]["arguments"] = copy.deepcopy(args)
+
+
+def _replace_text(value: Any, old: str, new: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, list):
+        return [_replace_text(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: _replace_text(v, old, new) for k, v in value.items()}
+    return value
+
+
+# ----------------------------------------------------------------------------- the seven mistakes
+
+
+def declaration_as_execution(trace: Any) -> Trace:
+    """No tools/call is sent: the application treats the declared tool as if it had run."""
+    t = _copy(trace)
+    _, _, request, response = first_exchange(t)
+    _drop_events(t, lambda e: e.get("body") is not request and e.get("body") is not response)
+    for link in t.get("links") or []:
+        if isinstance(link, dict):
+            link["mcp_id"] = None
+    return t
+
+
+def rule_as_value(trace: Any) -> Trace:
+    """The rule {"type": "number"} travels as the value of head."""
+    t = _copy(trace)
+    _edit_arguments(t, lambda args: args.__setitem__("head", {"type": "number"}))
+    return t
+
+
+def parse_as_read(trace: Any) -> Trace:
+    """The service reports a failure; the feedback still carries file content as if it was read."""
+    t = _copy(trace)
+    call, _, _, response = first_exchange(t)
+    try:
+        path = json.loads(call["arguments"])["path"]
+    except (TypeError, KeyError, ValueError):
+        path = "/workspace/notes.txt"
+    if isinstance(response, dict):
+        response.pop("error", None)
+        response["result"] = {
+            "content": [{"type": "text", "text": f"File not found: {path}"}],
+            "isError": True,
+        }
+    return t
+
+
+def format_as_permission(trace: Any) -> Trace:
+    """A well-formed path outside the root comes back as a successful read."""
+    t = _copy(trace)
+    copies = _call_copies(t)
+    old = json.loads(copies[0]["arguments"]).get("path") if copies else None
+    if not isinstance(old, str) or not old:
+        return t
+    return dict(_replace_text(t, old, "/workspace/../etc/passwd"))
+
+
+def mixed_ids(trace: Any) -> Trace:
+    """The feedback carries the MCP JSON-RPC id where the model's call_id belongs."""
+    t = _copy(trace)
+    _, _, request, _ = first_exchange(t)
+    for item in _feedback_items(t):
+        item["call_id"] = str((request or {}).get("id"))
+    return t
+
+
+def logged_not_fed_back(trace: Any) -> Trace:
+    """The result stays in the application (a log); the next model input has no function_call_output."""
+    t = _copy(trace)
+    for event in t["events"]:
+        if isinstance(event, dict) and _round(event.get("label")) > 1 and isinstance(event.get("body"), dict):
+            body = event["body"]
+            if isinstance(body.get("input"), list):
+                body["input"] = [i for i in body["input"] if not is_output(i)]
+    return t
+
+
+def raw_as_answer(trace: Any) -> Trace:
+    """No second model request: the raw tool text is shown to the user as the answer."""
+    t = _copy(trace)
+    _, _, _, response = first_exchange(t)
+    try:
+        text, _ = result_text(response)
+    except Fail:
+        text = ""
+    _drop_events(t, lambda e: _round(e.get("label")) < 2)
+    t["answer"] = text
+    return t

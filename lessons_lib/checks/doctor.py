@@ -1,0 +1,142 @@
+"""The chain doctor: walk the troubleshooting order and name the first broken link. Lesson 08.
+
+The seed (section 8) says to check, in order: 模型响应、解析结果、路由目标、服务检查、实际反馈、
+关联标识、后续模型输入 -- and never to infer from a plausible final answer that the tool ran.
+``diagnose`` does exactly that on a full trace (format ``lessons_lib.trace/1``, offline, live or
+edited by hand): each link gets its evidence, the walk stops at the first broken one. A tool
+failure that is fed back honestly is not a broken link. When ``response_1`` holds several
+function_calls (two services), every call is walked through each link. The steps themselves
+live in ``lessons_lib.checks._chainsteps``. Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
+from lessons_lib.checks._jsoncheck import Fail, load_json
+from lessons_lib.checks._traceread import as_dict, calls_in, kind_of, model_body, require_trace
+from lessons_lib.checks.verify_cli import run_command
+from lessons_lib.checks.verify_report import esc, html_table
+
+STEP_ZH: Final = dict(STEPS)
+STATUS_ZH: Final = {"ok": "通过", "broken": "断开", "unchecked": "未检查"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One link of the chain: its status (ok, broken, unchecked) and the evidence."""
+
+    key: str
+    name: str
+    status: str
+    evidence: str
+
+
+@dataclass
+class Diagnosis:
+    """The doctor's answer: one finding per link, in the troubleshooting order."""
+
+    findings: list[Finding]
+    tool_failed: bool = False
+
+    @property
+    def broken(self) -> Finding | None:
+        return next((f for f in self.findings if f.status == "broken"), None)
+
+    @property
+    def broken_link(self) -> str | None:
+        """The key of the first broken link (e.g. ``"route"``), or None if the chain is whole."""
+        return self.broken.key if self.broken else None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None
+
+    def verdict(self) -> str:
+        if self.broken:
+            return f"第一个断开的环节是「{self.broken.name}」：{self.broken.evidence}"
+        if self.tool_failed:
+            return "链路完整：工具报告了失败，失败如实回到了模型输入。"
+        return "链路完整：每一环都有证据。"
+
+    @property
+    def title(self) -> str:
+        return "链路诊断（按排查顺序）"
+
+    def text(self) -> str:
+        lines = [self.title]
+        lines += [
+            f"{n}. {f.name}  {STATUS_ZH[f.status]}  {f.evidence}" for n, f in enumerate(self.findings, 1)
+        ]
+        return "\n".join([*lines, f"结论：{self.verdict()}"])
+
+    __str__ = text
+
+    def __repr__(self) -> str:
+        return f"Diagnosis(ok={self.ok}, broken_link={self.broken_link!r})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        rows = [(n, f.name, STATUS_ZH[f.status], f.evidence) for n, f in enumerate(self.findings, 1)]
+        table = html_table(("序号", "环节", "状态", "证据"), rows)
+        html = f'<div class="lessons-diagnosis">{table}<p>结论：{esc(self.verdict())}</p></div>'
+        return {"text/plain": self.text(), "text/html": html}
+
+
+def diagnose(trace: Any) -> Diagnosis:
+    """Walk the seven links of a trace in the troubleshooting order; stop at the first broken one. Lesson 08.
+
+    ``trace`` is a trace dict, a ``lessons_lib.core.trace.Trace`` or a path to a trace file;
+    anything that is not a trace raises ValueError with one sentence saying what to do.
+    """
+    data = _as_trace(trace)
+    chains = [Chain(data, n) for n in range(max(1, len(calls_in(model_body(data, "response_1")))))]
+    findings: list[Finding] = []
+    for (key, name), step in zip(STEPS, WALK, strict=True):
+        if findings and findings[-1].status != "ok":
+            findings.append(Finding(key, name, "unchecked", "前面的环节已断开，先修好它"))
+        else:
+            findings.append(_walk_step(key, name, step, chains))
+    return Diagnosis(findings, tool_failed=any(c.tool_failed for c in chains))
+
+
+def _walk_step(key: str, name: str, step: Callable[[Chain], str], chains: list[Chain]) -> Finding:
+    """One link for every call: ok with each call's evidence, or broken at the first call that breaks it."""
+    evidence = []
+    for chain in chains:
+        which = f"【第 {chain.index + 1} 个调用】" if len(chains) > 1 else ""
+        try:
+            evidence.append(which + step(chain))
+        except Fail as exc:
+            return Finding(key, name, "broken", which + str(exc))
+        except Exception as exc:  # a hand-edited trace with a shape we did not expect
+            return Finding(key, name, "broken", f"{which}形状不对，无法检查（{type(exc).__name__}: {exc}）")
+    return Finding(key, name, "ok", " ".join(evidence))
+
+
+def _as_trace(trace: Any) -> dict[str, Any]:
+    if isinstance(trace, str | Path):
+        try:
+            trace = load_json(trace)
+        except Fail as exc:
+            raise ValueError(str(exc)) from None
+    data = as_dict(trace)
+    kind = kind_of(data)
+    if kind in ("fragments", "roundtrip"):
+        raise ValueError(f"这是 {kind} 文件，不是完整的 trace：diagnose 需要 data/trace.json 这样的 trace")
+    return require_trace(data)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib diagnose [PATH]``: 0 the chain is whole, 1 a link is broken, 2 bad input."""
+    return run_command(
+        "diagnose",
+        argv,
+        default="trace.json",
+        what="trace file",
+        description=diagnose.__doc__,
+        judge=lambda path: diagnose(Path(path)),
+    )

@@ -1,0 +1,147 @@
+"""Offline checks of the field fragments and of the two-round exchange. Introduced in lesson 07.
+
+Standard library only, like the seed's attachment scripts: it runs where nothing else is
+installed and works on plain dicts or a ``lessons_lib.core.trace.Trace``. The work is split over
+small stdlib-only modules: ``_traceread`` (reading a trace), ``_rules`` (rules and values),
+``_fieldchecks`` and ``_roundtripchecks`` (the checks), ``_attachments`` (cutting the
+attachments from a trace), ``verify_report`` (``Report``, ``Check``) and ``verify_cli``.
+Both attachments are written by ``python -m lessons_lib record`` from the recorded trace
+through ``fragments_from_trace`` and ``roundtrip_from_trace``, never typed by hand.
+
+``field_fragments.json`` (``"format": "lessons_lib.field_fragments/1"``), one fragment each::
+
+    declaration      the Responses tools entry the model saw (type, name, parameters = rule)
+    mcp_declaration  the MCP tools/list entry behind the alias (name, inputSchema) or null
+    model_call       the function_call item of response_1 (arguments = JSON text)
+    mcp_request      the tools/call JSON-RPC request (params.arguments = object)
+    mcp_result       the JSON-RPC response with the same id (result.content, isError)
+    feedback         the function_call_output item of request_2 (output = text)
+    link             the application's record tying call_id to the MCP id, or null
+
+``responses_roundtrip.json`` (``"format": "lessons_lib.roundtrip/1"``): the bodies as sent,
+``request_1, response_1, mcp_request, mcp_response, request_2, response_2``, then ``links``.
+
+A failed tool call reaches the model as ``FAILURE_PREFIX + text`` (the application's marker,
+see ``lessons_lib.engine.host.feedback_text``); a JSON-RPC error as
+``FAILURE_PREFIX + "protocol error CODE: MESSAGE"``.
+Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from lessons_lib.checks._attachments import (
+    fragments_from_roundtrip,
+    fragments_from_trace,
+    roundtrip_from_trace,
+)
+from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
+from lessons_lib.checks._jsoncheck import Fail, load_json, need, same, short, show
+from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
+from lessons_lib.checks._traceread import (
+    FRAGMENTS_FORMAT,
+    ROUNDTRIP_FORMAT,
+    TRACE_FORMAT,
+    as_dict,
+    feedback_items,
+    kind_of,
+    mcp_exchange,
+    model_body,
+)
+from lessons_lib.checks.verify_cli import run_command
+from lessons_lib.checks.verify_report import Check, Report
+
+FIELDS_LIMITS: Final = (
+    ("JSON 解析", "文本解析后得到相同 path/head", "不能证明文件被读取"),
+    ("参数传递", "对象与 MCP arguments 相等", "不能证明服务有权限"),
+    ("两组配对", "MCP id 自配对，call_id 自配对", "不能证明真实系统实现正确"),
+    ("反馈内容", "output 与返回的文本一致", "不能保证模型正确理解或回答"),
+)
+ROUNDTRIP_LIMITS: Final = (
+    ("接口连通", "消息彼此对得上", "不能证明真实接口连通"),
+    ("路径访问", "路径作为值原样传递", "不能证明路径可以访问"),
+    ("模型选择", "调用的名称在声明里", "不能证明模型选择正确"),
+    ("最终答复", "第二次响应里有答复文本", "不能证明最终答复正确"),
+)
+
+
+def verify_fields(fragments: Any) -> Report:
+    """Seven offline checks of the field fragments (seed section 7). Lesson 07.
+
+    Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
+    """
+    fr = as_dict(fragments)
+    kind = kind_of(fr)
+    fr = fragments_from_trace(fr) if kind == "trace" else fr
+    fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
+    return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
+
+
+def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
+    """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
+    rt = as_dict(roundtrip)
+    rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
+    checks = roundtrip_checks(rt)
+    return Report(
+        "核对两轮往返（verify-roundtrip）", checks, ROUNDTRIP_LIMITS, trials(rt) if sabotage else []
+    )
+
+
+def main_fields(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib verify-fields [PATH]``: 0 all pass, 1 a check failed, 2 bad input."""
+    return _main(
+        "verify-fields", "field_fragments.json", argv, ("fragments", "roundtrip", "trace"), verify_fields
+    )
+
+
+def main_roundtrip(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib verify-roundtrip [PATH]``: 0 all pass, 1 a check failed, 2 bad input."""
+    return _main(
+        "verify-roundtrip", "responses_roundtrip.json", argv, ("roundtrip", "trace"), verify_roundtrip
+    )
+
+
+def _main(
+    prog: str,
+    default: str,
+    argv: Sequence[str] | None,
+    kinds: tuple[str, ...],
+    verify: Callable[[Any], Report],
+) -> int:
+    def judge(path: str) -> Report:
+        data = load_json(path)
+        need(
+            kind_of(data) in kinds,
+            f"{short(path)} 不是 {' / '.join(kinds)} 文件：请给出 {default} 或 trace.json",
+        )
+        return verify(data)
+
+    return run_command(prog, argv, default=default, what="JSON file", description=verify.__doc__, judge=judge)
+
+
+__all__ = [
+    "Check",
+    "Report",
+    "fragments_from_trace",
+    "roundtrip_from_trace",
+    "fragments_from_roundtrip",
+    "kind_of",
+    "verify_fields",
+    "verify_roundtrip",
+    "main_fields",
+    "main_roundtrip",
+    "show",
+    # helpers that moved to private modules, still importable from here as before the split
+    "FAILURE_PREFIX",
+    "FRAGMENTS_FORMAT",
+    "ROUNDTRIP_FORMAT",
+    "TRACE_FORMAT",
+    "Fail",
+    "as_dict",
+    "feedback_items",
+    "mcp_exchange",
+    "model_body",
+    "same",
+]

@@ -1,0 +1,75 @@
+"""``python -m lessons_lib run``: the whole chain once, told step by step or as JSON.
+
+Introduced in lesson 03. Exit 0 when the model answered after successful tool calls; 1 when
+the run stopped, failed, or a tool call failed (the account still shows how the failure
+travelled back); 2 for bad options (for example ``--live`` without ``OPENAI_API_KEY``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from lessons_lib.core.example import EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
+from lessons_lib.core.trace import Trace
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=__doc__)
+    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
+    lines = parser.add_mutually_exclusive_group()
+    lines.add_argument("--head", type=int, help="first N lines (default 20 when neither is given)")
+    lines.add_argument("--tail", type=int, help="last N lines")
+    parser.add_argument("--task", help="the user's task text (default: built from --path/--head/--tail)")
+    parser.add_argument("--root", type=Path, help="folder served as /workspace (default: data/workspace)")
+    parser.add_argument("--live", action="store_true", help="call a real model (needs OPENAI_API_KEY)")
+    parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
+    parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")
+    args = parser.parse_args(argv)
+
+    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+
+    if args.live and live_setting() is None:
+        print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
+        return 2
+    if args.root is not None and not args.root.is_dir():
+        print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
+        return 2
+    head = args.head if args.head is not None or args.tail is not None else 20
+
+    from lessons_lib.engine.host import run_chain
+    from lessons_lib.views.narrate import narrate
+
+    services = {SERVICE_NAME: args.root} if args.root is not None else None
+    trace = run_chain(
+        args.task,
+        path=args.path,
+        head=head,
+        tail=args.tail,
+        services=services,
+        live=args.live,
+        model=args.model,
+    )
+    print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
+    failed = failed_outputs(trace)
+    if failed and not args.json:
+        print(f"\n工具调用失败（{len(failed)} 次），退出码 1：{failed[0]}", file=sys.stderr)
+    return 0 if trace.outcome.get("status") == "answered" and not failed else 1
+
+
+def failed_outputs(trace: Trace) -> list[str]:
+    """The feedback texts that report a failed call, from the last model request's input."""
+    requests = [
+        e["body"] for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")
+    ]
+    items = requests[-1].get("input", []) if requests else []
+    return [
+        i["output"]
+        for i in items
+        if isinstance(i, dict)
+        and i.get("type") == "function_call_output"
+        and isinstance(i.get("output"), str)
+        and i["output"].startswith(FAILURE_PREFIX)
+    ]

@@ -1,0 +1,29 @@
+"""The command table of ``python -m lessons_lib``: pure data, read by the dispatcher and lesson 10."""
+
+from __future__ import annotations
+
+# name -> (module, function, one-line help). Lesson numbers say where each is introduced.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "serve": ("lessons_lib.engine.stdio_server", "main", "run the read_text_file MCP server over stdio"),
+    "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
+    "record": ("lessons_lib.course.record", "main", "re-record the fixtures in data/ from an offline run"),
+    "verify-fields": (
+        "lessons_lib.checks.verify",
+        "main_fields",
+        "check field fragments offline (lesson 07)",
+    ),
+    "verify-roundtrip": (
+        "lessons_lib.checks.verify",
+        "main_roundtrip",
+        "check a two-round exchange offline (lesson 07)",
+    ),
+    "diagnose": ("lessons_lib.checks.doctor", "main", "name the first broken link of a trace (lesson 08)"),
+    "tree": ("lessons_lib.views.fieldtree", "main", "print a message as a field tree, or export HTML"),
+    "diagram": ("lessons_lib.views.diagrams", "main", "draw the actors, loop, chain or trace diagram"),
+    "whatif": ("lessons_lib.lab.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "refresh": (
+        "lessons_lib.course.refresh",
+        "main",
+        "re-run the notebooks and store their outputs (maintainers)",
+    ),
+}

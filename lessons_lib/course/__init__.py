@@ -1,0 +1,1 @@
+"""lessons_lib.course"""

@@ -1,0 +1,246 @@
+"""The quick reference of lesson 10: the five key fields with real values, and the commands.
+
+``quick_reference()`` reads the recorded messages in ``data/`` (never typed values) and lists,
+for each point of the seed's section 10, the field, the file and path where it sits, its kind
+(from ``lessons_lib.core.kinds``, the same tables the field trees use) and its value in this run.
+``command_list()`` lists every ``python -m lessons_lib`` command with one example and the
+lesson that introduces it. Both are plain data with text and HTML views. Introduced in lesson 10.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from lessons_lib.core.glossary import KINDS
+
+_PREVIEW: Final = 56  # display columns of an example value
+
+# command -> (example arguments, what it shows, lesson that introduces it)
+EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
+    "serve": ("serve", "以 stdio 方式启动 read_text_file 服务，供任何 MCP 客户端连接", "04"),
+    "run": ("run --head 5", "离线跑一遍完整链路，逐条讲出每一条消息", "03"),
+    "record": ("record", "重新录制 data/ 里的报文、附件和 trace", "06"),
+    "verify-fields": ("verify-fields", "核对字段片段的七条关系", "07"),
+    "verify-roundtrip": ("verify-roundtrip", "核对两轮往返，并要求三种破坏都被拒绝", "07"),
+    "diagnose": ("diagnose data/trace.json", "按排查顺序指出第一个断开的环节", "08"),
+    "tree": ("tree response_1 --highlight output[0].arguments", "把一份报文画成字段树", "03"),
+    "diagram": ("diagram loop", "输出闭环图的 DOT 文本（加 -o 名称 写成 SVG）", "01"),
+    "whatif": ("whatif --head 20 --vs 5 --changed", "对照两次运行，只列出改变的字段", "09"),
+    "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
+}
+"""One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _cut(text: str, cols: int) -> str:
+    out, used = "", 0
+    for c in text:
+        used += _width(c)
+        if used > cols - 1:
+            return out + "…"
+        out += c
+    return out
+
+
+def _pad(text: str, cols: int) -> str:
+    return text + " " * max(0, cols - _width(text))
+
+
+def preview(value: Any) -> str:
+    """A value as one short line of JSON; long text keeps its start and says how many lines it has."""
+    text = json.dumps(value, ensure_ascii=False)
+    if _width(text) <= _PREVIEW:
+        return text
+    lines = value.count("\n") + 1 if isinstance(value, str) else 0
+    tail = f"（共 {lines} 行）" if lines > 1 else ""
+    return _cut(text, _PREVIEW) + tail
+
+
+def _table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    lines = [
+        "  ".join(_pad(str(c), w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [headers, ["-" * w for w in widths], *rows]
+    ]
+    return "\n".join(lines)
+
+
+def _kind_cell(kind: str) -> str:
+    style = KINDS[kind]  # type: ignore[index]
+    return (
+        f'<span style="border-left:4px solid {style.colour};padding-left:.35em;white-space:nowrap">'
+        f"{html.escape(style.zh.split('（')[0])}</span>"
+    )
+
+
+# ------------------------------------------------------------------ the five points
+@dataclass(frozen=True)
+class RefRow:
+    """One field of the quick reference: which point, where it sits, its kind and its value."""
+
+    point: str
+    field: str
+    where: str
+    path: str
+    kind: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class QuickReference:
+    """The five points of section 10 as rows of real fields (see :func:`quick_reference`)."""
+
+    rows: tuple[RefRow, ...]
+
+    HEADERS: ClassVar[tuple[str, ...]] = ("要点", "字段", "所在报文", "路径", "种类", "本例的值")
+
+    def _cells(self, r: RefRow) -> list[str]:
+        return [r.point, r.field, r.where, r.path, KINDS[r.kind].zh.split("（")[0], preview(r.value)]  # type: ignore[index]
+
+    def text(self) -> str:
+        return "技术速查：五个要点（值取自录制的报文）\n" + _table_text(
+            self.HEADERS, [self._cells(r) for r in self.rows]
+        )
+
+    def html(self) -> str:
+        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.HEADERS)
+        body = []
+        for r in self.rows:
+            point, field, where, path, _, value = self._cells(r)
+            body.append(
+                f"<tr><td>{html.escape(point)}</td><td><code>{html.escape(field)}</code></td>"
+                f"<td>{html.escape(where)}</td><td><code>{html.escape(path)}</code></td>"
+                f"<td>{_kind_cell(r.kind)}</td><td><code>{html.escape(value)}</code></td></tr>"
+            )
+        return (
+            f'<div class="lessons-cheatsheet"><p><b>技术速查：五个要点</b>（值取自录制的报文）</p>'
+            f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+            "</table></div>"
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"QuickReference(rows={len(self.rows)})"
+
+
+def _get(message: Any, path: str) -> Any:
+    from lessons_lib.core.kinds import parse_path
+
+    node = message
+    for step in parse_path(path):
+        node = node[step]
+    return node
+
+
+def _index(items: list[Any], item_type: str) -> int:
+    return next(i for i, item in enumerate(items) if isinstance(item, dict) and item.get("type") == item_type)
+
+
+def quick_reference() -> QuickReference:
+    """The five points of section 10 with the values of the recorded run (``data/``). Lesson 10."""
+    from lessons_lib.core.kinds import kind_of
+    from lessons_lib.core.trace import Trace
+    from lessons_lib.course.record import load_fixture
+
+    try:
+        trace = Trace.from_dict(load_fixture("trace.json"))
+        msgs = {
+            name: load_fixture(f"{name}.json")
+            for name in ("request_1", "response_1", "request_2", "mcp_request", "mcp_response")
+        }
+    except (OSError, ValueError) as exc:
+        raise ValueError(
+            f"cannot read the recorded messages ({exc}); run: python -m lessons_lib record"
+        ) from None
+    msgs["tools/list"] = trace.mcp_pair("tools/list")[1] or {}
+    call = _index(msgs["response_1"]["output"], "function_call")
+    back = _index(msgs["request_2"]["input"], "function_call_output")
+    rule, value, result, ids = (
+        "怎么填写的规则",
+        "本次值（JSON 文本）",
+        "执行后的反馈（保留成败）",
+        "各自配对，由应用关联",
+    )
+    spec = (
+        (
+            rule,
+            "inputSchema",
+            "tools/list 响应（trace.json）",
+            "result.tools[0].inputSchema.properties.head.type",
+        ),
+        (rule, "parameters", "request_1.json", "tools[0].parameters.properties.head.type"),
+        (value, "arguments", "response_1.json", f"output[{call}].arguments"),
+        ("解析后的参数对象", "params.arguments", "mcp_request.json", "params.arguments"),
+        (result, "content", "mcp_response.json", "result.content[0].text"),
+        (result, "isError", "mcp_response.json", "result.isError"),
+        (result, "output", "request_2.json", f"input[{back}].output"),
+        (ids, "id（MCP）", "mcp_request.json", "id"),
+        (ids, "id（MCP）", "mcp_response.json", "id"),
+        (ids, "call_id", "response_1.json", f"output[{call}].call_id"),
+        (ids, "call_id", "request_2.json", f"input[{back}].call_id"),
+    )
+    rows = []
+    for point, field, where, path in spec:
+        name = "tools/list" if where.startswith("tools/list") else where.removesuffix(".json")
+        message = msgs[name]
+        rows.append(RefRow(point, field, where, path, kind_of(message, path), _get(message, path)))
+    return QuickReference(tuple(rows))
+
+
+# ------------------------------------------------------------------ the commands
+@dataclass(frozen=True)
+class CommandList:
+    """Every ``python -m lessons_lib`` command with an example (see :func:`command_list`)."""
+
+    rows: tuple[tuple[str, str, str, str], ...]  # (command, example, what it shows, lesson)
+
+    HEADERS: ClassVar[tuple[str, ...]] = ("命令", "示例", "作用", "课")
+
+    def text(self) -> str:
+        rows = [
+            (name, f"python -m lessons_lib {example}", what, lesson)
+            for name, example, what, lesson in self.rows
+        ]
+        return "命令行速查\n" + _table_text(self.HEADERS, rows)
+
+    def html(self) -> str:
+        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.HEADERS)
+        body = "".join(
+            f"<tr><td><code>{html.escape(name)}</code></td>"
+            f"<td><code>python -m lessons_lib {html.escape(example)}</code></td>"
+            f"<td>{html.escape(what)}</td><td>{html.escape(lesson)}</td></tr>"
+            for name, example, what, lesson in self.rows
+        )
+        return (
+            f'<div class="lessons-commands"><p><b>命令行速查</b></p><table style="font-size:13px">'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"CommandList({[r[0] for r in self.rows]})"
+
+
+def command_list() -> CommandList:
+    """The CLI commands in the dispatcher's order, each with an example and its lesson. Lesson 10."""
+    from lessons_lib.core.commands import COMMANDS
+
+    return CommandList(tuple((name, *EXAMPLES[name]) for name in COMMANDS if name in EXAMPLES))

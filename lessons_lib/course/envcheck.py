@@ -1,0 +1,173 @@
+"""The environment check of lesson 00: is everything the course needs in place?
+
+:func:`environment_check` prints only what is stable on every correctly installed machine:
+each requirement's *range* with a tick (never the exact installed version, which changes with
+patch upgrades), the diagram renderer, offline or live mode, and the example file's line
+count under its repository-relative name (never the absolute path). A failing row says what
+is wrong and what to do; only then does it show the version or path it found.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+from dataclasses import dataclass
+from typing import Final
+
+PYTHON_MIN: Final = (3, 11)
+
+REQUIREMENTS: Final[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]] = (
+    ("mcp", (2, 3), (3,)),
+    ("openai", (3, 51), (4,)),
+    ("jsonschema", (4, 23), (5,)),
+    ("pandas", (2, 2), (4,)),
+    ("ipywidgets", (8, 1), (9,)),
+    ("graphviz", (0, 20), (1,)),
+)
+"""(distribution, lowest version, first version not allowed): the ranges in pyproject.toml."""
+
+NOTES_NAME: Final = "data/workspace/notes.txt"
+MIN_NOTES_LINES: Final = 21  # the example reads the first 20 lines, so the file needs more
+_FIX: Final = "在仓库根目录运行 pip install -e . 后重启内核"
+_OK: Final = "✓"
+_BAD: Final = "✗"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the check: what, the stable detail, and whether it is fine."""
+
+    item: str
+    detail: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class EnvReport:
+    """The result of :func:`environment_check`, displayable as text and as an HTML table."""
+
+    rows: tuple[Row, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.rows)
+
+    def verdict(self) -> str:
+        if self.ok:
+            return "结论：环境可用，可以按顺序学习。"
+        bad = "、".join(r.item for r in self.rows if not r.ok)
+        return f"结论：{bad} 需要处理（见标 {_BAD} 的行）。"
+
+    def text(self) -> str:
+        lines = ["环境检查（版本一栏是本课程要求的范围，满足即打 ✓）"]
+        lines += [f"{_OK if r.ok else _BAD} {r.item}：{r.detail}" for r in self.rows]
+        lines.append(self.verdict())
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        left = ' style="text-align:left"'
+        cells = "".join(
+            f"<tr><td{left}>{_OK if r.ok else _BAD}</td><td{left}>{html.escape(r.item)}</td>"
+            f"<td{left}>{html.escape(r.detail)}</td></tr>"
+            for r in self.rows
+        )
+        head = "".join(f"<th{left}>{h}</th>" for h in ("", "项目", "情况"))
+        return (
+            f'<table class="lessons-envcheck"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{cells}</tbody></table><p>{html.escape(self.verdict())}</p>"
+        )
+
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None, **kw: object
+    ) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self._html()}
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def _spell(version: tuple[int, ...]) -> str:
+    return ".".join(str(n) for n in version)
+
+
+def _numeric(version: str) -> tuple[int, ...]:
+    """Leading numeric release parts: '2.3.0rc1' -> (2, 3, 0)."""
+    parts = []
+    for piece in version.split("."):
+        match = re.match(r"\d+", piece)
+        if match is None:
+            break
+        parts.append(int(match.group(0)))
+        if match.group(0) != piece:
+            break
+    return tuple(parts)
+
+
+def in_range(version: str, low: tuple[int, ...], high: tuple[int, ...]) -> bool:
+    """True if ``low <= version < high`` (numeric release parts only)."""
+    found = _numeric(version)
+    return bool(found) and low <= found < high
+
+
+def _python_row(version: tuple[int, int]) -> Row:
+    wanted = f">={_spell(PYTHON_MIN)}"
+    if version >= PYTHON_MIN:
+        return Row("Python", wanted, True)
+    return Row("Python", f"找到 {_spell(version)}，需要 {wanted}：换用更新的 Python", False)
+
+
+def _package_row(name: str, low: tuple[int, ...], high: tuple[int, ...]) -> Row:
+    from importlib import metadata
+
+    wanted = f">={_spell(low)},<{_spell(high)}"
+    try:
+        found = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return Row(name, f"没有安装（需要 {wanted}）：{_FIX}", False)
+    if in_range(found, low, high):
+        return Row(name, wanted, True)
+    return Row(name, f"找到 {found}，需要 {wanted}：{_FIX}", False)
+
+
+def _renderer_row() -> Row:
+    from lessons_lib.views.dot import INSTALL_HINT, renderer_name
+
+    name = renderer_name()
+    if name == "dot":
+        return Row("图形渲染", "系统 Graphviz（dot）", True)
+    if name == "graphviz-pure":
+        return Row("图形渲染", "pip 备用渲染器 graphviz-pure", True)
+    return Row("图形渲染", INSTALL_HINT, False)
+
+
+def _mode_row() -> Row:
+    from lessons_lib.engine.models import live_status
+
+    return Row("模型", live_status(), True)
+
+
+def _data_row() -> Row:
+    from lessons_lib.core.paths import WORKSPACE_DIR
+
+    notes = WORKSPACE_DIR / "notes.txt"
+    try:
+        text = notes.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return Row(
+            "数据",
+            f"没有找到 {NOTES_NAME}（找过：{notes}）：从仓库根目录安装，或设置 LESSONS_DATA_DIR",
+            False,
+        )
+    count = len(text.splitlines())
+    if count < MIN_NOTES_LINES:
+        return Row("数据", f"{NOTES_NAME}：{count} 行，示例至少需要 {MIN_NOTES_LINES} 行", False)
+    return Row("数据", f"{NOTES_NAME}：{count} 行", True)
+
+
+def environment_check() -> EnvReport:
+    """Check Python, the packages, the renderer, the model mode and the data (lesson 00)."""
+    rows = [_python_row((sys.version_info[0], sys.version_info[1]))]
+    rows += [_package_row(name, low, high) for name, low, high in REQUIREMENTS]
+    rows += [_renderer_row(), _mode_row(), _data_row()]
+    return EnvReport(tuple(rows))

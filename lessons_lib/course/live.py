@@ -1,0 +1,126 @@
+"""The live cell: run the chain against a real model when ``OPENAI_API_KEY`` is set. Lesson 00.
+
+Without a key, :func:`try_live` shows exactly one deterministic line (the course runs offline
+and says how to go live), so a notebook's stored output is the same on every machine without a
+key. With a key it runs the same loop with the real model, then checks the live trace with the
+course's verifiers (``verify_roundtrip`` and, when available, ``diagnose``). Any failure (HTTP
+401, no network, a crash) shows a reason, never a traceback, and never the key.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from lessons_lib.engine.models import redact
+
+_HTML_STYLE = "font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;margin:0"
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """What the live cell shows: the offline line, or a live run's account and verdicts."""
+
+    mode: str  # "offline" or "live"
+    headline: str
+    sections: tuple[tuple[str, str], ...] = ()  # (title, text) blocks shown under the headline
+    status: str = "offline"  # outcome status of the live run ("answered", "error", ...)
+    trace: Any = field(default=None, compare=False)
+
+    def text(self) -> str:
+        """Plain text: the headline, then each section under its title."""
+        lines = [self.headline]
+        for title, body in self.sections:
+            lines += ["", f"== {title} ==", body]
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        if not self.sections:
+            return f"<p>{html.escape(self.headline)}</p>"
+        parts = [f"<p><b>{html.escape(self.headline)}</b></p>"]
+        for title, body in self.sections:
+            parts.append(f'<p>{html.escape(title)}</p><pre style="{_HTML_STYLE}">{html.escape(body)}</pre>')
+        return '<div class="lessons-live">' + "".join(parts) + "</div>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self._html()}
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def try_live(head: int = 20) -> LiveResult:
+    """Run the chain once with the real model if a key is set; otherwise say how to go live."""
+    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+
+    setting = live_setting()
+    if setting is None:
+        return LiveResult("offline", ENABLE_LIVE)
+    try:
+        result = _live_run(head, setting.name)
+    except Exception as exc:  # the live cell never shows a traceback
+        result = _failed(exc)
+    return _redacted(result, os.environ.get("OPENAI_API_KEY", "").strip())
+
+
+def _live_run(head: int, name: str) -> LiveResult:
+    from lessons_lib.engine.host import run_chain
+    from lessons_lib.views.narrate import narrate
+
+    trace = run_chain(live=True, head=head)
+    status = str(trace.outcome.get("status"))
+    reason = str(trace.outcome.get("reason"))
+    sections: list[tuple[str, str]] = [("实时运行的消息记录", narrate(trace))]
+    if status == "answered":
+        headline = f"实时运行完成：模型 {name} 已经答复（{reason}）。下面用本课程的核对检查这次真实往返。"
+        sections.append(("核对两轮往返（verify_roundtrip）", _verify(trace)))
+    else:
+        headline = f"实时运行没有得到答复（{status}）：{reason}"
+    sections.append(("诊断（diagnose）", _diagnose(trace)))
+    return LiveResult("live", headline, tuple(sections), status, trace)
+
+
+def _failed(exc: BaseException) -> LiveResult:
+    """One line for a run that raised (stops and HTTP errors arrive as the trace's outcome)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]  # a task group wraps the one error that stopped the run
+    return LiveResult("live", f"实时运行没有完成：{type(exc).__name__}: {exc}", status="error")
+
+
+def _verify(trace: Any) -> str:
+    from lessons_lib.checks.verify import roundtrip_from_trace, verify_roundtrip
+
+    return _as_text(verify_roundtrip(roundtrip_from_trace(trace.to_dict())))
+
+
+def _diagnose(trace: Any) -> str:
+    from lessons_lib.checks.doctor import diagnose
+
+    try:
+        return _as_text(diagnose(trace))
+    except Exception as exc:  # a verdict, not a crash
+        return f"诊断没有完成：{type(exc).__name__}: {exc}"
+
+
+def _as_text(obj: Any) -> str:
+    """The text/plain form of a displayable object (or its str)."""
+    bundle = getattr(obj, "_repr_mimebundle_", None)
+    if callable(bundle):
+        data = bundle()
+        if isinstance(data, dict) and isinstance(data.get("text/plain"), str):
+            return str(data["text/plain"])
+    text = getattr(obj, "text", None)
+    return str(text()) if callable(text) else str(obj)
+
+
+def _redacted(result: LiveResult, key: str) -> LiveResult:
+    """The same result with the key removed from every shown text."""
+    return LiveResult(
+        result.mode,
+        redact(result.headline, key),
+        tuple((title, redact(body, key)) for title, body in result.sections),
+        result.status,
+        result.trace,
+    )

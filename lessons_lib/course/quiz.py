@@ -1,0 +1,129 @@
+"""Check-yourself questions (自测) with an offline checker that explains a wrong answer.
+
+Introduced in lesson 00. Each lesson's questions live in ``quiz_bank/lesson_NN.json``::
+
+    [{"id": "01.1", "prompt": "...", "choices": {"A": "...", "B": "...", "C": "..."},
+      "answer": "B", "why": "why B is right", "wrong": {"A": "why A is wrong", "C": "..."}}]
+
+In a notebook: ``questions(1)`` shows them; ``check("01.1", "B")`` answers one.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Question:
+    """One multiple-choice question with an explanation for every choice."""
+
+    id: str
+    prompt: str
+    choices: dict[str, str]
+    answer: str
+    why: str
+    wrong: dict[str, str]
+
+
+@cache
+def _bank(lesson: int) -> tuple[Question, ...]:
+    name = f"lesson_{lesson:02d}.json"
+    path = resources.files("lessons_lib.course") / "quiz_bank" / name
+    if not path.is_file():
+        raise ValueError(f"no questions for lesson {lesson:02d} (looked for quiz_bank/{name})")
+    return tuple(Question(**q) for q in json.loads(path.read_text(encoding="utf-8")))
+
+
+def _find(question_id: str) -> Question:
+    try:
+        lesson = int(question_id.split(".")[0])
+        return next(q for q in _bank(lesson) if q.id == question_id)
+    except (ValueError, StopIteration):
+        raise ValueError(f"unknown question {question_id!r}; ids look like '01.1'") from None
+
+
+@dataclass(frozen=True)
+class QuestionList:
+    """The questions of one lesson, for display."""
+
+    lesson: int
+    items: tuple[Question, ...]
+
+    def _text(self) -> str:
+        lines = []
+        for q in self.items:
+            lines.append(f"[{q.id}] {q.prompt}")
+            lines += [f"    {k}. {v}" for k, v in sorted(q.choices.items())]
+        example = self.items[0].id
+        lines.append(f'作答：运行 check("编号", "选项字母")，例如 check("{example}", "A")。')
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        parts = ['<div class="lessons-quiz">']
+        for q in self.items:
+            choices = "".join(
+                f"<li><b>{html.escape(k)}.</b> {html.escape(v)}</li>" for k, v in sorted(q.choices.items())
+            )
+            parts.append(f"<p><b>[{html.escape(q.id)}]</b> {html.escape(q.prompt)}</p><ul>{choices}</ul>")
+        parts.append(
+            f"<p>作答：运行 <code>check(&quot;{html.escape(self.items[0].id)}&quot;, &quot;A&quot;)</code>"
+            "（把字母换成你的选择）。</p></div>"
+        )
+        return "".join(parts)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self._text(), "text/html": self._html()}
+
+    def __repr__(self) -> str:
+        return self._text()
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The checker's verdict on one answer."""
+
+    question: str
+    given: str | None
+    correct: bool
+    message: str
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        colour = "#009E73" if self.correct else "#D55E00"
+        body = html.escape(self.message).replace("\n", "<br>")
+        return {
+            "text/plain": self.message,
+            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
+        }
+
+    def __repr__(self) -> str:
+        return self.message
+
+
+def questions(lesson: int) -> QuestionList:
+    """The check-yourself questions of a lesson (e.g. ``questions(1)``)."""
+    return QuestionList(lesson, _bank(lesson))
+
+
+def check(question_id: str, answer: str | None) -> Feedback:
+    """Check one answer offline; a wrong answer gets the reason it is wrong."""
+    q = _find(question_id)
+    if answer is None or not str(answer).strip():
+        return Feedback(
+            q.id,
+            None,
+            False,
+            f"[{q.id}] 还没有作答：把 None 换成 {'/'.join(sorted(q.choices))} 之一，再运行本单元。",
+        )
+    given = str(answer).strip().upper()
+    if given not in q.choices:
+        return Feedback(
+            q.id, given, False, f"[{q.id}] 没有选项 {given}；可选：{'/'.join(sorted(q.choices))}。"
+        )
+    if given == q.answer:
+        return Feedback(q.id, given, True, f"[{q.id}] ✓ 正确（{given}）。{q.why}")
+    return Feedback(q.id, given, False, f"[{q.id}] ✗ 选 {given} 不对：{q.wrong.get(given, q.why)}")

@@ -1,0 +1,103 @@
+"""``python -m lessons_lib record``: write the fixtures in ``data/`` from one offline run.
+
+Introduced in lesson 06. Every fixture is cut from the same recorded trace (head 20), so
+re-recording is byte-identical and no message is typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.trace import Trace, dump_json
+
+MESSAGE_FILES = (
+    "request_1.json",
+    "response_1.json",
+    "request_2.json",
+    "response_2.json",
+    "mcp_request.json",
+    "mcp_response.json",
+)
+ATTACHMENTS = ("field_fragments.json", "responses_roundtrip.json")
+TRACE_FILE = "trace.json"
+DIAGRAM_DIR = "diagrams"
+
+
+def fixtures_from_trace(trace: Trace) -> dict[str, Any]:
+    """File name -> JSON object: the four model messages, the MCP pair, the attachments, the trace."""
+    from lessons_lib.checks import verify
+
+    mcp_request, mcp_response = trace.mcp_pair("tools/call")
+    files: dict[str, Any] = {
+        "request_1.json": trace.body("request_1", channel="model"),
+        "response_1.json": trace.body("response_1", channel="model"),
+        "request_2.json": trace.body("request_2", channel="model"),
+        "response_2.json": trace.body("response_2", channel="model"),
+        "mcp_request.json": mcp_request,
+        "mcp_response.json": mcp_response,
+    }
+    data = trace.to_dict()
+    files["field_fragments.json"] = verify.fragments_from_trace(data)
+    files["responses_roundtrip.json"] = verify.roundtrip_from_trace(data)
+    files[TRACE_FILE] = data
+    return files
+
+
+def diagrams_from_trace(trace: Trace) -> dict[str, str]:
+    """File name -> SVG text of the four course diagrams, the trace one drawn from this run."""
+    from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram, trace_diagram
+
+    drawn = {
+        "actors.svg": actors_diagram(),
+        "loop.svg": loop_diagram(),
+        "chain_execution.svg": chain_diagram("execution"),
+        "trace.svg": trace_diagram(trace),
+    }
+    return {name: diagram.svg() for name, diagram in drawn.items()}
+
+
+def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
+    """Run the chain offline with head 20 and write every fixture into ``out``."""
+    from lessons_lib.engine.host import run_chain
+
+    trace = run_chain()
+    if trace.outcome.get("status") != "answered":
+        raise RuntimeError(f"the recording run did not reach an answer: {trace.outcome.get('reason')}")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, obj in fixtures_from_trace(trace).items():
+        path = out / name
+        path.write_text(dump_json(obj), encoding="utf-8")
+        written.append(path)
+    (out / DIAGRAM_DIR).mkdir(exist_ok=True)
+    for name, svg in diagrams_from_trace(trace).items():
+        path = out / DIAGRAM_DIR / name
+        path.write_text(svg, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def load_fixture(name: str) -> Any:
+    """One fixture from ``data/`` as a JSON object, e.g. ``load_fixture("request_1.json")``."""
+    path = DATA_DIR / (name if name.endswith(".json") else f"{name}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=__doc__)
+    parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder to write into (default: data/)")
+    args = parser.parse_args(argv)
+    try:
+        written = record_fixtures(args.out)
+    except (OSError, RuntimeError) as exc:  # RendererMissing is a RuntimeError too
+        print(f"record: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path.relative_to(args.out).as_posix()}")
+    return 0

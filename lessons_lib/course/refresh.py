@@ -1,0 +1,74 @@
+"""``python -m lessons_lib refresh [NOTEBOOK ...]``: run the lessons again and store their outputs.
+
+For maintainers (CONTRIBUTING.md). Executes each notebook in place with ``nbclient`` in this
+environment, then removes what would differ between machines or runs and that nbval does
+not need: cell timing metadata, the kernel's patch version, the widget state and the random
+model ids of widget views (a widget cell keeps its ``text/plain`` form; it is marked
+``NBVAL_IGNORE_OUTPUT`` and has a static twin that nbval compares).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lessons_lib.core.paths import DATA_DIR
+
+NOTEBOOK_DIR = DATA_DIR.parent / "notebooks"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def clean(nb: Any) -> Any:
+    """Drop the run- and machine-dependent parts of an executed notebook (in place)."""
+    nb.metadata.pop("widgets", None)
+    nb.metadata.get("language_info", {}).pop("version", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
+    return nb
+
+
+def refresh(path: Path, timeout: int = 180) -> None:
+    """Execute one notebook from its own folder and write it back cleaned."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
+    nbformat.write(clean(nb), path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib refresh", description=__doc__)
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+    if not paths:
+        print(
+            f"refresh: no notebooks found in {NOTEBOOK_DIR.name}/; name them on the command line.",
+            file=sys.stderr,
+        )
+        return 2
+    for path in paths:
+        if not path.is_file():
+            print(f"refresh: {path} is not a notebook file.", file=sys.stderr)
+            return 2
+        try:
+            refresh(path)
+        except Exception as exc:  # a cell raised: say which notebook, keep the file as it was
+            last = (str(exc).strip().splitlines() or [""])[-1]
+            print(f"refresh: {path.name} failed: {type(exc).__name__}: {last}", file=sys.stderr)
+            return 1
+        print(f"refreshed {path.name}")
+    return 0

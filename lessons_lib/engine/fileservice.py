@@ -1,0 +1,191 @@
+"""The MCP file service: the tool ``read_text_file`` on a low-level ``mcp.server.Server``.
+
+Introduced in lesson 03. The declaration copies the reference filesystem server's
+(``@modelcontextprotocol/server-filesystem``): same name, description, input schema and
+read-only annotation. The reading rules are written here because no library enforces a
+logical root: every refusal is decided *before* the file is opened, and every message speaks
+of the logical path (``/workspace/...``), never of the directory behind it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
+from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+MAX_BYTES: Final = 1_048_576
+"""Size cap: a larger file is refused without being read."""
+
+DESCRIPTION: Final = (
+    "Read the complete contents of a file from the file system as text. "
+    "Handles various text encodings and provides detailed error messages "
+    "if the file cannot be read. Use this tool when you need to examine "
+    "the contents of a single file. Use the 'head' parameter to read only "
+    "the first N lines of a file, or the 'tail' parameter to read only "
+    "the last N lines of a file. Operates on the file as text regardless of extension. "
+    "Only works within allowed directories."
+)
+
+INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string"},
+        "head": {"type": "number", "description": "If provided, returns only the first N lines of the file"},
+        "tail": {"type": "number", "description": "If provided, returns only the last N lines of the file"},
+    },
+    "required": ["path"],
+}
+"""The rule (规则) for the tool's input: types only, never this call's values."""
+
+
+class ToolRefusal(Exception):
+    """A tool execution error: the call was understood but refused; nothing was read."""
+
+
+@dataclass(frozen=True)
+class FileService:
+    """Reads text files under one directory that the caller sees as ``/workspace``."""
+
+    root: Path = WORKSPACE_DIR
+    max_bytes: int = MAX_BYTES
+    logical_root: str = LOGICAL_ROOT
+
+    def logical(self, path: str) -> str:
+        """Normalise a requested path to its logical form; refuse one outside the root."""
+        if not isinstance(path, str) or not path.strip():
+            raise ToolRefusal("Invalid arguments: 'path' must be a non-empty string")
+        if "\x00" in path:
+            raise ToolRefusal("Invalid arguments: 'path' contains a null byte")
+        joined = path if path.startswith("/") else posixpath.join(self.logical_root, path)
+        norm = posixpath.normpath(joined)
+        if norm != self.logical_root and not norm.startswith(self.logical_root + "/"):
+            raise ToolRefusal(
+                f"Access denied - path outside allowed directories: {path} not in {self.logical_root}"
+            )
+        return norm
+
+    def locate(self, logical: str) -> Path:
+        """Map a logical path to the disk; refuse symlinks that lead out of the root."""
+        relative = logical[len(self.logical_root) :].lstrip("/")
+        root = Path(os.path.realpath(self.root))
+        target = Path(os.path.realpath(root / relative))
+        if target != root and root not in target.parents:
+            raise ToolRefusal(f"Access denied - {logical} is a link that leads outside allowed directories")
+        return target
+
+    def read(self, path: Any, head: Any = None, tail: Any = None) -> str:
+        """Check everything, then read: the text (whole, first or last N lines) or ToolRefusal."""
+        n_head = _line_count("head", head)
+        n_tail = _line_count("tail", tail)
+        if n_head is not None and n_tail is not None:
+            raise ToolRefusal("Cannot specify both head and tail parameters simultaneously")
+        logical = self.logical(path)
+        target = self.locate(logical)
+        if not target.exists():
+            raise ToolRefusal(f"File not found: {logical}")
+        if target.is_dir():
+            raise ToolRefusal(f"Is a directory, not a file: {logical}")
+        if not target.is_file():
+            raise ToolRefusal(f"Not a regular file: {logical}")
+        size = target.stat().st_size
+        if size > self.max_bytes:
+            raise ToolRefusal(
+                f"File too large: {logical} is {size} bytes; the limit is {self.max_bytes} bytes"
+            )
+        try:
+            text = _read_bytes(target).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ToolRefusal(f"Not a UTF-8 text file: {logical}") from None
+        except OSError as exc:
+            raise ToolRefusal(f"Cannot read {logical}: {exc.strerror or 'I/O error'}") from None
+        return select_lines(text, n_head, n_tail)
+
+
+def _read_bytes(target: Path) -> bytes:
+    """The only place a file is opened (tests watch it to prove refusals read nothing)."""
+    return target.read_bytes()
+
+
+def _line_count(field: str, value: Any) -> int | None:
+    """Accept None or a positive whole number (5 or 5.0); refuse 0, negatives, fractions, text."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ToolRefusal(f"Invalid arguments: '{field}' must be a number, got {type(value).__name__}")
+    if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
+        raise ToolRefusal(f"Invalid arguments: '{field}' must be a whole number of lines, got {value}")
+    if value < 1:
+        raise ToolRefusal(f"Invalid arguments: '{field}' must be at least 1, got {value:g}")
+    return int(value)
+
+
+def select_lines(text: str, head: int | None = None, tail: int | None = None) -> str:
+    """First or last N lines joined by '\\n' (no trailing newline), or the whole text.
+
+    A final newline ends the last line; it does not start an empty one (the reference
+    server's tail returns an empty last line here, which we do not copy).
+    """
+    if head is None and tail is None:
+        return text
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    chosen = lines[:head] if head is not None else lines[-tail:] if tail else []
+    return "\n".join(chosen)
+
+
+def read_text_file(
+    path: str, head: int | None = None, tail: int | None = None, root: Path | None = None
+) -> str:
+    """Call the service's reading logic directly (no protocol), as lesson 02 contrasts."""
+    return FileService(root or WORKSPACE_DIR).read(path, head, tail)
+
+
+def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
+    """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
+    import mcp_types as types
+    from mcp.server import Server
+    from mcp.shared.exceptions import MCPError
+
+    service = FileService(Path(root) if root is not None else WORKSPACE_DIR)
+    tool = types.Tool(
+        name=TOOL_NAME,
+        title="Read Text File",
+        description=DESCRIPTION,
+        input_schema=INPUT_SCHEMA,
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool])
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name != TOOL_NAME:
+            # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        args = dict(params.arguments or {})
+        try:
+            unknown = sorted(set(args) - set(INPUT_SCHEMA["properties"]))
+            if unknown:
+                raise ToolRefusal(f"Invalid arguments: unknown field '{unknown[0]}'")
+            text = service.read(args.get("path"), args.get("head"), args.get("tail"))
+        except ToolRefusal as refusal:
+            return _result(types, str(refusal), is_error=True)
+        except Exception as exc:  # never leak a Python exception or a machine path to the client
+            return _result(types, f"Internal error while reading: {type(exc).__name__}", is_error=True)
+        return _result(types, text, is_error=False)
+
+    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def _result(types: Any, text: str, *, is_error: bool) -> Any:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)

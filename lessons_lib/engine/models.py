@@ -1,0 +1,137 @@
+"""Model clients for the application: the offline stand-in or a live endpoint, one code path.
+
+Introduced in lesson 00. Both are ``openai.AsyncOpenAI`` clients; only the HTTP transport
+differs. A recording wrapper keeps the JSON *bodies* the SDK sent and received (never
+headers, never the key) so the trace shows the messages exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import httpx2
+
+from lessons_lib.core.example import MODEL_NAME
+
+OFFLINE_KEY: Final = "offline-stand-in-no-key"
+ENABLE_LIVE: Final = (
+    "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"
+    "（可选 OPENAI_BASE_URL、LESSONS_MODEL），再重新运行（笔记本里重跑这个单元，命令行里加 --live）。"
+)
+
+BodySink = Callable[[str, dict[str, Any], int | None], None]
+"""Called as ``sink("request" | "response", body, http_status)`` for each JSON body."""
+
+
+class RecordingTransport(httpx2.AsyncBaseTransport):
+    """Wraps a transport and hands every JSON request and response body to a sink."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, sink: BodySink) -> None:
+        self._inner = inner
+        self._sink = sink
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        sent = await request.aread()
+        if sent:
+            self._sink("request", _json_or_text(sent), None)
+        response = await self._inner.handle_async_request(request)
+        received = await response.aread()
+        self._sink("response", _json_or_text(received), response.status_code)
+        # The body is already decoded: drop the headers that described the encoded bytes.
+        headers = [
+            (k, v)
+            for k, v in response.headers.items()
+            if k.lower() not in {"content-encoding", "content-length"}
+        ]
+        return httpx2.Response(response.status_code, headers=headers, content=received, request=request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _json_or_text(raw: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {"non_json_body": raw.decode("utf-8", "replace")[:2000]}
+    return value if isinstance(value, dict) else {"json_body": value}
+
+
+@dataclass(frozen=True)
+class ModelSetting:
+    """Which model the run talks to; ``key`` is never written anywhere."""
+
+    mode: str
+    name: str
+    label: str
+    base_url: str | None = None
+    key: str = OFFLINE_KEY
+
+    def public(self) -> dict[str, str]:
+        """What the trace may say about the model (no key, no address)."""
+        return {"mode": self.mode, "name": self.name, "label": self.label}
+
+
+def live_setting(model: str | None = None) -> ModelSetting | None:
+    """The live setting from the environment, or None when ``OPENAI_API_KEY`` is not set."""
+    key = os.environ.get("OPENAI_API_KEY", "").strip()
+    if not key:
+        return None
+    name = model or os.environ.get("LESSONS_MODEL") or MODEL_NAME
+    base = os.environ.get("OPENAI_BASE_URL") or None
+    return ModelSetting("live", name, "真实模型（经 OPENAI_API_KEY）", base, key)
+
+
+def offline_setting(model: str | None = None) -> ModelSetting:
+    from lessons_lib.engine.offline_model import LABEL
+
+    return ModelSetting("offline", model or MODEL_NAME, LABEL)
+
+
+def live_status() -> str:
+    """One deterministic line for lesson 00: offline, or live with which model (never the key)."""
+    setting = live_setting()
+    if setting is None:
+        return ENABLE_LIVE
+    return f"已检测到 OPENAI_API_KEY：实时单元将调用模型 {setting.name}。"
+
+
+def make_client(
+    setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
+) -> Any:
+    """An ``AsyncOpenAI`` client whose bodies go to ``sink``; offline uses ``transport``."""
+    from openai import AsyncOpenAI
+
+    inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
+    http_client = httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)
+    return AsyncOpenAI(
+        api_key=setting.key,
+        base_url=setting.base_url,
+        max_retries=0,
+        timeout=timeout,
+        http_client=http_client,
+    )
+
+
+_MASKED = re.compile(r"([A-Za-z0-9_-]*)\*{3,}([A-Za-z0-9_-]*)")
+"""A masked echo of a key as API errors print it, e.g. ``sk-test-Qz7******Na6E``."""
+
+
+def redact(text: str, secret: str) -> str:
+    """Remove a secret (and any masked echo of its first or last characters) from text shown to a learner."""
+    if not secret or secret == OFFLINE_KEY:
+        return text
+    text = text.replace(secret, "***")
+
+    def mask(found: re.Match[str]) -> str:
+        head, tail = found.group(1), found.group(2)
+        echoed = (head and secret.startswith(head)) or (tail and secret.endswith(tail))
+        return "***" if echoed else found.group(0)
+
+    text = _MASKED.sub(mask, text)
+    return text.replace(secret[:8], "***") if len(secret) > 12 else text

@@ -1,0 +1,284 @@
+"""What-if lab: change one condition, run the real chain again, see which fields change. Lesson 09.
+
+``compare_head(20, 5)`` runs the offline loop twice and lines up every field of every message
+along the chain (declaration, call, execution, feedback) in a :class:`ChangeTable`: the task
+text, the ``arguments`` text, the parsed ``head``, MCP ``params.arguments.head``, the lines
+read, ``content``, ``function_call_output.output`` and the answer change; the schema's
+``type: "number"``, the tool name, the alias and the path do not. The slider view lives in
+``lessons_lib.lab.widgets`` (``head_view``, ``head_lab``); the other what-ifs in ``scenarios``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
+from lessons_lib.core.glossary import STEPS, Kind, Step
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value, text_table
+
+if TYPE_CHECKING:
+    from lessons_lib.core.trace import Trace
+    from lessons_lib.lab.widgets import HeadView
+
+
+PARSED: Final = "arguments（解析后）"
+"""Derived message: the application's ``json.loads`` of the ``arguments`` text."""
+LINES: Final = "读出的行"
+"""Derived message: how many lines the service returned, and the first and last one."""
+ANSWER: Final = "答复"
+"""Derived message: the answer the application shows the user (``trace.answer``)."""
+
+KEY_FIELDS: Final[tuple[tuple[str, str, str], ...]] = (
+    # (message, path pattern with [*] for any index, what the learner should look at)
+    ("request_1", "input[*].content", "任务文本（用户原话）"),
+    ("request_1", "tools[*].name", "模型侧别名（声明）"),
+    ("request_1", "tools[*].parameters.properties.head.type", "head 的类型规则"),
+    ("request_1", "tools[*].parameters.properties.tail.type", "tail 的类型规则"),
+    ("response_1", "output[*].name", "模型选中的别名"),
+    ("response_1", "output[*].call_id", "call_id（配对用）"),
+    ("response_1", "output[*].arguments", "arguments（JSON 文本）"),
+    (PARSED, "path", "解析后的 path"),
+    (PARSED, "head", "解析后的 head"),
+    (PARSED, "tail", "解析后的 tail"),
+    ("mcp_request", "id", "MCP id（配对用）"),
+    ("mcp_request", "params.name", "MCP 工具原名"),
+    ("mcp_request", "params.arguments.path", "MCP params.arguments.path"),
+    ("mcp_request", "params.arguments.head", "MCP params.arguments.head"),
+    ("mcp_request", "params.arguments.tail", "MCP params.arguments.tail"),
+    ("mcp_response", "result.content[*].text", "服务返回的 content 文本"),
+    ("mcp_response", "result.isError", "isError"),
+    (LINES, "line_count", "读出的行数"),
+    (LINES, "last_line", "读出的最后一行"),
+    ("request_2", "input[*].output", "function_call_output.output（反馈）"),
+    ("response_2", "output[*].content[*].text", "模型的答复文本"),
+    (ANSWER, "answer", "应用呈现给用户的答复"),
+)
+_KEY_RE: Final = [
+    (m, re.compile(re.escape(p).replace(r"\[\*\]", r"\[\d+\]")), note) for m, p, note in KEY_FIELDS
+]
+
+
+# ------------------------------------------------------------------ the messages of one run
+@dataclass(frozen=True)
+class ChainMessage:
+    """One message along the chain; ``kind`` set means every field of it has that kind (derived)."""
+
+    step: Step
+    name: str
+    body: Any
+    kind: Kind | None = None
+
+
+def _nth(name: str, i: int) -> str:
+    return name if i == 0 else f"{name}#{i + 1}"
+
+
+def chain_messages(trace: Trace) -> list[ChainMessage]:
+    """A run's messages in chain order, plus three derived ones (parsed arguments, lines read, answer)."""
+    mcp = [e for e in trace.events if e["channel"] == "mcp"]
+    listed = [e["body"] for e in mcp if e["label"] == "tools/list" and "method" not in e["body"]]
+    msgs = [ChainMessage("declaration", _nth("tools/list", i), b) for i, b in enumerate(listed)]
+    model = {e["label"]: e["body"] for e in trace.events if e["channel"] == "model"}
+    if "request_1" in model:
+        msgs.append(ChainMessage("declaration", "request_1", model["request_1"]))
+    if "response_1" in model:
+        msgs.append(ChainMessage("call", "response_1", model["response_1"]))
+        calls = [i for i in model["response_1"].get("output") or [] if i.get("type") == "function_call"]
+        for i, call in enumerate(calls):
+            msgs.append(ChainMessage("call", _nth(PARSED, i), _parsed(call.get("arguments")), "value"))
+    calls = [e for e in mcp if e["label"] == "tools/call"]
+    # JSON-RPC ids are counted per connection: pair a reply by (service, id)
+    replies = {(e["from"], e["body"].get("id")): e["body"] for e in calls if "method" not in e["body"]}
+    for i, req in enumerate(e for e in calls if "method" in e["body"]):
+        msgs.append(ChainMessage("execution", _nth("mcp_request", i), req["body"]))
+        reply = replies.get((req["to"], req["body"].get("id")))
+        if reply is not None:
+            msgs.append(ChainMessage("execution", _nth("mcp_response", i), reply))
+            msgs.append(ChainMessage("execution", _nth(LINES, i), _lines_read(reply), "result"))
+    for label, body in model.items():
+        if label not in {"request_1", "response_1"}:
+            msgs.append(ChainMessage("feedback", label, body))
+    msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result"))
+    return msgs
+
+
+def _parsed(arguments: Any) -> Any:
+    try:
+        value = json.loads(arguments)
+    except (TypeError, ValueError):
+        return {"(无法解析)": arguments}
+    return value if isinstance(value, dict) else {"(不是对象)": value}
+
+
+def _lines_read(reply: dict[str, Any]) -> dict[str, Any]:
+    result = reply.get("result") if isinstance(reply.get("result"), dict) else {}
+    if not result or result.get("isError"):
+        return {"line_count": 0}
+    text = "\n".join(c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text")
+    lines = text.split("\n") if text else []
+    return {
+        "line_count": len(lines),
+        "first_line": lines[0] if lines else None,
+        "last_line": lines[-1] if lines else None,
+    }
+
+
+def leaves(msg: ChainMessage) -> Iterator[tuple[str, Any, Kind]]:
+    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.kinds``."""
+    from lessons_lib.core.kinds import format_path, walk
+
+    for f in walk(msg.body):
+        if f.path and (not isinstance(f.value, dict | list) or not f.value):
+            yield format_path(f.path), f.value, msg.kind or f.kind
+
+
+def _key_note(message: str, path: str) -> str | None:
+    base = message.split("#")[0]
+    return next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
+
+
+Fields = dict[str, tuple[Any, Kind]]
+Chain = list[tuple[ChainMessage, Fields]]
+
+
+def chain_fields(trace: Trace) -> Chain:
+    """Every message of a run with its leaf fields: path -> (value, kind)."""
+    return [(m, {p: (v, k) for p, v, k in leaves(m)}) for m in chain_messages(trace)]
+
+
+def compare_runs(before: Trace, after: Trace, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
+    """Line up every field of every message of two runs; mark what changed. Lesson 09."""
+    return compare_chains(chain_fields(before), chain_fields(after), labels)
+
+
+def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
+    """:func:`compare_runs` on runs already split into fields (see :func:`chain_fields`)."""
+    sides = [{m.name: (m, f) for m, f in chain} for chain in (before, after)]
+    names = sorted(set(sides[0]) | set(sides[1]), key=lambda n: _order(n, sides))
+    rows: list[ChangeRow] = []
+    for name in names:
+        msg = (sides[0].get(name) or sides[1][name])[0]
+        fields: list[Fields] = [s[name][1] if name in s else {} for s in sides]
+        for path in list(fields[0]) + [p for p in fields[1] if p not in fields[0]]:
+            (b, b_kind), (a, a_kind) = (f.get(path, (ABSENT, None)) for f in fields)
+            kind: Kind = b_kind or a_kind or "envelope"
+            note = _key_note(name, path) or ""
+            rows.append(ChangeRow(msg.step, name, path, kind, b, a, not same_value(b, a), note))
+    return ChangeTable(rows, labels)
+
+
+def _order(name: str, sides: list[dict[str, tuple[ChainMessage, Fields]]]) -> tuple[int, int, int]:
+    for s, side in enumerate(sides):
+        if name in side:
+            return STEPS.index(side[name][0].step), list(side).index(name), s
+    return len(STEPS), 0, 0
+
+
+# ------------------------------------------------------------------ runs for head / tail values
+def notes_line_count(path: str = EXAMPLE_PATH) -> int:
+    """How many lines the example file has (the slider's maximum)."""
+    from lessons_lib.engine.fileservice import FileService, select_lines
+
+    service = FileService()
+    text = service.locate(service.logical(path)).read_text(encoding="utf-8")
+    return len(select_lines(text, head=10**9).split("\n"))
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of lines, at least 1 (got {value!r})")
+    return value
+
+
+def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> Trace:
+    """The offline run for these settings, computed once per process (treat the trace as read-only)."""
+    return _cached(head, tail, path)[0]
+
+
+@lru_cache(maxsize=256)
+def _cached(head: int | None, tail: int | None, path: str) -> tuple[Trace, Chain]:
+    from lessons_lib.engine.host import run_chain
+
+    trace = run_chain(path=path, head=head, tail=tail)
+    return trace, chain_fields(trace)
+
+
+def compare_head(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:
+    """Run the chain with ``head=before`` and ``head=after`` and compare field by field. Lesson 09."""
+    b, a = _count("head", before), _count("head", after)
+    return compare_chains(_cached(b, None, path)[1], _cached(a, None, path)[1], (f"head={b}", f"head={a}"))
+
+
+def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:
+    """The same comparison for ``tail`` (the last N lines). Lesson 09."""
+    b, a = _count("tail", before), _count("tail", after)
+    return compare_chains(_cached(None, b, path)[1], _cached(None, a, path)[1], (f"tail={b}", f"tail={a}"))
+
+
+def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
+    """The slider's pure view for one head value (see ``lessons_lib.lab.widgets``). Lesson 09."""
+    from lessons_lib.lab.widgets import head_view as view
+
+    return view(head, baseline)
+
+
+def head_lab(baseline: int = EXAMPLE_HEAD) -> Any:
+    """An ipywidgets control: a head slider that redraws the comparison. Lesson 09."""
+    from lessons_lib.lab.widgets import head_lab as lab
+
+    return lab(baseline)
+
+
+# ------------------------------------------------------------------ command line
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key]`` (or ``--tail``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib whatif",
+        description="Run the chain twice and compare every field (lesson 09).",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--head", type=int, help="the first run's head (default 20)")
+    which.add_argument("--tail", type=int, help="compare tail values instead of head")
+    parser.add_argument("--vs", type=int, default=5, help="the second run's value (default 5)")
+    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
+    view = parser.add_mutually_exclusive_group()
+    view.add_argument("--changed", action="store_true", help="only the fields that changed")
+    view.add_argument("--key", action="store_true", help="only the lesson's key fields")
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        if args.tail is not None:
+            table = compare_tail(args.tail, args.vs, path=args.path)
+        else:
+            table = compare_head(EXAMPLE_HEAD if args.head is None else args.head, args.vs, path=args.path)
+    except ValueError as exc:
+        print(f"whatif: {exc}; give positive whole numbers, e.g. --head 20 --vs 5.", file=sys.stderr)
+        return 2
+    table = table.changed() if args.changed else table.key() if args.key else table
+    print(table.text(), end="")
+    return 0
+
+
+__all__ = [
+    "ABSENT",
+    "ChangeRow",
+    "ChangeTable",
+    "abbreviate",
+    "compare_head",
+    "compare_runs",
+    "compare_tail",
+    "head_lab",
+    "head_view",
+    "main",
+    "text_table",
+]

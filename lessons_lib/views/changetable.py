@@ -1,0 +1,231 @@
+"""The change table of lesson 09: one row per field of two runs, and deterministic text helpers.
+
+``ChangeTable`` holds the rows (``.df`` gives a pandas DataFrame), filters them (``changed()``,
+``key()``) and displays them as a CJK-aligned text table and as HTML; long values are cut in
+the middle the same way every time (``abbreviate``). Built by ``lessons_lib.lab.whatif``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from lessons_lib.core.glossary import KINDS, STEP_ZH, Kind, Step
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class _Absent:
+    """Marks a field that one of the two runs does not have."""
+
+    def __repr__(self) -> str:
+        return "—"
+
+
+ABSENT: Final = _Absent()
+KEY_VIEW: Final = "关键字段"
+SHORT_ZH: Final[dict[str, str]] = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    """One field in both runs."""
+
+    step: Step
+    message: str
+    path: str
+    kind: Kind
+    before: Any
+    after: Any
+    changed: bool
+    note: str = ""
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON (so 20 and 20.0, or 1 and true, count as different); ABSENT only equals itself."""
+    if a is ABSENT or b is ABSENT:
+        return a is b
+    return json.dumps(a, sort_keys=True, ensure_ascii=False) == json.dumps(
+        b, sort_keys=True, ensure_ascii=False
+    )
+
+
+class ChangeTable:
+    """One row per field of every message in two runs (``.df`` is a pandas DataFrame). Lesson 09."""
+
+    COLUMNS: Final = ("step", "message", "path", "kind", "before", "after", "changed")
+
+    def __init__(
+        self, rows: Sequence[ChangeRow], labels: tuple[str, str] = ("改前", "改后"), view: str = "全部字段"
+    ) -> None:
+        self.rows = list(rows)
+        self.labels = labels
+        self.view = view
+
+    # -------------------------------------------------------------- data
+    @property
+    def df(self) -> pd.DataFrame:
+        """The table as a DataFrame (values unabbreviated; a missing field is ``ABSENT``)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            [[getattr(r, c) for c in self.COLUMNS] for r in self.rows], columns=list(self.COLUMNS)
+        )
+
+    def changed(self) -> ChangeTable:
+        """Only the rows whose value differs between the two runs."""
+        return ChangeTable([r for r in self.rows if r.changed], self.labels, "只看改变的字段")
+
+    def key(self) -> ChangeTable:
+        """Only the key fields of the lesson (task, rule, alias, values, result, answer)."""
+        return ChangeTable([r for r in self.rows if r.note], self.labels, KEY_VIEW)
+
+    def row(self, message: str, path: str) -> ChangeRow:
+        for r in self.rows:
+            if r.message == message and r.path == path:
+                return r
+        raise KeyError(
+            f"no field {path!r} in message {message!r}; messages: {sorted({r.message for r in self.rows})}"
+        )
+
+    def changed_paths(self, message: str) -> list[str]:
+        """Paths of the changed fields of one message that exist in the second run."""
+        return [r.path for r in self.rows if r.message == message and r.changed and r.after is not ABSENT]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[ChangeRow]:
+        return iter(self.rows)
+
+    # -------------------------------------------------------------- display
+    def title(self) -> str:
+        n = sum(r.changed for r in self.rows)
+        return (
+            f"对照（{self.view}）：{self.labels[0]} → {self.labels[1]}，{len(self.rows)} 个字段，{n} 个改变"
+        )
+
+    def _cells(self, r: ChangeRow) -> list[str]:
+        note = [r.note] if self.view == KEY_VIEW else []
+        return [
+            STEP_ZH[r.step],
+            r.message,
+            r.path,
+            *note,
+            SHORT_ZH[r.kind],
+            abbreviate(r.before),
+            abbreviate(r.after),
+            "改变" if r.changed else "不变",
+        ]
+
+    def headers(self) -> list[str]:
+        note = ["看什么"] if self.view == KEY_VIEW else []
+        return ["步骤", "消息", "字段路径", *note, "种类", self.labels[0], self.labels[1], "变化"]
+
+    def text(self) -> str:
+        return self.title() + "\n" + text_table(self.headers(), [self._cells(r) for r in self.rows])
+
+    def html(self) -> str:
+        # Inline text-align: JupyterLab right-aligns table cells unless told otherwise.
+        cell = "padding:2px 6px;vertical-align:top;text-align:left"
+        head = "".join(
+            f'<th style="text-align:left;white-space:nowrap;{cell}">{html.escape(h)}</th>'
+            for h in self.headers()
+        )
+        body = []
+        for r in self.rows:
+            *lead, kind, before, after, verdict = self._cells(r)
+            tds = [
+                html.escape(lead[0]),
+                html.escape(lead[1]),
+                f"<code>{html.escape(lead[2])}</code>",
+                *(html.escape(x) for x in lead[3:]),
+                f'<span style="border-left:4px solid {KINDS[r.kind].colour};padding-left:.3em">'
+                f"{html.escape(kind)}</span>",
+                *(
+                    f'<code title="{html.escape(full_text(v))}">{html.escape(c)}</code>'
+                    for v, c in ((r.before, before), (r.after, after))
+                ),
+                html.escape(verdict),
+            ]
+            style = ' style="font-weight:bold;background:#FFF3B0"' if r.changed else ""
+            # before / after (and the note, if shown) wrap within a width; the rest stays on one line
+            wrap = {len(tds) - 3, len(tds) - 2} | ({3} if self.view == KEY_VIEW else set())
+            fit = ("white-space:nowrap", "max-width:16em;overflow-wrap:anywhere")
+            body.append(
+                f"<tr{style}>"
+                + "".join(f'<td style="{cell};{fit[i in wrap]}">{t}</td>' for i, t in enumerate(tds))
+                + "</tr>"
+            )
+        return (
+            f'<div class="lessons-whatif"><p><b>{html.escape(self.title())}</b></p>'
+            f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return (
+            f"ChangeTable({self.labels[0]!r} -> {self.labels[1]!r}, rows={len(self.rows)}, "
+            f"changed={sum(r.changed for r in self.rows)})"
+        )
+
+
+# ------------------------------------------------------------------ deterministic text helpers
+def full_text(value: Any) -> str:
+    """A value as one string: strings as they are, everything else as compact JSON; ABSENT as —."""
+    if value is ABSENT:
+        return "—"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def abbreviate(value: Any, width: int = 52) -> str:
+    """Short, deterministic display text: strings quoted, newlines as ⏎, long text cut in the middle.
+
+    ``width`` counts terminal columns (a Chinese character takes two); a multi-line string
+    gets its line count, e.g. ``"01 项目笔记…的配对域。"〔20 行〕``.
+    """
+    if value is ABSENT:
+        return "—"
+    if not isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    flat = value.replace("\n", "⏎")
+    suffix = f"〔{value.count(chr(10)) + 1} 行〕" if "\n" in value else ""
+    if cell_width(flat) > width:
+        tail = min(12, width // 3)
+        flat = _fit(flat, width - tail - 1) + "…" + _fit(flat[::-1], tail)[::-1]
+    return f'"{flat}"{suffix}'
+
+
+def _fit(text: str, cols: int) -> str:
+    """The longest prefix of ``text`` that takes at most ``cols`` columns."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cell_width(ch)
+        if used > cols:
+            return text[:i]
+    return text
+
+
+def cell_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table aligned for CJK (wide characters count as two columns)."""
+    widths = [max([cell_width(h)] + [cell_width(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c + " " * (w - cell_width(c)) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)]) + "\n"

@@ -1,0 +1,376 @@
+"""Field trees: any message drawn as a tree of paths, values and kinds (lesson 03).
+
+``field_tree(msg)`` shows every field with its path, its value and its kind, one colour per
+kind (``lessons_lib.core.glossary.KINDS``): collapsible HTML in JupyterLab (``<details>``, no
+JavaScript), an indented text tree in a terminal. ``side_by_side(a, b)`` puts two messages
+next to each other and numbers the values they share, parsing JSON text (the model's
+``arguments``) so it can be compared with an object (the MCP ``params.arguments``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from lessons_lib.core.glossary import KINDS
+from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
+from lessons_lib.core.trace import event_number
+
+SHORT_ZH = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
+UNCLASSIFIED_ZH = "未分类"
+_PREVIEW = 38  # display columns of a value preview in text
+_PREVIEW_HTML = 72
+_HL_BG = "#FFF3B0"
+_MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono','WenQuanYi Micro Hei Mono',monospace"
+
+
+def _width(text: str) -> int:
+    return sum(
+        2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text
+    )
+
+
+def _cut(text: str, cols: int) -> str:
+    out, used = "", 0
+    for c in text:
+        used += _width(c)
+        if used > cols - 1:
+            return out + "…"
+        out += c
+    return out
+
+
+def json_text_value(value: Any) -> Any:
+    """The parsed object if ``value`` is JSON text of an object or array, else None."""
+    if isinstance(value, str) and value.lstrip()[:1] in {"{", "["}:
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return None
+        return parsed if isinstance(parsed, dict | list) else None
+    return None
+
+
+def _preview(value: Any, cols: int = _PREVIEW) -> str:
+    if isinstance(value, dict):
+        return f"{{{len(value)} 个键}}"
+    if isinstance(value, list):
+        return f"[{len(value)} 项]"
+    text = json.dumps(value, ensure_ascii=False)
+    note = " ‹JSON 文本›" if json_text_value(value) is not None else ""
+    if _width(text) > cols:
+        return f"{_cut(text, cols)}（共 {len(value)} 字符）{note}"
+    return text + note
+
+
+def _kind_label(f: Field) -> str:
+    return UNCLASSIFIED_ZH if f.match.unclassified else SHORT_ZH[f.kind]
+
+
+def _ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
+def _chip(kind: str, label: str) -> str:
+    colour = KINDS[kind].colour  # type: ignore[index]
+    return (
+        f'<span style="background:{colour};color:{_ink(colour)};border-radius:3px;padding:0 .35em;'
+        f'font-size:85%;white-space:nowrap">{html.escape(label)}</span>'
+    )
+
+
+def legend_html() -> str:
+    chips = " ".join(
+        f'{_chip(k, s.zh)} <span style="color:#555">{html.escape(s.meaning_zh)}</span>'
+        for k, s in KINDS.items()
+    )
+    return f'<div style="margin:.2em 0 .5em 0;line-height:1.9">种类：{chips}</div>'
+
+
+def legend_text() -> str:
+    return "种类：" + " · ".join(f"{SHORT_ZH[k]} {k}" for k in KINDS) + f" · {UNCLASSIFIED_ZH} unclassified"
+
+
+class FieldTree:
+    """One message as a field tree; build it with ``field_tree()`` (lesson 03)."""
+
+    def __init__(
+        self,
+        message: Any,
+        *,
+        title: str = "消息",
+        message_type: str | None = None,
+        highlight: str | Sequence[str] | None = None,
+        open_depth: int = 3,
+        strict: bool = True,
+    ) -> None:
+        self.message = message
+        self.title = title
+        self.message_type = message_type or detect_type(message)
+        self.fields = list(walk(message, self.message_type))
+        self._by_path = {f.path: f for f in self.fields}
+        self.open_depth = open_depth
+        self.highlighted = self._resolve(highlight, strict)
+
+    def _resolve(self, highlight: str | Sequence[str] | None, strict: bool) -> list[PathT]:
+        wanted = [highlight] if isinstance(highlight, str) else list(highlight or [])
+        found: list[PathT] = []
+        for text in wanted:
+            pattern = Pattern.compile(text)
+            hits = [f.path for f in self.fields if pattern.matches(f.path, nodes_along(self.message, f.path))]
+            if not hits and strict:
+                sample = next((f.path_text for f in self.fields if len(f.path) >= 2), "model")
+                raise ValueError(
+                    f"highlight {text!r} matches no field of {self.title}; paths look like {sample!r}"
+                )
+            found += [h for h in hits if h not in found]
+        return found
+
+    def kinds(self) -> dict[str, str]:
+        """Path text -> kind (unclassified fields as ``"unclassified"``)."""
+        return {f.path_text: "unclassified" if f.match.unclassified else f.kind for f in self.fields}
+
+    def __getitem__(self, path: str) -> Field:
+        from lessons_lib.core.kinds import parse_path
+
+        return self._by_path[parse_path(path)]
+
+    # ------------------------------------------------------------ text
+    def text(self, marks: dict[PathT, str] | None = None, *, legend: bool = True) -> str:
+        marks = dict(marks or {})
+        for p in self.highlighted:
+            marks[p] = (marks.get(p, "") + " ◀ 高亮").strip()
+        rows: list[tuple[str, Field]] = []
+
+        def visit(path: PathT, prefix: str, connector: str) -> None:
+            f = self._by_path[path]
+            key = "(根)" if not path else f"[{path[-1]}]" if isinstance(path[-1], int) else str(path[-1])
+            rows.append((f"{prefix}{connector}{key}: {_preview(f.value)}", f))
+            kids = (
+                [(*path, k) for k in (f.value if isinstance(f.value, dict) else range(len(f.value)))]
+                if isinstance(f.value, dict | list)
+                else []
+            )
+            child_prefix = prefix + ("" if not path else "    " if connector == "└── " else "│   ")
+            for i, kid in enumerate(kids):
+                visit(kid, child_prefix, "└── " if i == len(kids) - 1 else "├── ")
+
+        visit((), "", "")
+        col = min(max(_width(left) for left, _ in rows), 60) + 2
+        head = [f"字段树：{self.title}（{TYPE_TITLES.get(self.message_type, self.message_type)}）"]
+        if legend:
+            head.append(legend_text())
+        lines = head + [
+            (
+                left
+                + " " * max(2, col - _width(left))
+                + _kind_label(f)
+                + " " * (8 - _width(_kind_label(f)))
+                + (f.path_text or "(根)")
+                + (f"  {marks[f.path]}" if f.path in marks else "")
+            ).rstrip()
+            for left, f in rows
+        ]
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------ HTML
+    def _open_paths(self, extra: Iterable[PathT]) -> set[PathT]:
+        opened: set[PathT] = set()
+        for p in [*self.highlighted, *extra]:
+            opened.update(p[:i] for i in range(len(p) + 1))
+        return opened
+
+    def html(
+        self, *, legend: bool = True, id_prefix: str = "", badges: dict[PathT, str] | None = None
+    ) -> str:
+        """An HTML fragment; ``badges`` adds link markers (HTML) after a field's row."""
+        badges = badges or {}
+        opened = self._open_paths(badges)
+        index = {f.path: i for i, f in enumerate(self.fields)}
+
+        def row(f: Field) -> str:
+            key = (
+                "(根)"
+                if not f.path
+                else f"[{f.path[-1]}]"
+                if isinstance(f.path[-1], int)
+                else str(f.path[-1])
+            )
+            hl = f.path in self.highlighted
+            chip = _chip(f.kind, _kind_label(f))
+            title = f' title="{html.escape(f.match.pattern or "未分类：表中没有覆盖此字段的规则")}"'
+            style = f"border-left:4px solid {KINDS[f.kind].colour};padding-left:.4em"
+            if hl:
+                style += f";background:{_HL_BG};outline:1px solid #E69F00"
+            anchor = f' id="{id_prefix}-{index[f.path]}"' if id_prefix else ""
+            mark = ' <b style="color:#B35900">◀ 高亮</b>' if hl else ""
+            data = f' data-path="{html.escape(f.path_text)}"'
+            return (
+                f'<span{anchor}{data}{title} style="{style}">{chip} <b>{html.escape(key)}</b>: '
+                f"{html.escape(_preview(f.value, _PREVIEW_HTML))} "
+                f'<code style="color:#777;font-size:85%">{html.escape(f.path_text or "(根)")}</code>'
+                f"{mark}{badges.get(f.path, '')}</span>"
+            )
+
+        def node(path: PathT) -> str:
+            f = self._by_path[path]
+            is_open = path in opened or (isinstance(f.value, dict | list) and len(path) < self.open_depth)
+            attr = " open" if is_open else ""
+            if isinstance(f.value, dict | list):
+                keys = f.value if isinstance(f.value, dict) else range(len(f.value))
+                inner = "".join(node((*path, k)) for k in keys)
+                return (
+                    f'<details{attr}><summary>{row(f)}</summary><div style="margin-left:1.2em;'
+                    f'border-left:1px dotted #bbb;padding-left:.5em">{inner}</div></details>'
+                )
+            if isinstance(f.value, str) and (
+                _width(json.dumps(f.value, ensure_ascii=False)) > _PREVIEW_HTML or "\n" in f.value
+            ):
+                return (
+                    f'<details{attr}><summary>{row(f)}</summary><pre style="margin:.2em 0 .4em 1.6em;'
+                    f'white-space:pre-wrap;background:#f6f6f6;padding:.3em">{html.escape(f.value)}</pre></details>'
+                )
+            return f'<div style="margin-left:1.05em">{row(f)}</div>'
+
+        kind_title = TYPE_TITLES.get(self.message_type, self.message_type)
+        return (
+            f'<div class="lessons-fieldtree" style="font-family:{_MONO};font-size:13px;line-height:1.6">'
+            f'<div><b>字段树：{html.escape(self.title)}</b> <span style="color:#555">'
+            f"{html.escape(kind_title)} · <code>{html.escape(self.message_type)}</code></span></div>"
+            f"{legend_html() if legend else ''}{node(())}</div>"
+        )
+
+    def page(self) -> str:
+        """A standalone HTML page with the legend, e.g. for a slide."""
+        return _page(f"字段树：{self.title}", self.html())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"FieldTree({self.title!r}, type={self.message_type!r}, fields={len(self.fields)})"
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}'
+        f'</title>\n</head>\n<body style="margin:1.5em">\n{body}\n</body>\n</html>\n'
+    )
+
+
+def _load(obj: Any) -> tuple[Any, str, str | None]:
+    """(message, title, type hint) from a dict, JSON text, a trace event, a file or a fixture name."""
+    from lessons_lib.core.paths import DATA_DIR
+    from lessons_lib.core.trace import Trace
+
+    if isinstance(obj, FieldTree):
+        return obj.message, obj.title, obj.message_type
+    if isinstance(obj, Trace):
+        return obj.to_dict(), "trace", "trace"
+    if isinstance(obj, dict) and {"seq", "label", "body"} <= set(obj):
+        hint = detect_type(obj["body"], label=obj.get("label"))
+        return obj["body"], f"{event_number(obj)} {obj['label']}（{obj.get('from')} → {obj.get('to')}）", hint
+    if isinstance(obj, dict | list):
+        return obj, "消息", None
+    if isinstance(obj, str) and obj.lstrip()[:1] in {"{", "["}:
+        try:
+            return json.loads(obj), "消息", None
+        except ValueError as exc:
+            raise ValueError(f"this text is not valid JSON ({exc}); paste the whole message") from None
+    if isinstance(obj, str | Path):
+        p = Path(obj)
+        for cand in (p, DATA_DIR / p, DATA_DIR / f"{p}.json"):
+            if cand.is_file():
+                try:
+                    return json.loads(cand.read_text(encoding="utf-8")), cand.stem, None
+                except (OSError, UnicodeDecodeError, ValueError) as exc:
+                    raise ValueError(f"cannot read {cand.name} as JSON: {exc}") from None
+        raise ValueError(
+            f"no message file {str(obj)!r}: give a path, a fixture name like 'request_1', or a dict"
+        )
+    raise ValueError(f"cannot show a {type(obj).__name__} as a field tree: give a dict, JSON text or a file")
+
+
+def field_tree(
+    message: Any,
+    highlight: str | Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    message_type: str | None = None,
+    open_depth: int = 3,
+) -> FieldTree:
+    """The field tree of a message: a dict, JSON text, a trace event, a file or a fixture name (lesson 03).
+
+    ``highlight`` is a path or pattern (or a list), e.g. ``"tools[0].parameters.properties.path.type"``:
+    it is opened and marked. ``open_depth`` levels are open to start with.
+    """
+    msg, default_title, hint = _load(message)
+    return FieldTree(
+        msg,
+        title=title or default_title,
+        message_type=message_type or hint,
+        highlight=highlight,
+        open_depth=open_depth,
+    )
+
+
+# ---------------------------------------------------------------- command line
+def _event_list(name: str, events: list[dict[str, Any]]) -> str:
+    lines = [
+        f"{name}：{len(events)} 条消息；用 --event 选一条（序号 seq 或标签 label）",
+        "  seq  通道   方向                        标签",
+    ]
+    for e in events:
+        route = f"{e.get('from')} → {e.get('to')}"
+        lines.append(f"  {e.get('seq'):>3}  {e.get('channel', ''):<5}  {route:<26}  {e.get('label')}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib tree FILE [--event E] [--highlight PATH] [--html OUT]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib tree",
+        description="Print a message as a field tree, or export it as an HTML page.",
+    )
+    parser.add_argument("file", help="a JSON message or trace file, or a fixture name such as request_1")
+    parser.add_argument("--event", help="for a trace: the event to show, by seq number or label")
+    parser.add_argument("--highlight", action="append", help="a field path or pattern to open and mark")
+    parser.add_argument("--html", metavar="OUT", help="write a standalone HTML page instead of printing")
+    parser.add_argument("--depth", type=int, default=3, help="levels open in the HTML page (default 3)")
+    args = parser.parse_args(argv)
+    try:
+        message, title, hint = _load(args.file)
+        if detect_type(message) == "trace":
+            events = message.get("events", [])
+            if args.event is None:
+                print(_event_list(title, events))
+                return 0
+            chosen = [e for e in events if str(e.get("seq")) == args.event or e.get("label") == args.event]
+            if not chosen:
+                raise ValueError(f"no event {args.event!r} in {title}; run without --event to list them")
+            message, title, hint = _load(chosen[0])
+        elif args.event is not None:
+            raise ValueError(f"--event needs a trace file, and {title} is a single message")
+        tree = FieldTree(
+            message, title=title, message_type=hint, highlight=args.highlight, open_depth=args.depth
+        )
+        if args.html:
+            Path(args.html).write_text(tree.page(), encoding="utf-8")
+            print(f"wrote {args.html}")
+        else:
+            sys.stdout.write(tree.text())
+    except (ValueError, OSError) as exc:
+        print(f"tree: {exc}", file=sys.stderr)
+        return 2
+    return 0

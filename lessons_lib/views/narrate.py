@@ -1,0 +1,85 @@
+"""One readable line per trace event, for the terminal and the lessons. Introduced in lesson 05."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lessons_lib.core.glossary import ACTOR_ZH
+from lessons_lib.core.trace import Trace, event_number
+
+
+def _who(actor: str) -> str:
+    return ACTOR_ZH.get(actor, f"服务 {actor}")
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = text.replace("\n", "⏎")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """E.g. ``[07] 应用 → 服务 fs  tools/call id=3 read_text_file {"path": ..., "head": 20}``."""
+    raw = event.get("body")
+    body: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    head = f"{event_number(event)} {_who(str(event.get('from')))} → {_who(str(event.get('to')))}  "
+    label = str(event.get("label"))
+    if event.get("channel") == "model":
+        return head + label + ": " + _model_summary(label, body)
+    return head + label + " " + _mcp_summary(body)
+
+
+def _model_summary(label: str, body: dict[str, Any]) -> str:
+    if label.startswith("request_"):
+        raw = body.get("input")
+        items: list[Any] = raw if isinstance(raw, list) else []
+        kinds = [str(i.get("type", i.get("role", "?"))) for i in items if isinstance(i, dict)]
+        tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+        return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
+    if label.startswith("response_"):
+        parts = []
+        for item in body.get("output") or []:
+            if item.get("type") == "function_call":
+                parts.append(
+                    f"function_call {item.get('name')} call_id={item.get('call_id')} "
+                    f"arguments={_short(item.get('arguments'))}"
+                )
+            elif item.get("type") == "message":
+                texts = [c.get("text", "") for c in item.get("content") or [] if isinstance(c, dict)]
+                parts.append(f"message {_short(' '.join(texts))}")
+            else:
+                parts.append(str(item.get("type")))
+        return "; ".join(parts) or "(no output items)"
+    raw = body.get("error")
+    error: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    return f"HTTP error: {_short(error.get('message', body), 100)}"
+
+
+def _mcp_summary(body: dict[str, Any]) -> str:
+    rid = f"id={body['id']} " if "id" in body else ""
+    if "method" in body:
+        params = body.get("params") or {}
+        if body["method"] == "tools/call":
+            return f"{rid}{params.get('name')} {_short(params.get('arguments'))}".rstrip()
+        return rid.rstrip() or "(notification)"
+    if "error" in body:
+        return f"{rid}error {body['error'].get('code')}: {_short(body['error'].get('message'))}"
+    result = body.get("result") or {}
+    if "content" in result:
+        text = "\n".join(c.get("text", "") for c in result["content"] if isinstance(c, dict))
+        lines = len(text.split("\n")) if text else 0
+        return f"{rid}isError={str(result.get('isError', False)).lower()} {lines} 行 {_short(text, 40)}"
+    if "tools" in result:
+        return f"{rid}tools={[t.get('name') for t in result['tools']]}"
+    return f"{rid}result"
+
+
+def narrate(trace: Trace) -> str:
+    """The whole run as text: one line per message, then the outcome and the answer."""
+    lines = [f"任务：{trace.task}", f"模型：{trace.model.get('label')} ({trace.model.get('name')})", ""]
+    lines += [describe_event(e) for e in trace.events]
+    lines += ["", f"结果：{trace.outcome.get('status')} — {trace.outcome.get('reason')}"]
+    if trace.answer is not None:
+        lines += ["", "答复：", trace.answer]
+    return "\n".join(lines)

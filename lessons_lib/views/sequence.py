@@ -1,0 +1,166 @@
+"""A trace as rows of a sequence diagram, with the expected messages that are missing (lesson 04).
+
+Pure data: ``build_rows(trace_dict)`` gives the lanes (user, application, model, each service)
+and one ``SeqRow`` per arrow, in order. An expected message that is not in the trace (no
+``tools/call`` after a ``function_call``, no reply to an MCP request, no ``function_call_output``
+in a later model request, no response to a model request) becomes a row with ``missing=True``.
+``lessons_lib.views.diagrams.trace_diagram`` draws the rows.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from lessons_lib.core.trace import event_number
+
+
+def _em(line: str) -> float:
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WFA" else 0.55 for c in line)
+
+
+@dataclass(frozen=True)
+class SeqRow:
+    """One arrow of the sequence: a message, or an expected message that is missing."""
+
+    sender: str
+    receiver: str
+    label: str
+    missing: bool = False
+
+
+def _short(text: Any, em: float) -> str:
+    """The first line of ``text`` cut to about ``em`` ems."""
+    s = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+    s = next((ln for ln in s.splitlines() if ln.strip()), "")
+    out = ""
+    for c in s:
+        if _em(out + c) > em:
+            return out + "…"
+        out += c
+    return out
+
+
+def _event_label(e: dict[str, Any]) -> str:
+    body, label = e.get("body") or {}, e.get("label", "")
+    head = f"{event_number(e)} {label}"
+    if e.get("channel") == "model":
+        items = body.get("input") if "input" in body else body.get("output")
+        lines = [head]
+        for item in items if isinstance(items, list) else []:
+            kind = item.get("type") if isinstance(item, dict) else None
+            if kind == "function_call" and "output" in body:
+                lines += [f"function_call {item.get('name')}", f"call_id={item.get('call_id')}"]
+            elif kind == "function_call_output":
+                lines += ["function_call_output", f"call_id={item.get('call_id')}"]
+            elif kind == "message" and "output" in body:
+                lines.append("message：答复文本")
+        if "input" in body and len(lines) == 1:
+            lines.append("input：任务 + tools 声明" if body.get("tools") else "input：任务")
+        return "\n".join(lines)
+    if "method" in body:
+        head = f"{event_number(e)} {body['method']}" + (f" · id={body['id']}" if "id" in body else "（通知）")
+        params = body.get("params") or {}
+        if body["method"] == "tools/call":
+            return f"{head}\n{params.get('name')} {_short(params.get('arguments'), 26)}"
+        return head
+    head = f"{event_number(e)} {label} 的结果 · id={body.get('id')}"
+    if "error" in body:
+        return f"{head}\nerror {_short(body['error'], 24)}"
+    result = body.get("result")
+    if isinstance(result, dict) and "isError" in result:
+        return f"{head}\nisError={json.dumps(result['isError'])}"
+    return head
+
+
+def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
+    """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
+    events: list[dict[str, Any]] = list(data.get("events") or [])
+    lanes = ["user", "application", "model"]
+    for name in [t.get("service") for t in data.get("tools") or []] + [
+        x for e in events for x in (e["from"], e["to"])
+    ]:
+        if name and name not in lanes:
+            lanes.append(name)
+    after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
+    replies: dict[int, list[SeqRow]] = {}  # missing replies come before missing feedback
+    links = {k.get("call_id"): k for k in data.get("links") or []}
+    bodies = [e.get("body") or {} for e in events]
+    services = lanes[3:] or ["service"]
+
+    def reply_to(i: int) -> int | None:
+        want = bodies[i].get("id")
+        return next(
+            (
+                j
+                for j in range(i + 1, len(events))
+                if "method" not in bodies[j] and "jsonrpc" in bodies[j] and bodies[j].get("id") == want
+            ),
+            None,
+        )
+
+    for i, e in enumerate(events):
+        body = bodies[i]
+        if e.get("channel") == "mcp" and "method" in body and "id" in body and reply_to(i) is None:
+            replies.setdefault(i, []).append(
+                SeqRow(e["to"], e["from"], f"缺失：{body['method']} 的结果\nid={body['id']}", True)
+            )
+        if e.get("channel") == "model" and "input" in body:
+            nxt = next((j for j in range(i + 1, len(events)) if events[j].get("channel") == "model"), None)
+            if nxt is None or "input" in bodies[nxt]:
+                after.setdefault(i, []).append(
+                    SeqRow("model", "application", f"缺失：{e['label'].replace('request', 'response')}", True)
+                )
+        if e.get("channel") != "model" or "output" not in body:
+            continue
+        for item in body.get("output") or []:
+            if not isinstance(item, dict) or item.get("type") != "function_call":
+                continue
+            cid, link = item.get("call_id"), links.get(item.get("call_id")) or {}
+            service = link.get("service") or str(item.get("name", "")).split("__")[0]
+            service = service if service in lanes else services[0]
+            req = next(
+                (
+                    j
+                    for j in range(i + 1, len(events))
+                    if bodies[j].get("method") == "tools/call"
+                    and link.get("mcp_id") is not None
+                    and bodies[j].get("id") == link.get("mcp_id")
+                ),
+                None,
+            )
+            if req is None:
+                after.setdefault(i, []).append(
+                    SeqRow(
+                        "application", service, f"缺失：tools/call\ncall_id={cid} 没有对应的 MCP 请求", True
+                    )
+                )
+            fed = any(
+                events[j].get("channel") == "model"
+                and any(
+                    isinstance(x, dict)
+                    and x.get("type") == "function_call_output"
+                    and x.get("call_id") == cid
+                    for x in bodies[j].get("input") or []
+                )
+                for j in range(i + 1, len(events))
+            )
+            if not fed:
+                where = i if req is None else (reply_to(req) or req)
+                later = any(events[j].get("channel") == "model" for j in range(i + 1, len(events)))
+                text = "function_call_output" if later else "下一次模型请求（function_call_output）"
+                after.setdefault(where, []).append(
+                    SeqRow("application", "model", f"缺失：{text}\ncall_id={cid}", True)
+                )
+    rows = [SeqRow("user", "application", f"任务\n{_short(data.get('task', ''), 18)}")]
+    for i, e in enumerate(events):
+        rows.append(SeqRow(e["from"], e["to"], _event_label(e)))
+        rows += replies.get(i, []) + after.get(i, [])
+    if data.get("answer"):
+        rows.append(SeqRow("application", "user", f"呈现答复\n{_short(data['answer'], 18)}"))
+    elif not any(r.missing for r in rows):
+        reason = (data.get("outcome") or {}).get("status", "")
+        rows.append(SeqRow("application", "user", f"缺失：呈现答复\noutcome: {reason}", True))
+    return lanes, rows
