@@ -268,7 +268,7 @@ VERIFIER_MODULES = [
     "verify_report",
     "verify_cli",
     "_jsoncheck",
-    "_traceread",
+    "_evidence",
     "_rules",
     "_fieldchecks",
     "_roundtripchecks",
