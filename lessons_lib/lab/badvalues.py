@@ -24,7 +24,8 @@ from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.lab.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
-from lessons_lib.views.changetable import abbreviate, text_table
+from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -22,7 +22,8 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
-from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value, text_table
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     from lessons_lib.core.trace import Trace

@@ -10,16 +10,12 @@ in a later model request, no response to a model request) becomes a row with ``m
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from lessons_lib.core.trace import event_number
 from lessons_lib.core.tracetypes import TraceData
-
-
-def _em(line: str) -> float:
-    return sum(1.0 if unicodedata.east_asian_width(c) in "WFA" else 0.55 for c in line)
+from lessons_lib.views.textwidth import ems, shorten
 
 
 @dataclass(frozen=True)
@@ -36,12 +32,7 @@ def _short(text: Any, em: float) -> str:
     """The first line of ``text`` cut to about ``em`` ems."""
     s = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     s = next((ln for ln in s.splitlines() if ln.strip()), "")
-    out = ""
-    for c in s:
-        if _em(out + c) > em:
-            return out + "…"
-        out += c
-    return out
+    return shorten(s, em, room=0, measure=ems)
 
 
 def _event_label(e: dict[str, Any]) -> str:
