@@ -9,10 +9,12 @@ labels (a CJK character ~1 em, others ~0.55 em) so that no renderer clips Chines
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.core import glossary
+from lessons_lib.core.display import PLAIN, SVG, Displayable
 from lessons_lib.core.glossary import Kind, Step
 from lessons_lib.core.tracetypes import TraceData
 from lessons_lib.views.dot import INSTALL_HINT, RendererMissing, render_svg
@@ -79,7 +81,7 @@ def _graph(name: str, body: list[str], **graph: Any) -> str:
     return "\n".join([*head, *body, "}"]) + "\n"
 
 
-class Diagram:
+class Diagram(Displayable):
     """A diagram as DOT text; drawn as SVG only when displayed or saved (lesson 01)."""
 
     def __init__(self, name: str, source: str, description: str) -> None:
@@ -97,14 +99,21 @@ class Diagram:
         p.write_text(self.source if p.suffix in {".dot", ".gv"} else self.svg(), encoding="utf-8")
         return p
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        try:
-            return {"image/svg+xml": self.svg(), "text/plain": self.description}
-        except RendererMissing:
-            return {"text/plain": f"{self.source}\n{INSTALL_HINT}"}
+    def text(self) -> str:
+        """The description; without a renderer, the DOT text and how to install one."""
+        return self.description if self._drawn() is not None else f"{self.source}\n{INSTALL_HINT}"
 
-    def __repr__(self) -> str:
-        return f"Diagram({self.name!r}, {self.description.splitlines()[0]!r})"
+    def _drawn(self) -> str | None:
+        try:
+            return self.svg()
+        except RendererMissing:
+            return None
+
+    def _mime_forms(self) -> dict[str, Callable[[], str | None]]:
+        return {PLAIN: self.text, SVG: self._drawn}
+
+    def repr_args(self) -> str:
+        return f"{self.name!r}, {self.description.splitlines()[0]!r}"
 
 
 # ---------------------------------------------------------------- 1. who talks to whom
