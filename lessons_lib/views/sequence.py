@@ -31,7 +31,7 @@ class SeqRow:
     missing: bool = False
 
 
-def _short(text: Any, em: float) -> str:
+def _short(text: object, em: float) -> str:
     """The first line of ``text`` cut to about ``em`` ems."""
     s = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     s = next((ln for ln in s.splitlines() if ln.strip()), "")
@@ -81,7 +81,7 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
             lanes.append(name)
     after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
     replies: dict[int, list[SeqRow]] = {}  # missing replies come before missing feedback
-    links: dict[Any, dict[str, Any]] = {k.get("call_id"): dict(k) for k in data["links"]}
+    links: dict[object, dict[str, object]] = {k.get("call_id"): dict(k) for k in data["links"]}
     bodies = [e.get("body") or {} for e in events]
     services = lanes[3:] or ["service"]
 
