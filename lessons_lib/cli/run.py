@@ -40,7 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
-    if args.live and live_setting() is None:
+    try:
+        no_key = args.live and live_setting() is None
+    except ValueError as exc:  # a malformed OPENAI_BASE_URL
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if no_key:
         print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
