@@ -26,6 +26,7 @@ import anyio
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import DEFAULT_API, MODEL_APIS
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop, adapter_for
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
 from lessons_lib.engine.models import ModelSetting, live_setting, make_http_client, offline_setting
@@ -102,7 +103,15 @@ async def arun_chain(
     setting = live_setting(model) if live else offline_setting(model)
     if setting is None:
         raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
-    trace = Trace(task=text, model=setting.public())
+    info = setting.public()
+    if adapter.api != DEFAULT_API:  # part one's traces (Responses) keep their bytes
+        known = [a for a in MODEL_APIS if a == adapter.api]
+        if not known:
+            raise ValueError(
+                f"adapter api '{adapter.api}' is not a trace model.api ({', '.join(MODEL_APIS)})"
+            )
+        info["api"] = known[0]
+    trace = Trace(task=text, model=info)
     run = _Run(trace, setting, limits)
     transport = None if live else adapter.offline_transport(script or Script())
     with anyio.move_on_after(limits.total_timeout) as scope:

@@ -16,6 +16,7 @@ from typing import Any, Final
 import httpx2
 
 from lessons_lib.core.example import MODEL_NAME
+from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY, redact, redact_json
 
 __all__ = ["OFFLINE_KEY", "redact", "redact_json"]  # re-exported: lessons and the live cell import them here
@@ -106,7 +107,7 @@ class ModelSetting:
     base_url: str | None = None
     key: str = OFFLINE_KEY
 
-    def public(self) -> dict[str, str]:
+    def public(self) -> ModelInfo:
         """What the trace may say about the model (no key, no address)."""
         return {"mode": self.mode, "name": self.name, "label": self.label}
 
