@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from lessons_lib.core.example import ALIAS_SEPARATOR
-from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked

@@ -206,7 +206,7 @@ async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> Mod
         failure = exc
     if run.refused is not None:
         raise Stop("error", run.refused)
-    if isinstance(failure, Stop) and not run.body:
+    if isinstance(failure, Stop):
         raise failure
     reply = adapter.read(run.body)  # a reply of the wrong shape raises its own Stop
     if failure is not None:
