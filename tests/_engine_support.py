@@ -59,9 +59,9 @@ def cli(
 
 @dataclass
 class ReadSpy:
-    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` opened."""
+    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` read."""
 
-    calls: list[Path] = field(default_factory=list)
+    calls: list[Any] = field(default_factory=list)  # fileservice.Opened: fd, name, limit
 
 
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
@@ -71,9 +71,9 @@ def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
     spy = ReadSpy()
     real = fileservice._read_bytes
 
-    def spying(target: Path) -> bytes:
-        spy.calls.append(target)
-        return real(target)
+    def spying(opened: Any) -> bytes:
+        spy.calls.append(opened)
+        return real(opened)
 
     monkeypatch.setattr(fileservice, "_read_bytes", spying)
     return spy
