@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "TASK": "lessons_lib.core.example",
     "MODEL_NAME": "lessons_lib.core.example",
     "task_text": "lessons_lib.core.example",
+    "FAILURE_PREFIX": "lessons_lib.core.example",
     # engine (lessons 01-06)
     "FileService": "lessons_lib.engine.fileservice",
     "build_server": "lessons_lib.engine.fileservice",
