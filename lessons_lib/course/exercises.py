@@ -22,13 +22,6 @@ from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TOOL_NAME, task_t
 from lessons_lib.course.exercises_base import StepResult, run_checker
 
 
-def _tools_entry(bench: Any) -> tuple[Any, list[dict[str, Any]]]:
-    from lessons_lib.engine.host import adapt_tool
-
-    tool = bench.fs.list_tools().tools[0]
-    return tool, [adapt_tool(SERVICE_NAME, tool)[1]]
-
-
 def _ask(bench: Any, items: list[Any], tools: list[dict[str, Any]]) -> Any:
     return bench.model.responses.create(model=MODEL_NAME, input=items, tools=tools)
 
@@ -90,7 +83,7 @@ def _step2(fn: Any) -> str:
         preamble="好的，我来读取。", also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)
     )
     with workbench(task_text(head=4), script=script) as bench:
-        _, tools = _tools_entry(bench)
+        tools = bench.course_tools()
         items: list[Any] = [{"role": "user", "content": task_text(head=4)}]
         first = _ask(bench, items, tools)
         want = [i.call_id for i in first.output if i.type == "function_call"]
@@ -114,7 +107,7 @@ def _step3(fn: Any) -> str:
 
     routes = {"fs__read_text_file": ("fs", TOOL_NAME), "docs__search_notes": ("docs", "search_notes")}
     with workbench(task_text(head=7)) as bench:
-        _, tools = _tools_entry(bench)
+        tools = bench.course_tools()
         call = _ask(bench, [{"role": "user", "content": task_text(head=7)}], tools).output[0]
     other = ResponseFunctionToolCall(
         type="function_call",
@@ -215,7 +208,7 @@ def _step6(fn: Any) -> str:
     from lessons_lib.engine.kit import workbench
 
     with workbench(task_text(head=6)) as bench:
-        _, tools = _tools_entry(bench)
+        tools = bench.course_tools()
         items: list[Any] = [{"role": "user", "content": task_text(head=6)}]
         first = _ask(bench, items, tools)
         calls = [i for i in first.output if i.type == "function_call"]

@@ -57,12 +57,13 @@ class GradeReport:
     link: str | None = None
     hint: str = ""
     cases: tuple[CaseResult, ...] = field(default_factory=tuple)
+    title: str = "应用循环评分（离线，真实 SDK）"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def text(self) -> str:
-        lines = ["应用循环评分（离线，真实 SDK）"]
+        lines = [self.title]
         lines += [f"  {'✓' if c.passed else '✗'} {c.title}" for c in self.cases]
         lines.append(("✓ " if self.passed else "✗ ") + self.message)
         if self.hint:
@@ -223,9 +224,14 @@ def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION) -> GradeRepor
     from lessons_lib.course.exercises import STEP_NAMES, check_step
 
     fn = load_function(path, function)
-    if function in STEP_NAMES:
-        result = check_step(STEP_NAMES[function], fn)
+    step = STEP_NAMES.get(function)
+    if step is not None and step < len(STEP_NAMES):  # the last step is the whole loop
+        result = check_step(step, fn)
         return GradeReport(
-            result.passed, result.message, link=None if result.passed else function, hint=result.hint
+            result.passed,
+            result.message,
+            link=None if result.passed else function,
+            hint=result.hint,
+            title=result.title,
         )
     return grade_loop(fn)

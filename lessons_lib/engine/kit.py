@@ -240,6 +240,12 @@ class Bench:
         """True when the loop kept asking the model past the bench's request cap."""
         return self.cap.runaway
 
+    def course_tools(self) -> list[JSON]:
+        """The course's own declaration of the service's tools (what step 1 produces), for demos."""
+        from lessons_lib.engine.host import adapt_tool
+
+        return [adapt_tool(self.fs.name, tool)[1] for tool in self.fs.list_tools().tools]
+
     def finish(self, answer: Any) -> Trace:
         """Close the record: the shown answer, the route table the service implies, an outcome."""
         tools = [
