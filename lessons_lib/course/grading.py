@@ -164,6 +164,11 @@ def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
     """Grade a learner's ``app_loop(task, model, fs, max_rounds)`` on every case. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
+    from lessons_lib.course.exercises_base import UNFINISHED, has_blank
+
+    if has_blank(fn):
+        message = f"{UNFINISHED}：函数里还有标着 ... 或 # TODO 的空白，填好再评分"
+        return GradeReport(False, message, link="unfinished", hint=WHERE["no_limit"])
     done: list[CaseResult] = []
     for case in cases:
         problem = judge(fn, case)
@@ -173,13 +178,15 @@ def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
     return GradeReport(True, PASS_TEXT.format(n=len(cases) - 1), cases=tuple(done))
 
 
-def load_function(path: str | Path, function: str = DEFAULT_FUNCTION) -> Callable[..., Any]:
-    """The named function from a ``.py`` file or a notebook's ``exercise`` cells; GradeInputError if not."""
+def load_function(
+    path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise"
+) -> Callable[..., Any]:
+    """The named function from a ``.py`` file or a notebook's cells with this tag; GradeInputError if not."""
     p = Path(path)
     if not p.is_file():
         raise GradeInputError(f"没有这个文件：{p}（请给出 .py 文件或 .ipynb 笔记本的路径）")
     try:
-        source = _notebook_source(p) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
+        source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GradeInputError(f"读不了 {p.name}：{exc}") from None
     try:
@@ -204,26 +211,29 @@ def load_function(path: str | Path, function: str = DEFAULT_FUNCTION) -> Callabl
     return found
 
 
-def _notebook_source(p: Path) -> str:
-    """The code of the cells tagged ``exercise``: what the learner wrote, without the solutions."""
+def _notebook_source(p: Path, tag: str) -> str:
+    """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
     import json
 
     nb = json.loads(p.read_text(encoding="utf-8"))
     cells = [
         "".join(c.get("source", []))
         for c in nb.get("cells", [])
-        if c.get("cell_type") == "code" and "exercise" in c.get("metadata", {}).get("tags", [])
+        if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
     ]
     if not cells:
-        raise ValueError("这个笔记本里没有标记为 exercise 的代码单元")
+        raise ValueError(f"这个笔记本里没有标记为 {tag} 的代码单元")
     return "\n\n".join(cells) + "\n"
 
 
-def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION) -> GradeReport:
-    """Load ``function`` from the file and grade it: a step checker for a step name, else the loop."""
+def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> GradeReport:
+    """Load ``function`` from the file and grade it: a step checker for a step name, else the loop.
+
+    ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
+    """
     from lessons_lib.course.exercises import STEP_NAMES, check_step
 
-    fn = load_function(path, function)
+    fn = load_function(path, function, cells)
     step = STEP_NAMES.get(function)
     if step is not None and step < len(STEP_NAMES):  # the last step is the whole loop
         result = check_step(step, fn)

@@ -291,6 +291,7 @@ def workbench(
     server = build_server(Path(root) if root is not None else None, SERVICE_NAME)
     wire = _SharedWire(FramedTransport(server, recorder.frame_sink(SERVICE_NAME)))
     cap = _Capped(OfflineModel(script=script or Script()), max_requests)
+    error: Exception | None = None
     with start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(wire, mode="legacy")) as client:
             transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
@@ -299,4 +300,9 @@ def workbench(
                 api_key=OFFLINE_KEY, max_retries=0, timeout=REPLY_TIMEOUT, http_client=http_client
             ) as model:
                 fs = ToolService(SERVICE_NAME, portal, client, wire, trace)
-                yield Bench(model, fs, trace, cap, setting.name)
+                try:
+                    yield Bench(model, fs, trace, cap, setting.name)
+                except Exception as exc:  # close the session cleanly, then raise it ungrouped
+                    error = exc
+    if error is not None:
+        raise error
