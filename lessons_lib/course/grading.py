@@ -22,7 +22,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from lessons_lib.course.grading_cases import CASES, MAX_ROUNDS, WHERE, Broken, Case, check_frames, check_stop
+from lessons_lib.course.grading_cases import (
+    CASES,
+    MAX_ROUNDS,
+    WHERE,
+    Broken,
+    Case,
+    check_every_call_sent,
+    check_frames,
+    check_stop,
+)
 
 DEFAULT_FUNCTION: Final = "app_loop"
 PASS_TEXT: Final = "通过：你的应用循环在示例和全部 {n} 个没见过的情形里都走通了整条链路。"
@@ -60,7 +69,10 @@ class GradeReport:
     title: str = "应用循环评分（离线，真实 SDK）"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """JSON-ready: for a gradebook row."""
+        data = asdict(self)
+        data["cases"] = list(data["cases"])
+        return data
 
     def text(self) -> str:
         lines = [self.title]
@@ -91,6 +103,7 @@ LINK_ZH: Final = {
     "stop_message": "轮数上限",
     "crashed": "程序出错",
     "first_item": "模型响应",
+    "unexecuted": "执行",
     "roundtrip": "两轮往返",
 }
 
@@ -149,6 +162,10 @@ def judge(fn: Callable[..., Any], case: Case) -> tuple[str, str] | None:
         if isinstance(error, AttributeError) and "ResponseOutputMessage" in str(error):
             return "first_item", _crash_text(error, fn) + FIRST_ITEM
         return "crashed", _crash_text(error, fn)
+    try:
+        check_every_call_sent(trace)
+    except Broken as broken:
+        return broken.key, str(broken)
     if case.expect == "stop":
         return None
     found = diagnose(trace).broken

@@ -55,18 +55,18 @@ CASES: Final = (
         hint="服务拒绝了根目录之外的路径：拒绝也是一种失败，要如实反馈，再让模型作答。",
     ),
     Case(
-        "two_calls",
-        "一轮里两个调用",
-        task_text(head=3),
-        Script(also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)),
-        hint="这一轮模型给了两个 function_call：每个调用各发一次 tools/call（id 各不相同），各回一个反馈。",
-    ),
-    Case(
         "text_first",
         "调用前先有一段文字",
         task_text(head=4),
         Script(preamble="好的，我先读取这个文件。"),
         hint="这一次 output[0] 是一段文字，function_call 在它后面：按 type 找调用，不能假定第一项就是调用。",
+    ),
+    Case(
+        "two_calls",
+        "一轮里两个调用",
+        task_text(head=3),
+        Script(also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)),
+        hint="这一轮模型给了两个 function_call：每个调用各发一次 tools/call（id 各不相同），各回一个反馈。",
     ),
     Case(
         "endless",
@@ -94,6 +94,7 @@ WHERE: Final = {
     "no_limit": "第 7 步 app_loop：用 for _ in range(max_rounds) 限制轮数，到上限后返回一句说明",
     "stop_message": "第 7 步 app_loop：到达上限时返回一句说明（不是 None，不是工具原文）",
     "first_item": "第 2 步 find_calls：遍历 response.output，按 item.type 找 function_call",
+    "unexecuted": "第 2、7 步：find_calls 要找出全部调用（按 type），循环要逐个执行",
     "crashed": "看出错的那一行；先用各步的检查单独试一试",
     "roundtrip": "第 6 步 next_input：第二次请求原样保留第一次的输入和原调用",
 }
@@ -159,6 +160,31 @@ def check_frames(trace: Trace) -> None:
                 f"发给服务的 arguments {_short(arguments)} 与模型给出的 {_short(parsed)} 不同："
                 "值要从 arguments 解析，不能写死示例里的值",
             )
+
+
+def check_every_call_sent(trace: Trace) -> None:
+    """Each round: as many tools/call requests as the model made function_calls."""
+    pending: list[str] = []
+    sent = 0
+    for event in [*trace.events, {"channel": "model", "label": "request_end", "body": {}}]:
+        label = str(event["label"])
+        if event["channel"] == "model" and label.startswith("request_"):
+            if sent < len(pending):
+                raise Broken(
+                    "unexecuted",
+                    f"模型这一轮给了 {len(pending)} 个 function_call，应用只发出了 {sent} 个 tools/call："
+                    f"{pending[sent]} 没有执行",
+                )
+            pending, sent = [], 0
+        elif event["channel"] == "model" and label.startswith("response_"):
+            output = event["body"].get("output") or []
+            pending = [
+                str(i.get("call_id"))
+                for i in output
+                if isinstance(i, dict) and i.get("type") == "function_call"
+            ]
+        elif event["channel"] == "mcp" and event["body"].get("method") == "tools/call":
+            sent += 1
 
 
 def _declared_names(trace: Trace) -> set[str]:
