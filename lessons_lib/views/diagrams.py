@@ -8,10 +8,7 @@ labels (a CJK character ~1 em, others ~0.55 em) so that no renderer clips Chines
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -337,40 +334,3 @@ def _trace_dict(trace: Any) -> TraceData:
     if isinstance(trace, dict):
         return Trace.from_dict(trace).to_dict()
     raise ValueError(f"trace_diagram needs a Trace, its dict or a trace file, not a {type(trace).__name__}")
-
-
-# ---------------------------------------------------------------- command line
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib diagram {actors,loop,chain,trace} [--trace F] [--step S] [-o OUT.svg]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib diagram",
-        description="Draw a course diagram as SVG, or print its DOT text.",
-    )
-    parser.add_argument("which", choices=["actors", "loop", "chain", "trace"])
-    parser.add_argument("--trace", help="trace file for 'trace' (default: data/trace.json)")
-    parser.add_argument("--step", help="for 'chain': the step to light, 1-4 or a name (execution, 执行)")
-    parser.add_argument(
-        "-o", "--output", help="write OUT.svg (drawn) or OUT.dot; without it, print the DOT text"
-    )
-    args = parser.parse_args(argv)
-    try:
-        if args.which == "trace":
-            from lessons_lib.core.paths import DATA_DIR
-
-            diagram = trace_diagram(Path(args.trace) if args.trace else DATA_DIR / "trace.json")
-        elif args.which == "chain":
-            diagram = chain_diagram(args.step)
-        else:
-            diagram = actors_diagram() if args.which == "actors" else loop_diagram()
-        if not args.output:
-            sys.stdout.write(diagram.source)
-            return 0
-        diagram.save(args.output)
-    except RendererMissing as exc:
-        print(f"diagram: {exc} (or leave out -o to print the DOT text)", file=sys.stderr)
-        return 1
-    except (ValueError, OSError, RuntimeError) as exc:
-        print(f"diagram: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.output}")
-    return 0
