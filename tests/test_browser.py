@@ -462,15 +462,20 @@ def test_hands_on_exercise_passes_after_typing_the_answer(browser_context: Any, 
         checker = panel.locator(".jp-CodeCell", has_text="check_step(3, route_call)").first
         checker.scroll_into_view_if_needed()
         expect(checker.locator(".jp-OutputArea")).to_contain_text("还没有完成")
-        # Type the answer over the blank, as a learner does: select it in the editor, then type.
+        # Type the answer over the blank as a learner does: select the "..." only (the TODO
+        # comment after it stays), then type.
         exercise.scroll_into_view_if_needed()
-        blank = exercise.locator(".cm-line", has_text="args = ...").first
-        blank.click()
+        line = "    args = ...  # TODO 解析 call.arguments"
+        exercise.locator(".cm-line", has_text="args = ...").first.click()
         page.keyboard.press("End")
-        page.keyboard.press("Shift+Home")
-        page.keyboard.type("args = json.loads(call.arguments)")
-        expect(exercise.locator(".cm-content")).to_contain_text("args = json.loads(call.arguments)")
-        expect(exercise.locator(".cm-content")).not_to_contain_text("TODO")
+        for _ in range(len(line) - line.index("...") - 3):
+            page.keyboard.press("ArrowLeft")
+        for _ in range(3):
+            page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.type("json.loads(call.arguments)")
+        expect(exercise.locator(".cm-content")).to_contain_text(
+            "args = json.loads(call.arguments)  # TODO 解析 call.arguments"
+        )
         page.keyboard.press("Shift+Enter")  # run the exercise cell; the checker cell is next
         page.keyboard.press("Shift+Enter")
         checker.scroll_into_view_if_needed()

@@ -148,10 +148,14 @@ def test_returning_the_roundtrip_unchanged_is_not_a_break(tmp_path: Path) -> Non
     assert "一模一样" in check_exercise(7, define(tmp_path, source, "break_chain")).message
 
 
-def test_has_blank_sees_ellipsis_and_todo_only(tmp_path: Path) -> None:
+def test_has_blank_sees_starter_blanks_only(tmp_path: Path) -> None:
     assert has_blank(define(tmp_path, "def f():\n    return ...\n", "f"))
     assert has_blank(define(tmp_path, "def f():\n    return None  # TODO\n", "f"))
     assert not has_blank(define(tmp_path, "def f():\n    return 'done'\n", "f"))
+    # a filled blank whose TODO comment stayed, and an ellipsis that is part of a type
+    assert not has_blank(define(tmp_path, "def f():\n    return 'done'  # TODO 别名\n", "f"))
+    typed = "from typing import Callable\n\n\ndef f(g: Callable[..., str]) -> str:\n    return g()\n"
+    assert not has_blank(define(tmp_path, typed, "f"))
     assert not has_blank(print)  # no source: judged by running it
 
 

@@ -181,11 +181,10 @@ def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
     """Grade a learner's ``app_loop(task, model, fs, max_rounds)`` on every case. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
-    from lessons_lib.course.exercises_base import UNFINISHED, has_blank
+    from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
 
     if has_blank(fn):
-        message = f"{UNFINISHED}：函数里还有标着 ... 或 # TODO 的空白，填好再评分"
-        return GradeReport(False, message, link="unfinished", hint=WHERE["no_limit"])
+        return GradeReport(False, BLANK_TEXT, link="unfinished", hint=WHERE["unfinished"])
     done: list[CaseResult] = []
     for case in cases:
         problem = judge(fn, case)

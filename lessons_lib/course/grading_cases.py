@@ -105,6 +105,7 @@ WHERE: Final = {
     "stop_message": "第 7 步 app_loop：到达上限时返回一句说明（不是 None，不是工具原文）",
     "first_item": "第 2 步 find_calls：遍历 response.output，按 item.type 找 function_call",
     "unexecuted": "第 2、7 步：find_calls 要找出全部调用（按 type），循环要逐个执行",
+    "unfinished": "第 7 步 app_loop：函数里还留着 ...（轮数上限和到达上限时的说明）",
     "crashed": "看出错的那一行；先用各步的检查单独试一试",
     "roundtrip": "第 6 步 next_input：第二次请求原样保留第一次的输入和原调用",
 }
