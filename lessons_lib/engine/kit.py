@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 import anyio
 import httpx2
@@ -36,6 +36,15 @@ from lessons_lib.engine.execute import Service
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
 from lessons_lib.engine.offline_model import OfflineModel, Script
 from lessons_lib.engine.wire import FramedTransport, to_wire
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.shared.message import SessionMessage
+    from mcp_types import ListToolsResult
+    from openai import OpenAI
+
+Incoming: TypeAlias = "SessionMessage | Exception"
+Streams: TypeAlias = "tuple[ObjectReceiveStream[Incoming], ObjectSendStream[SessionMessage]]"
 
 REPLY_TIMEOUT: Final = 10.0
 RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
@@ -66,22 +75,23 @@ class _SharedWire:
 
     def __init__(self, inner: FramedTransport) -> None:
         self._inner = inner
-        self._waiting: dict[str, ObjectSendStream[Any]] = {}
-        self._write: ObjectSendStream[Any] | None = None
-        self._cm: Any = None
+        self._waiting: dict[str, ObjectSendStream[JSONObject]] = {}
+        self._write: ObjectSendStream[SessionMessage] | None = None
+        self._cm: AbstractAsyncContextManager[Streams] | None = None
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Streams:
         self._cm = self._open()
         return await self._cm.__aenter__()
 
-    async def __aexit__(self, *exc: Any) -> None:
-        await self._cm.__aexit__(*exc)
+    async def __aexit__(self, *exc: object) -> None:
+        if self._cm is not None:
+            await self._cm.__aexit__(None, None, None)
 
     @asynccontextmanager
-    async def _open(self) -> AsyncIterator[tuple[Any, Any]]:
+    async def _open(self) -> AsyncIterator[Streams]:
         async with self._inner as (read, write):
             self._write = write
-            to_session, session_read = anyio.create_memory_object_stream[Any](16)
+            to_session, session_read = anyio.create_memory_object_stream[Incoming](16)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._pump, read, to_session)
                 try:
@@ -89,7 +99,9 @@ class _SharedWire:
                 finally:
                     tg.cancel_scope.cancel()
 
-    async def _pump(self, read: ObjectReceiveStream[Any], to_session: ObjectSendStream[Any]) -> None:
+    async def _pump(
+        self, read: ObjectReceiveStream[Incoming], to_session: ObjectSendStream[Incoming]
+    ) -> None:
         async with to_session:
             async for item in read:
                 frame = {} if isinstance(item, Exception) else json.loads(to_wire(item.message))
@@ -129,7 +141,7 @@ class ToolService:
     """
 
     def __init__(
-        self, name: str, portal: BlockingPortal, client: Any, wire: _SharedWire, trace: Trace
+        self, name: str, portal: BlockingPortal, client: Client, wire: _SharedWire, trace: Trace
     ) -> None:
         self.name = name
         self.session = client.session
@@ -142,7 +154,7 @@ class ToolService:
         sent = [x.id for x in mcp_exchanges(self._trace, None, self.name)]
         return max([i for i in sent if isinstance(i, int) and not isinstance(i, bool)], default=0) + 1
 
-    def list_tools(self) -> Any:
+    def list_tools(self) -> ListToolsResult:
         """The service's ``tools/list`` result (``mcp_types.ListToolsResult``)."""
         return self._portal.call(self._client.list_tools)
 
@@ -187,7 +199,7 @@ class _Bridge(httpx2.BaseTransport):
         content = request.read()
         copy = httpx2.Request(request.method, request.url, headers=request.headers, content=content)
 
-        async def forward() -> tuple[int, Any, bytes]:
+        async def forward() -> tuple[int, httpx2.Headers, bytes]:
             response = await self._inner.handle_async_request(copy)
             return response.status_code, response.headers, await response.aread()
 
@@ -220,7 +232,7 @@ class _Capped(httpx2.AsyncBaseTransport):
 class Bench:
     """What a learner's loop gets: ``model`` (OpenAI client), ``fs`` (ToolService), and the trace."""
 
-    model: Any
+    model: OpenAI
     fs: ToolService
     trace: Trace
     cap: _Capped
