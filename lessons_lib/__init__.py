@@ -80,7 +80,7 @@ _EXPORTS: dict[str, str] = {
     "check_step": "lessons_lib.course.exercises",
     "check_exercise": "lessons_lib.course.exercises_early",
     "grade_loop": "lessons_lib.course.grading",
-    "grade_file": "lessons_lib.course.grading",
+    "grade_file": "lessons_lib.course.grading_files",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",

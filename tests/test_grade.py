@@ -17,7 +17,8 @@ import pytest
 from conftest import NOTEBOOKS_DIR
 
 from lessons_lib.course import grading
-from lessons_lib.course.grading import GradeInputError, GradeReport, grade_file, grade_loop
+from lessons_lib.course.grading import GradeInputError, GradeReport, grade_loop
+from lessons_lib.course.grading_files import grade_file, load_function
 
 NOTEBOOK = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 
@@ -272,4 +273,4 @@ def test_a_crash_names_the_learners_line(tmp_path: Path) -> None:
 def test_grade_input_error_is_a_value_error() -> None:
     assert issubclass(GradeInputError, ValueError)
     with pytest.raises(GradeInputError):
-        grading.load_function(NOTEBOOKS_DIR / "missing.ipynb")
+        load_function(NOTEBOOKS_DIR / "missing.ipynb")

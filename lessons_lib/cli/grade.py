@@ -32,7 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
 
-    from lessons_lib.course.grading import GradeInputError, grade_file
+    from lessons_lib.course.grading import GradeInputError
+    from lessons_lib.course.grading_files import grade_file
 
     try:
         report = grade_file(args.file, function=args.function, cells=args.cells)

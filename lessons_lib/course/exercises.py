@@ -12,32 +12,16 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, cast
+from typing import Final
 
 from lessons_lib.checks._evidence import result_text
 from lessons_lib.checks._fieldchecks import compare_feedback
 from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.checks._roundtripchecks import check_context
-from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TOOL_NAME, task_text
+from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME, task_text
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.queries import link_for, mcp_exchanges
 from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
-
-if TYPE_CHECKING:
-    from openai.types.responses import Response, ResponseInputItemParam, ToolParam
-
-    from lessons_lib.engine.kit import Bench
-
-
-def _ask(bench: Bench, items: list[JSONObject], tools: list[JSONObject]) -> Response:
-    # the request is plain JSON, as the learner writes it; the SDK's TypedDicts describe the same
-    sent = cast("list[ResponseInputItemParam]", items)
-    return bench.model.responses.create(model=MODEL_NAME, input=sent, tools=cast("list[ToolParam]", tools))
-
-
-def _as_input(response: Response) -> list[JSONObject]:
-    """The response's output items as the next request's input items (their JSON)."""
-    return cast("list[JSONObject]", [item.to_dict() for item in response.output])
 
 
 def _feedback(call_id: str, reply: JSONObject) -> JSONObject:
@@ -57,17 +41,17 @@ def _frame(request_id: int, name: str, arguments: JSONObject) -> JSONObject:
 
 
 def _step1(fn: Learner) -> str:
-    import mcp_types
-
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import sdk_tool
 
     with workbench() as bench:
         tool = bench.fs.list_tools().tools[0]
-    other = mcp_types.Tool(
-        name="search_notes",
-        description="Search the notes by keyword.",
-        input_schema={"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-    )
+    schema: JSONObject = {
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    }
+    other = sdk_tool("search_notes", "Search the notes by keyword.", schema)
     for service, t in ((SERVICE_NAME, tool), ("docs", other)):
         entry = fn(service, t)
         need(isinstance(entry, dict), f"应当返回一个 dict（Responses 的 tools 项），返回的是 {show(entry)}")
@@ -91,6 +75,7 @@ def _step1(fn: Learner) -> str:
 
 def _step2(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import as_input, ask
     from lessons_lib.engine.offline_model import Script
 
     script = Script(
@@ -99,7 +84,7 @@ def _step2(fn: Learner) -> str:
     with workbench(task_text(head=4), script=script) as bench:
         tools = bench.course_tools()
         items: list[JSONObject] = [{"role": "user", "content": task_text(head=4)}]
-        first = _ask(bench, items, tools)
+        first = ask(bench, items, tools)
         want = [i.call_id for i in first.output if i.type == "function_call"]
         got = fn(first)
         ids = [getattr(i, "call_id", None) for i in got or []]
@@ -110,29 +95,21 @@ def _step2(fn: Learner) -> str:
         outputs: list[JSONObject] = [
             {"type": "function_call_output", "call_id": c, "output": "x"} for c in want
         ]
-        answer = _ask(bench, items + _as_input(first) + outputs, tools)
+        answer = ask(bench, items + as_input(first) + outputs, tools)
         rest = list(fn(answer) or [])
         need(rest == [], f"只有文字答复的响应里没有调用，应当返回 []，得到 {show(rest)}")
     return "先有文字、再有两个调用的响应里找到了两个 function_call；纯文字的响应里一个也没有"
 
 
 def _step3(fn: Learner) -> str:
-    from openai.types.responses import ResponseFunctionToolCall
-
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import ask, function_calls, sdk_call
 
     routes = {"fs__read_text_file": ("fs", TOOL_NAME), "docs__search_notes": ("docs", "search_notes")}
     with workbench(task_text(head=7)) as bench:
         tools = bench.course_tools()
-        first = _ask(bench, [{"role": "user", "content": task_text(head=7)}], tools)
-        call = next(i for i in first.output if isinstance(i, ResponseFunctionToolCall))
-    other = ResponseFunctionToolCall(
-        type="function_call",
-        id="fc_2",
-        call_id="call_2",
-        name="docs__search_notes",
-        arguments='{"query": "MCP"}',
-    )
+        call = function_calls(ask(bench, [{"role": "user", "content": task_text(head=7)}], tools))[0]
+    other = sdk_call("call_2", "docs__search_notes", '{"query": "MCP"}')
     for c, (service, tool) in ((call, routes["fs__read_text_file"]), (other, routes["docs__search_notes"])):
         got = fn(c, routes)
         need(
@@ -215,11 +192,12 @@ def _step5(fn: Learner) -> str:
 
 def _step6(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import ask
 
     with workbench(task_text(head=6)) as bench:
         tools = bench.course_tools()
         items: list[JSONObject] = [{"role": "user", "content": task_text(head=6)}]
-        first = _ask(bench, items, tools)
+        first = ask(bench, items, tools)
         calls = [i for i in first.output if i.type == "function_call"]
         outputs = []
         for call in calls:
@@ -228,7 +206,7 @@ def _step6(fn: Learner) -> str:
         given = copy.deepcopy(items)
         following = fn(given, first, outputs)
         need(isinstance(following, list), f"应当返回下一次请求的 input 列表，得到 {show(following)}")
-        second = _ask(bench, following, tools)
+        second = ask(bench, following, tools)
         trace = bench.finish(second.output_text)
     bodies = {e["label"]: e["body"] for e in trace.events if e["channel"] == "model"}
     check_context({k: bodies.get(k) for k in ("request_1", "response_1", "request_2")})

@@ -7,9 +7,8 @@ example and for every variation in ``grading_cases.CASES``. Each run is recorded
 ``lessons_lib.trace/1`` trace and judged, in this order: the grader's own frame checks, the
 chain doctor (``diagnose``), then ``verify_roundtrip``. The first problem ends the grading.
 
-``grade_file(path, function=...)`` does the same for a ``.py`` file or the ``exercise`` cells of
-a notebook, and returns the same pure-data :class:`GradeReport` (one process per file is
-enough for a gradebook). A file that cannot be graded raises :class:`GradeInputError`.
+``grading_files.grade_file(path, function=...)`` does the same for a ``.py`` file or the
+``exercise`` cells of a notebook, and returns the same pure-data :class:`GradeReport`.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from __future__ import annotations
 import linecache
 import traceback
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Final, cast
 
 from lessons_lib.core.display import Displayable
@@ -190,70 +188,3 @@ def grade_loop(fn: object, cases: tuple[Case, ...] = CASES) -> GradeReport:
             return _fail(case, *problem, done)
         done.append(CaseResult(case.key, case.title, True))
     return GradeReport(True, PASS_TEXT.format(n=len(cases) - 1), cases=tuple(done))
-
-
-def load_function(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> Learner:
-    """The named function from a ``.py`` file or a notebook's cells with this tag; GradeInputError if not."""
-    p = Path(path)
-    if not p.is_file():
-        raise GradeInputError(f"没有这个文件：{p}（请给出 .py 文件或 .ipynb 笔记本的路径）")
-    try:
-        source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise GradeInputError(f"读不了 {p.name}：{exc}") from None
-    try:
-        code = compile(source, str(p), "exec")
-    except SyntaxError as exc:
-        raise GradeInputError(f"{p.name} 第 {exc.lineno} 行有语法错误：{exc.msg}") from None
-    if p.suffix == ".ipynb":  # so a traceback shows the learner's line, not the notebook's JSON
-        linecache.cache[str(p)] = (len(source), None, source.splitlines(True), str(p))
-    namespace: dict[str, object] = {"__name__": "submission", "__file__": str(p)}
-    try:
-        exec(code, namespace)  # the learner's own file, run as a teacher would run it
-    except Exception as exc:
-        raise GradeInputError(f"运行 {p.name} 时出错：{type(exc).__name__}: {exc}") from None
-    found = namespace.get(function)
-    if not callable(found):
-        defined = sorted(
-            k for k, v in namespace.items() if callable(v) and getattr(v, "__module__", "") == "submission"
-        )
-        raise GradeInputError(
-            f"{p.name} 里没有函数 {function}（定义了：{', '.join(defined) or '无'}）；用 --function 指定名字"
-        )
-    return cast(Learner, found)
-
-
-def _notebook_source(p: Path, tag: str) -> str:
-    """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
-    import json
-
-    nb = json.loads(p.read_text(encoding="utf-8"))
-    cells = [
-        "".join(c.get("source", []))
-        for c in nb.get("cells", [])
-        if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
-    ]
-    if not cells:
-        raise ValueError(f"这个笔记本里没有标记为 {tag} 的代码单元")
-    return "\n\n".join(cells) + "\n"
-
-
-def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> GradeReport:
-    """Load ``function`` from the file and grade it: a step checker for a step name, else the loop.
-
-    ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
-    """
-    from lessons_lib.course.exercises import STEP_NAMES, check_step
-
-    fn = load_function(path, function, cells)
-    step = STEP_NAMES.get(function)
-    if step is not None and step < len(STEP_NAMES):  # the last step is the whole loop
-        result = check_step(step, fn)
-        return GradeReport(
-            result.passed,
-            result.message,
-            link=None if result.passed else function,
-            hint=result.hint,
-            title=result.title,
-        )
-    return grade_loop(fn)
