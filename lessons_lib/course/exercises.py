@@ -18,7 +18,7 @@ from lessons_lib.checks._evidence import result_text
 from lessons_lib.checks._fieldchecks import compare_feedback
 from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.checks._roundtripchecks import check_context
-from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME, task_text
+from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task_text
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.queries import link_for, mcp_exchanges
 from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
@@ -136,7 +136,7 @@ def _step4(fn: Learner) -> str:
     with workbench() as bench:
         moves = (
             ("call_a", {"path": "/workspace/notes.txt", "head": 3}),
-            ("call_b", {"path": "/workspace/missing.txt"}),
+            ("call_b", {"path": MISSING_PATH}),
         )
         replies = [fn(bench.fs, call_id, TOOL_NAME, args) for call_id, args in moves]
         trace = bench.finish(None)
@@ -169,7 +169,7 @@ def _step5(fn: Learner) -> str:
         good = bench.fs.send(
             _frame(bench.fs.next_id(), TOOL_NAME, {"path": "/workspace/notes.txt", "head": 2})
         )
-        missing = bench.fs.send(_frame(bench.fs.next_id(), TOOL_NAME, {"path": "/workspace/missing.txt"}))
+        missing = bench.fs.send(_frame(bench.fs.next_id(), TOOL_NAME, {"path": MISSING_PATH}))
         unknown = bench.fs.send(_frame(bench.fs.next_id(), "read_txt", {"path": "/workspace/notes.txt"}))
     for n, reply in enumerate((good, missing, unknown), 1):
         call_id = f"call_fb_{n}"
