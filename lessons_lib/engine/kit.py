@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypeAlias
 
@@ -28,7 +28,7 @@ import httpx2
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from anyio.from_thread import BlockingPortal
 
-from lessons_lib.core.example import SERVICE_NAME, TASK
+from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
@@ -51,7 +51,11 @@ RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有
 
 
 class _ModelRecorder:
-    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does."""
+    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does.
+
+    (The host's own recorder is part of its run state, with settings and limits a learner's
+    run does not have; these few lines are the same labelling.)
+    """
 
     def __init__(self, trace: Trace) -> None:
         self.trace = trace
@@ -119,17 +123,20 @@ class _SharedWire:
         key = json.dumps(frame.get("id"))
         if key in self._waiting:
             raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
+        message = SessionMessage(jsonrpc_message_adapter.validate_python(frame))
         send, receive = anyio.create_memory_object_stream[JSONObject](1)
         self._waiting[key] = send
         assert self._write is not None
-        await self._write.send(SessionMessage(jsonrpc_message_adapter.validate_python(frame)))
         try:
+            await self._write.send(message)
             with anyio.fail_after(REPLY_TIMEOUT):
                 return await receive.receive()
         except TimeoutError:
             raise TimeoutError(f"工具服务在 {REPLY_TIMEOUT:g} 秒内没有回答 id {key} 的请求") from None
         finally:
             self._waiting.pop(key, None)
+            send.close()
+            receive.close()
 
 
 class ToolService:
@@ -168,8 +175,13 @@ class ToolService:
             json.dumps(frame)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"请求里有不能写成 JSON 的值（{exc}）") from None
+        try:
+            reply = self._portal.call(self._wire.request, frame)
+        except ValidationError as exc:
+            where = ".".join(map(str, exc.errors()[0]["loc"]))
+            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
         request_id, tool = frame["id"], get_in(frame, "params", "name")
-        if call_id is not None:
+        if call_id is not None:  # the application's record: this request served that model call
             self._trace.links.append(
                 {
                     "call_id": call_id,
@@ -179,11 +191,7 @@ class ToolService:
                     "mcp_id": request_id if isinstance(request_id, int | str) else None,
                 }
             )
-        try:
-            return self._portal.call(self._wire.request, frame)
-        except ValidationError as exc:
-            where = ".".join(map(str, exc.errors()[0]["loc"]))
-            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
+        return reply
 
     def __repr__(self) -> str:
         return f"ToolService({self.name!r}, real MCP session, frames recorded)"
@@ -236,7 +244,7 @@ class Bench:
     fs: ToolService
     trace: Trace
     cap: _Capped
-    model_name: str = field(default="gpt-4.1")
+    model_name: str = MODEL_NAME
 
     @property
     def runaway(self) -> bool:
