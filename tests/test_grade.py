@@ -221,6 +221,9 @@ def test_grade_file_reads_py_and_notebooks(tmp_path: Path) -> None:
     as_given = grade_file(NOTEBOOK)  # the exercise cells, blanks and all
     assert not as_given.passed and "还没有完成" in as_given.message
     assert grade_file(NOTEBOOK, cells="solution").passed
+    early = NOTEBOOKS_DIR / "07_local_checks.ipynb"  # a small exercise, graded by its function's name
+    assert "还没有完成" in grade_file(early, function="break_chain").message
+    assert grade_file(early, function="break_chain", cells="solution").passed
 
 
 @pytest.mark.parametrize(

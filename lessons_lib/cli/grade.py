@@ -2,7 +2,8 @@
 
 FILE is a ``.py`` file or a notebook (its cells tagged ``exercise``). ``--function NAME``
 picks the function (default ``app_loop``, the whole loop; a step's name such as
-``route_call`` runs that step's checker). ``--cells solution`` grades a notebook's reference
+``route_call`` runs that step's checker, and ``mcp_request``, ``find_ids``, ``break_chain`` the
+small exercises of lessons 03, 06, 07). ``--cells solution`` grades a notebook's reference
 cells instead of the learner's. ``--json`` prints the report as JSON for a
 gradebook. Exit 0 pass, 1 fail, 2 bad input (no such file, no such function, a syntax
 error): one line on stderr, never a traceback.

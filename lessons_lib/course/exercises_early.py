@@ -123,6 +123,10 @@ EXERCISES: Final[dict[int, tuple[str, Callable[[Learner], str], str]]] = {
 }
 
 
+EARLY_NAMES: Final = {"mcp_request": 3, "find_ids": 6, "break_chain": 7}
+"""The function each small exercise asks for, by lesson."""
+
+
 def check_exercise(lesson: int, fn: object) -> StepResult:
     """Check the small exercise of lesson 03, 06 or 07 offline. Lesson 03."""
     if lesson not in EXERCISES:
@@ -131,4 +135,4 @@ def check_exercise(lesson: int, fn: object) -> StepResult:
     return run_checker(title, hint, checker, fn)
 
 
-__all__ = ["EXERCISES", "check_exercise"]
+__all__ = ["EARLY_NAMES", "EXERCISES", "check_exercise"]

@@ -15,6 +15,7 @@ from typing import cast
 
 from lessons_lib.course.exercises import STEP_NAMES, check_step
 from lessons_lib.course.exercises_base import Learner
+from lessons_lib.course.exercises_early import EARLY_NAMES, check_exercise
 from lessons_lib.course.grading import DEFAULT_FUNCTION, GradeInputError, GradeReport, grade_loop
 
 
@@ -67,12 +68,16 @@ def _notebook_source(p: Path, tag: str) -> str:
 def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> GradeReport:
     """Load ``function`` from the file and grade it: a step checker for a step name, else the loop.
 
+    The small exercises of lessons 03, 06 and 07 are graded by name too (``mcp_request``,
+    ``find_ids``, ``break_chain``).
+
     ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
     """
     fn = load_function(path, function, cells)
     step = STEP_NAMES.get(function)
-    if step is not None and step < len(STEP_NAMES):  # the last step is the whole loop
-        result = check_step(step, fn)
+    lesson = EARLY_NAMES.get(function)
+    if lesson is not None or (step is not None and step < len(STEP_NAMES)):  # the last step is the loop
+        result = check_exercise(lesson, fn) if lesson is not None else check_step(step or 0, fn)
         return GradeReport(
             result.passed,
             result.message,
