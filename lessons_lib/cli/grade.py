@@ -16,11 +16,23 @@ import json
 import sys
 from collections.abc import Sequence
 
+DESCRIPTION = (
+    "Grade a learner's application loop offline, with the real SDKs, on the example and on cases "
+    "the learner did not see. FILE is a .py file or a notebook (its cells tagged exercise). "
+    "Exit codes: 0 pass; 1 a check failed; 2 bad input (no such file, no such function, "
+    "a syntax error)."
+)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=DESCRIPTION)
     parser.add_argument("file", help="the learner's .py file or .ipynb notebook")
-    parser.add_argument("--function", default="app_loop", help="function to grade (default %(default)s)")
+    parser.add_argument(
+        "--function",
+        default="app_loop",
+        help="function to grade (default %(default)s, the whole loop; a step's name, e.g. route_call, "
+        "runs that step's check)",
+    )
     parser.add_argument(
         "--cells",
         default="exercise",
