@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tree": ("lessons_lib.cli.tree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.cli.diagram", "main", "draw the actors, loop, chain or trace diagram"),
     "whatif": ("lessons_lib.cli.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "grade": ("lessons_lib.cli.grade", "main", "grade a learner's application loop offline (lesson 11)"),
     "refresh": (
         "lessons_lib.cli.refresh",
         "main",
