@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core import kinds_apis
 from lessons_lib.core.glossary import Kind
 
 PathT = tuple[str | int, ...]
@@ -370,6 +371,12 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
         ),
     ),
 ]
+
+# The Chat Completions and Anthropic Messages shapes (lesson 20), tried before the Responses ones.
+_RESPONSES_AT: Final = next(n for n, (name, _) in enumerate(DETECTORS) if name == "responses_response")
+DETECTORS[_RESPONSES_AT:_RESPONSES_AT] = kinds_apis.DETECTORS
+TABLES.update(kinds_apis.TABLES)
+TYPE_TITLES.update(kinds_apis.TYPE_TITLES)
 
 
 def detect_type(message: Any, *, label: str | None = None) -> str:
