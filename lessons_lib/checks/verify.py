@@ -50,6 +50,8 @@ from lessons_lib.checks._traceread import (
     mcp_exchange,
     model_body,
 )
+from lessons_lib.checks.apishapes import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import Check, Report
 
@@ -74,6 +76,9 @@ def verify_fields(fragments: Any) -> Report:
     """
     fr = as_dict(fragments)
     kind = kind_of(fr)
+    api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
+    if api != "responses":  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
+        fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
     fr = fragments_from_trace(fr) if kind == "trace" else fr
     fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
     return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
@@ -82,11 +87,24 @@ def verify_fields(fragments: Any) -> Report:
 def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
+    api = api_of(rt)
     rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
+    if api != "responses":
+        return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)
     return Report(
         "核对两轮往返（verify-roundtrip）", checks, ROUNDTRIP_LIMITS, trials(rt) if sabotage else []
     )
+
+
+def _verify_api_roundtrip(rt: Any, api: str, sabotage: bool) -> Report:
+    """Chat / Anthropic (lesson 22): the API's own checks, then the six on the Responses view."""
+
+    def judge(r: Any) -> list[Check]:
+        return api_checks(r, api) + roundtrip_checks(responses_roundtrip(r, api))
+
+    title = f"核对两轮往返（verify-roundtrip · {API_TITLES[api]}）"
+    return Report(title, judge(rt), ROUNDTRIP_LIMITS, api_trials(rt, api, judge) if sabotage else [])
 
 
 def main_fields(argv: Sequence[str] | None = None) -> int:
