@@ -20,7 +20,7 @@ from lessons_lib.checks._attachments import roundtrip_from_trace
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks._traceread import as_dict, calls_in, kind_of, model_body, require_trace
-from lessons_lib.checks.apishapes import api_of, responses_trace
+from lessons_lib.checks.apiview import api_of, responses_trace
 from lessons_lib.checks.verify_apis import api_problems
 from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import esc, html_table

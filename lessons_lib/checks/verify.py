@@ -50,7 +50,7 @@ from lessons_lib.checks._traceread import (
     mcp_exchange,
     model_body,
 )
-from lessons_lib.checks.apishapes import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
 from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import Check, Report

@@ -3,7 +3,7 @@
 ``verify_roundtrip`` and ``diagnose`` accept a trace or round trip of any of the three APIs.
 For Chat and Anthropic they first run the checks below, which judge what only that API can
 get wrong, in that API's own words; then the six Responses checks on the same exchange moved
-to the Responses places (``lessons_lib.checks.apishapes.responses_view``). Each check names
+to the Responses places (``lessons_lib.checks.apiview.responses_view``). Each check names
 the link of the doctor's troubleshooting order it belongs to. ``API_TRIALS`` are the built-in
 sabotages of each API: a copy broken that way must be rejected. Standard library only.
 """
