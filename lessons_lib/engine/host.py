@@ -20,8 +20,10 @@ from typing import Any
 import anyio
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, task_text
+from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Link, Status
 from lessons_lib.engine.models import ModelSetting, live_setting, make_client, offline_setting, redact
 from lessons_lib.engine.offline_model import FAILURE_PREFIX, OfflineModel, Script
 
@@ -47,7 +49,7 @@ class Route:
 class _Stop(Exception):
     """Ends a run early with a stated reason."""
 
-    def __init__(self, status: str, reason: str) -> None:
+    def __init__(self, status: Status, reason: str) -> None:
         super().__init__(reason)
         self.status, self.reason = status, reason
 
@@ -113,7 +115,7 @@ class _Run:
 
     async def execute(self, item: Any) -> dict[str, Any]:
         """One ``function_call`` -> one ``function_call_output`` (lesson 05)."""
-        link: dict[str, Any] = {
+        link: Link = {
             "call_id": item.call_id,
             "alias": item.name,
             "service": None,
@@ -124,12 +126,12 @@ class _Run:
         output = await self._output_for(item, link)
         return {"type": "function_call_output", "call_id": item.call_id, "output": output}
 
-    async def _output_for(self, item: Any, link: dict[str, Any]) -> str:
+    async def _output_for(self, item: Any, link: Link) -> str:
         route = self.routes.get(item.name)
         if route is None:
             known = ", ".join(sorted(self.routes)) or "none"
             return f"{FAILURE_PREFIX}unknown tool '{item.name}'; declared tools: {known}"
-        link.update(service=route.service, tool=route.tool)
+        link["service"], link["tool"] = route.service, route.tool
         try:
             args = json.loads(item.arguments)
         except (TypeError, ValueError) as exc:
@@ -266,7 +268,7 @@ async def _loop(run: _Run, services: Mapping[str, str | Path], transport: Any) -
             outputs = [await run.execute(call) for call in calls]
             # The output items exactly as received (not re-serialised), then the feedback.
             received = run.trace.body(f"response_{run.rounds}", channel="model") or {}
-            context = context + list(received.get("output", [])) + outputs
+            context = context + objects(received.get("output")) + outputs
             choice = "auto"
 
 
