@@ -30,6 +30,7 @@ Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from lessons_lib.checks._attachments import (
@@ -101,7 +102,8 @@ def _verify_api_roundtrip(rt: Any, api: str, sabotage: bool) -> Report:
     """Chat / Anthropic (lesson 22): the API's own checks, then the six on the Responses view."""
 
     def judge(r: Any) -> list[Check]:
-        return api_checks(r, api) + roundtrip_checks(responses_roundtrip(r, api))
+        mapped = [replace(c, name=f"{c.name}（对照 Responses 的位置）") for c in roundtrip_checks(responses_roundtrip(r, api))]
+        return api_checks(r, api) + mapped
 
     title = f"核对两轮往返（verify-roundtrip · {API_TITLES[api]}）"
     return Report(title, judge(rt), ROUNDTRIP_LIMITS, api_trials(rt, api, judge) if sabotage else [])
