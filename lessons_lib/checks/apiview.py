@@ -152,6 +152,8 @@ def responses_trace(trace: dict[str, Any], api: str) -> dict[str, Any]:
     """A trace whose model bodies are in the Responses places (MCP frames and links unchanged)."""
     out = copy.deepcopy(trace)
     out["format"] = TRACE_FORMAT
+    if isinstance(out.get("model"), dict):  # the view is Responses-shaped: absent api = responses
+        out["model"] = {k: v for k, v in out["model"].items() if k != "api"}
     for event in out.get("events") or []:
         if isinstance(event, dict) and event.get("channel") == "model":
             event["body"] = responses_view(api, event.get("body"))
