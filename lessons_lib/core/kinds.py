@@ -377,6 +377,7 @@ _RESPONSES_AT: Final = next(n for n, (name, _) in enumerate(DETECTORS) if name =
 DETECTORS[_RESPONSES_AT:_RESPONSES_AT] = kinds_apis.DETECTORS
 TABLES.update(kinds_apis.TABLES)
 TYPE_TITLES.update(kinds_apis.TYPE_TITLES)
+TABLES["roundtrip"].append(("api", E))  # which API a round trip of data/chat/ or data/anthropic/ speaks
 
 
 def detect_type(message: Any, *, label: str | None = None) -> str:
