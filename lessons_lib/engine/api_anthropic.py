@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from lessons_lib.engine.models import ModelSetting
     from lessons_lib.engine.offline_model import Script
 
-MODEL: Final = "claude-sonnet-4-5"
+MODEL: Final = "claude-opus-5"
 """The model name in Anthropic requests (the fixtures' too); the offline stand-in answers to any."""
 MAX_TOKENS: Final = 1024
 CHOICES: Final[dict[bool, object]] = {True: {"type": "any"}, False: {"type": "auto"}}
@@ -51,7 +51,7 @@ class AnthropicAdapter:
     def __init__(self, tool_choice: object = None) -> None:
         self._client: object = None
         self._model = ""
-        self._choice = tool_choice  # lesson 21: one tool_choice for every request, else CHOICES
+        self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -80,7 +80,7 @@ class AnthropicAdapter:
 
         client = self._client
         assert isinstance(client, anthropic.AsyncAnthropic), "open() the adapter first"
-        choice = self._choice if self._choice is not None else CHOICES[first]
+        choice = self._choice if first and self._choice is not None else CHOICES[first]
         try:
             await client.messages.create(  # type: ignore[call-overload]
                 model=self._model, max_tokens=MAX_TOKENS, messages=model_input, tools=tools, tool_choice=choice

@@ -42,7 +42,7 @@ class ChatAdapter:
     def __init__(self, tool_choice: object = None) -> None:
         self._client: object = None
         self._model = ""
-        self._choice = tool_choice  # lesson 21: one tool_choice for every request, else CHOICES
+        self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -79,7 +79,7 @@ class ChatAdapter:
 
         client = self._client
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
-        choice = self._choice if self._choice is not None else CHOICES[first]
+        choice = self._choice if first and self._choice is not None else CHOICES[first]
         try:
             await client.chat.completions.create(  # type: ignore[call-overload]
                 model=self._model, messages=model_input, tools=tools, tool_choice=choice

@@ -7,7 +7,8 @@ through an ``httpx2`` transport with the shapes of the SDK's ``Message`` type:
   object, ``stop_reason: "tool_use"``; ``tool_choice`` ``{"type": "none"}`` -> a text block;
   ``{"type": "tool", "name": ...}`` forces that tool; ``disable_parallel_tool_use`` -> one block;
 - the last message carries ``tool_result`` blocks -> a text block built from them, paired by
-  ``tool_use_id``, ``stop_reason: "end_turn"``.
+  ``tool_use_id``, ``stop_reason: "end_turn"`` (unless ``tool_choice`` ``any`` / ``tool`` still
+  forces a call, as the real API does).
 
 Like the real API it answers 400 (``{"type": "error", "error": {...}}``) when a ``tool_use``
 has no ``tool_result`` in the next message, when a ``tool_result`` answers no ``tool_use`` of
@@ -64,9 +65,9 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         """The Message object for one (already checked) request body."""
         messages: list[dict[str, Any]] = body["messages"]
         results = [b for b in _blocks(messages[-1]) if b.get("type") == "tool_result"]
-        if results:
-            return self._message(body, [_text(self._answer(messages, results))], "end_turn")
         choice = body.get("tool_choice") or {"type": "auto"}
+        if results and choice.get("type") in ("auto", "none"):  # "any" or "tool" forces another call
+            return self._message(body, [_text(self._answer(messages, results))], "end_turn")
         if choice.get("type") == "none":
             return self._message(body, [_text(NO_TOOL_TEXT)], "end_turn")
         aliases = [str(t.get("name", "")) for t in body.get("tools") or [] if isinstance(t, dict)]

@@ -8,7 +8,8 @@ Introduced in lesson 20. **It is not a language model.** It answers
   chosen alias in ``choices[0].message.tool_calls`` (``finish_reason: "tool_calls"``);
   ``tool_choice: "none"`` -> a text message instead; a named ``tool_choice`` forces that tool;
   ``parallel_tool_calls: false`` -> at most one call;
-- otherwise -> an assistant message built from the tool messages, paired by ``tool_call_id``;
+- otherwise -> an assistant message built from the tool messages, paired by ``tool_call_id``
+  (unless ``tool_choice`` still forces a call: ``required`` or a named tool never lets it answer);
 - the deprecated ``functions`` / ``function_call`` request (lesson 22) -> ``message.function_call``
   and ``finish_reason: "function_call"``, answered from a ``role: "function"`` message.
 
@@ -66,9 +67,9 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         if "functions" in body and "tools" not in body:
             return self._legacy(body, messages)
         feedback = _trailing(messages, "tool")
-        if feedback:
-            return self._completion(body, self._answer(messages, feedback), "stop")
         choice = body.get("tool_choice", "auto")
+        if feedback and choice in ("auto", "none"):  # "required" or a named tool forces another call
+            return self._completion(body, self._answer(messages, feedback), "stop")
         if choice == "none":
             return self._completion(body, _message(NO_TOOL_TEXT), "stop")
         forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
