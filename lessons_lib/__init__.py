@@ -74,6 +74,13 @@ _EXPORTS: dict[str, str] = {
     "BAD_VALUES": "lessons_lib.lab.badvalues",
     "run_bad_value": "lessons_lib.lab.badvalues",
     "bad_values_table": "lessons_lib.lab.badvalues",
+    # the same call in three APIs (lessons 20-22)
+    "API_SABOTAGES": "lessons_lib.checks.sabotage_apis",
+    "run_api_sabotage": "lessons_lib.checks.sabotage_apis",
+    "replay": "lessons_lib.engine.replay",
+    "replay_all": "lessons_lib.engine.replay",
+    "api_map": "lessons_lib.views.apimap",
+    "api_side_by_side": "lessons_lib.views.apimap",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",
