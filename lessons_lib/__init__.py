@@ -81,6 +81,8 @@ _EXPORTS: dict[str, str] = {
     "replay_all": "lessons_lib.engine.replay",
     "api_map": "lessons_lib.views.apimap",
     "api_side_by_side": "lessons_lib.views.apimap",
+    "check_feedback_message": "lessons_lib.course.apiexercise",
+    "compare_tool_choices": "lessons_lib.lab.choices",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",

@@ -4,7 +4,8 @@ Introduced in lesson 20. **It is not a language model.** It answers ``POST /v1/m
 through an ``httpx2`` transport with the shapes of the SDK's ``Message`` type:
 
 - the last message is the user's task -> one ``tool_use`` block per chosen tool, ``input`` an
-  object, ``stop_reason: "tool_use"``; ``tool_choice`` ``{"type": "none"}`` -> a text block;
+  object, ``stop_reason: "tool_use"``; ``tool_choice`` ``{"type": "none"}`` -> a text block, and
+  so does ``auto`` when the task names no ``/workspace`` path (it stands in for "the model decides");
   ``{"type": "tool", "name": ...}`` forces that tool; ``disable_parallel_tool_use`` -> one block;
 - the last message carries ``tool_result`` blocks -> a text block built from them, paired by
   ``tool_use_id``, ``stop_reason: "end_turn"`` (unless ``tool_choice`` ``any`` / ``tool`` still
@@ -29,11 +30,13 @@ import httpx2
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
+    NO_FILE_TEXT,
     NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
     answer_part,
     arguments_object,
     chosen_tools,
+    needs_a_file,
     read_json,
     text_of,
 )
@@ -70,6 +73,8 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
             return self._message(body, [_text(self._answer(messages, results))], "end_turn")
         if choice.get("type") == "none":
             return self._message(body, [_text(NO_TOOL_TEXT)], "end_turn")
+        if choice.get("type") == "auto" and not needs_a_file(_task(messages)):
+            return self._message(body, [_text(NO_FILE_TEXT)], "end_turn")
         aliases = [str(t.get("name", "")) for t in body.get("tools") or [] if isinstance(t, dict)]
         forced = choice.get("name") if choice.get("type") == "tool" else None
         task = _task(messages)

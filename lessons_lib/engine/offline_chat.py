@@ -6,7 +6,8 @@ Introduced in lesson 20. **It is not a language model.** It answers
 
 - no ``role: "tool"`` message after the last assistant ``tool_calls`` -> one tool call per
   chosen alias in ``choices[0].message.tool_calls`` (``finish_reason: "tool_calls"``);
-  ``tool_choice: "none"`` -> a text message instead; a named ``tool_choice`` forces that tool;
+  ``tool_choice: "none"`` -> a text message instead, and so does ``auto`` when the task names no
+  ``/workspace`` path (the rule that stands in for "the model decides"); a named ``tool_choice`` forces that tool;
   ``parallel_tool_calls: false`` -> at most one call;
 - otherwise -> an assistant message built from the tool messages, paired by ``tool_call_id``
   (unless ``tool_choice`` still forces a call: ``required`` or a named tool never lets it answer);
@@ -29,11 +30,13 @@ import httpx2
 
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
+    NO_FILE_TEXT,
     NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
     answer_part,
     arguments_text,
     chosen_tools,
+    needs_a_file,
     read_json,
     text_of,
 )
@@ -72,6 +75,8 @@ class OfflineChat(httpx2.AsyncBaseTransport):
             return self._completion(body, self._answer(messages, feedback), "stop")
         if choice == "none":
             return self._completion(body, _message(NO_TOOL_TEXT), "stop")
+        if choice == "auto" and not needs_a_file(_task(messages)):
+            return self._completion(body, _message(NO_FILE_TEXT), "stop")
         forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
         aliases = [
             str(t.get("function", {}).get("name", ""))
