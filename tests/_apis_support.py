@@ -37,7 +37,9 @@ def _chat_validator_registry() -> Any:
     from referencing.jsonschema import DRAFT202012
 
     doc = json.loads((SPECS_DIR / "openai" / "chat_components.json").read_text(encoding="utf-8"))
-    return Registry().with_resource("urn:openai-chat", Resource.from_contents(doc, default_specification=DRAFT202012))
+    return Registry().with_resource(
+        "urn:openai-chat", Resource.from_contents(doc, default_specification=DRAFT202012)
+    )
 
 
 def chat_schema_errors(name: str, instance: Any) -> list[str]:
@@ -87,7 +89,9 @@ def _strict(kind: Any, value: Any) -> list[str]:
     return []
 
 
-def anthropic_errors(request: dict[str, Any] | None = None, response: dict[str, Any] | None = None) -> list[str]:
+def anthropic_errors(
+    request: dict[str, Any] | None = None, response: dict[str, Any] | None = None
+) -> list[str]:
     """An Anthropic request or response against the SDK's types, pydantic strict mode."""
     if response is not None:
         from anthropic.types import Message
@@ -100,7 +104,10 @@ def anthropic_errors(request: dict[str, Any] | None = None, response: dict[str, 
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 
     found = _strict(MessageCreateParamsNonStreaming, request)
-    found += [f"unknown request key {k}" for k in sorted(set(request) - set(MessageCreateParamsNonStreaming.__annotations__))]
+    found += [
+        f"unknown request key {k}"
+        for k in sorted(set(request) - set(MessageCreateParamsNonStreaming.__annotations__))
+    ]
     for n, message in enumerate(request.get("messages", [])):
         found += [f"messages/{n}: {e}" for e in _strict(MessageParam, message)]
     for n, tool in enumerate(request.get("tools", [])):

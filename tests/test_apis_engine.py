@@ -31,7 +31,10 @@ def tools_call_frames(trace: Trace | dict[str, Any]) -> list[Any]:
 
 def test_every_api_reaches_the_same_answer_through_the_same_mcp_frames(runs: dict[str, Trace]) -> None:
     frames = tools_call_frames(runs["responses"])
-    assert frames[0]["params"] == {"name": "read_text_file", "arguments": {"path": "/workspace/notes.txt", "head": 5}}
+    assert frames[0]["params"] == {
+        "name": "read_text_file",
+        "arguments": {"path": "/workspace/notes.txt", "head": 5},
+    }
     for api in ("chat", "anthropic"):
         assert runs[api].outcome["status"] == "answered"
         assert tools_call_frames(runs[api]) == frames
@@ -123,22 +126,30 @@ def test_anthropic_tool_choice_and_disable_parallel_tool_use(tmp_path: Any) -> N
     services = {"fs": tmp_path / "a", "backup": tmp_path / "a"}
     task = "用 fs 和 backup 读取 /workspace/notes.txt 的前 1 行。"
     both = run_chain(task, api="anthropic", services=services)
-    one = run_chain(task, api="anthropic", services=services, tool_choice={"type": "any", "disable_parallel_tool_use": True})
+    one = run_chain(
+        task,
+        api="anthropic",
+        services=services,
+        tool_choice={"type": "any", "disable_parallel_tool_use": True},
+    )
     uses = [b for b in _messages_of(both, "response_1")["content"] if b["type"] == "tool_use"]
     assert [b["name"] for b in uses] == ["fs__read_text_file", "backup__read_text_file"]
     assert len([b for b in _messages_of(one, "response_1")["content"] if b["type"] == "tool_use"]) == 1
 
 
 def test_anthropic_answers_400_when_a_tool_use_has_no_tool_result() -> None:
-    from lessons_lib.engine.replay import replay
     from _apis_support import api_fixture
+
+    from lessons_lib.engine.replay import replay
 
     request = api_fixture("anthropic", "request_2.json")
     assert replay("anthropic", request).status == 200
     no_result = dict(request, messages=request["messages"][:2] + [{"role": "user", "content": "继续"}])
     reply = replay("anthropic", no_result)
     assert reply.status == 400 and reply.body["type"] == "error"
-    assert "`tool_use` ids were found without `tool_result` blocks immediately after" in str(reply.error_message)
+    assert "`tool_use` ids were found without `tool_result` blocks immediately after" in str(
+        reply.error_message
+    )
     no_use = dict(request, messages=[request["messages"][0], request["messages"][2]])
     assert "unexpected `tool_use_id`" in str(replay("anthropic", no_use).error_message)
     as_assistant = json.loads(json.dumps(request))
@@ -147,15 +158,18 @@ def test_anthropic_answers_400_when_a_tool_use_has_no_tool_result() -> None:
 
 
 def test_chat_and_responses_refuse_feedback_without_its_call() -> None:
-    from lessons_lib.engine.replay import replay
     from _apis_support import api_fixture
+
+    from lessons_lib.engine.replay import replay
 
     chat = api_fixture("chat", "request_2.json")
     no_id = json.loads(json.dumps(chat))
     del no_id["messages"][2]["tool_call_id"]
     assert "tool_call_id" in str(replay("chat", no_id).error_message)
     no_call = dict(chat, messages=[chat["messages"][0], chat["messages"][2]])
-    assert "must be a response to a preceeding message with 'tool_calls'" in str(replay("chat", no_call).error_message)
+    assert "must be a response to a preceeding message with 'tool_calls'" in str(
+        replay("chat", no_call).error_message
+    )
     from _engine_support import DATA_DIR
 
     responses = json.loads((DATA_DIR / "request_2.json").read_text("utf-8"))
@@ -165,13 +179,25 @@ def test_chat_and_responses_refuse_feedback_without_its_call() -> None:
 
 
 def test_previous_response_id_carries_the_context_on_the_server() -> None:
-    from lessons_lib.engine.replay import replay, replay_all
     from _engine_support import DATA_DIR
+
+    from lessons_lib.engine.replay import replay, replay_all
 
     first = json.loads((DATA_DIR / "request_1.json").read_text("utf-8"))
     full = json.loads((DATA_DIR / "request_2.json").read_text("utf-8"))
     feedback = [i for i in full["input"] if i["type"] == "function_call_output"]
-    one, two = replay_all("responses", [first, {"model": first["model"], "previous_response_id": "resp_offline_001", "input": feedback, "tools": first["tools"]}])
+    one, two = replay_all(
+        "responses",
+        [
+            first,
+            {
+                "model": first["model"],
+                "previous_response_id": "resp_offline_001",
+                "input": feedback,
+                "tools": first["tools"],
+            },
+        ],
+    )
     assert one.ok and two.ok and two.body["previous_response_id"] == "resp_offline_001"
     resent = replay_all("responses", [first, full])[1]
     assert two.body["output"] == resent.body["output"]  # same answer, a shorter request

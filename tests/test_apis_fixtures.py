@@ -66,12 +66,16 @@ def test_the_rule_is_the_same_object_in_all_three_apis() -> None:
     from lessons_lib.core.kinds import kind_of
 
     mcp_list = next(
-        e["body"] for e in json.loads((DATA_DIR / "trace.json").read_text("utf-8"))["events"]
+        e["body"]
+        for e in json.loads((DATA_DIR / "trace.json").read_text("utf-8"))["events"]
         if e["label"] == "tools/list" and "result" in e["body"]
     )
     places = {
         "mcp inputSchema": (mcp_list, "result.tools[0].inputSchema"),
-        "responses parameters": (json.loads((DATA_DIR / "request_1.json").read_text("utf-8")), "tools[0].parameters"),
+        "responses parameters": (
+            json.loads((DATA_DIR / "request_1.json").read_text("utf-8")),
+            "tools[0].parameters",
+        ),
         "chat function.parameters": (api_fixture("chat", "request_1.json"), "tools[0].function.parameters"),
         "anthropic input_schema": (api_fixture("anthropic", "request_1.json"), "tools[0].input_schema"),
     }

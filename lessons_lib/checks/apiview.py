@@ -45,7 +45,14 @@ def api_of(data: Any) -> str:
         if named in APIS:
             return str(named)
         if isinstance(data.get("events"), list):
-            first = next((e.get("body") for e in data["events"] if isinstance(e, dict) and e.get("label") == "request_1"), None)
+            first = next(
+                (
+                    e.get("body")
+                    for e in data["events"]
+                    if isinstance(e, dict) and e.get("label") == "request_1"
+                ),
+                None,
+            )
             return api_of_body(first) or "responses"
         return api_of_body(data.get("request_1")) or "responses"
     return "responses"
@@ -53,7 +60,7 @@ def api_of(data: Any) -> str:
 
 def _text(content: Any) -> Any:
     if isinstance(content, list):
-        parts = [p.get("text") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "\n".join(parts) if parts else content
     return content
 
@@ -69,7 +76,11 @@ def _call(call_id: Any, name: Any, arguments: Any, object_input: bool) -> dict[s
     item: dict[str, Any] = {"type": "function_call", "name": name}
     if call_id is not None:
         item["call_id"] = call_id
-    item["arguments"] = json.dumps(arguments, ensure_ascii=False) if object_input and isinstance(arguments, dict) else arguments
+    item["arguments"] = (
+        json.dumps(arguments, ensure_ascii=False)
+        if object_input and isinstance(arguments, dict)
+        else arguments
+    )
     return item
 
 
@@ -86,13 +97,24 @@ def _chat_items(message: Any) -> list[dict[str, Any]]:
         return []
     role = message.get("role")
     if role == "tool":
-        return [_output(message.get("tool_call_id"), _text(message.get("content")), "tool_call_id" in message)]
+        return [
+            _output(message.get("tool_call_id"), _text(message.get("content")), "tool_call_id" in message)
+        ]
     items = []
     if message.get("content") not in (None, ""):
         items.append(_message(role, _text(message.get("content"))))
     for call in message.get("tool_calls") or []:
-        function = call.get("function") if isinstance(call, dict) and isinstance(call.get("function"), dict) else {}
-        items.append(_call(call.get("id") if isinstance(call, dict) else None, function.get("name"), function.get("arguments"), False))
+        function = (
+            call["function"] if isinstance(call, dict) and isinstance(call.get("function"), dict) else {}
+        )
+        items.append(
+            _call(
+                call.get("id") if isinstance(call, dict) else None,
+                function.get("name"),
+                function.get("arguments"),
+                False,
+            )
+        )
     return items
 
 
@@ -123,9 +145,23 @@ def _tools(api: str, tools: Any) -> Any:
     for tool in tools:
         if api == "chat" and isinstance(tool, dict) and isinstance(tool.get("function"), dict):
             f = tool["function"]
-            out.append({"type": "function", "name": f.get("name"), "description": f.get("description"), "parameters": f.get("parameters")})
+            out.append(
+                {
+                    "type": "function",
+                    "name": f.get("name"),
+                    "description": f.get("description"),
+                    "parameters": f.get("parameters"),
+                }
+            )
         elif api == "anthropic" and isinstance(tool, dict):
-            out.append({"type": "function", "name": tool.get("name"), "description": tool.get("description"), "parameters": tool.get("input_schema")})
+            out.append(
+                {
+                    "type": "function",
+                    "name": tool.get("name"),
+                    "description": tool.get("description"),
+                    "parameters": tool.get("input_schema"),
+                }
+            )
         else:
             out.append(tool)
     return out
@@ -138,14 +174,37 @@ def responses_view(api: str, body: Any) -> Any:
     body = copy.deepcopy(body)
     if api == "chat" and "choices" in body:
         choices = body.get("choices")
-        message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
-        return {"id": body.get("id"), "object": "response", "status": "completed", "output": _chat_items(message)}
+        message = (
+            choices[0].get("message")
+            if isinstance(choices, list) and choices and isinstance(choices[0], dict)
+            else None
+        )
+        return {
+            "id": body.get("id"),
+            "object": "response",
+            "status": "completed",
+            "output": _chat_items(message),
+        }
     if api == "anthropic" and body.get("type") == "message":
-        return {"id": body.get("id"), "object": "response", "status": "completed", "output": _anthropic_items({"role": "assistant", "content": body.get("content")})}
+        return {
+            "id": body.get("id"),
+            "object": "response",
+            "status": "completed",
+            "output": _anthropic_items({"role": "assistant", "content": body.get("content")}),
+        }
     convert = _chat_items if api == "chat" else _anthropic_items
     messages = body.get("messages")
-    items = [i for m in messages if isinstance(messages, list) for i in convert(m)] if isinstance(messages, list) else messages
-    return {"model": body.get("model"), "input": items, "tools": _tools(api, body.get("tools")), "tool_choice": body.get("tool_choice")}
+    items = (
+        [i for m in messages if isinstance(messages, list) for i in convert(m)]
+        if isinstance(messages, list)
+        else messages
+    )
+    return {
+        "model": body.get("model"),
+        "input": items,
+        "tools": _tools(api, body.get("tools")),
+        "tool_choice": body.get("tool_choice"),
+    }
 
 
 def responses_trace(trace: dict[str, Any], api: str) -> dict[str, Any]:

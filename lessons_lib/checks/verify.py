@@ -102,7 +102,10 @@ def _verify_api_roundtrip(rt: Any, api: str, sabotage: bool) -> Report:
     """Chat / Anthropic (lesson 22): the API's own checks, then the six on the Responses view."""
 
     def judge(r: Any) -> list[Check]:
-        mapped = [replace(c, name=f"{c.name}（对照 Responses 的位置）") for c in roundtrip_checks(responses_roundtrip(r, api))]
+        mapped = [
+            replace(c, name=f"{c.name}（对照 Responses 的位置）")
+            for c in roundtrip_checks(responses_roundtrip(r, api))
+        ]
         return api_checks(r, api) + mapped
 
     title = f"核对两轮往返（verify-roundtrip · {API_TITLES[api]}）"

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._jsoncheck import list_of, need, obj, show
+from lessons_lib.checks._jsoncheck import Fail, list_of, need, obj, show
 from lessons_lib.checks._traceread import result_text
 from lessons_lib.checks.verify_report import Check, run_check
 
@@ -42,7 +42,8 @@ def chat_arguments_text(rt: dict[str, Any]) -> str:
     """Every ``tool_calls[].function.arguments`` is JSON text that parses to an object."""
     for call in _chat_calls(rt):
         args = obj(call.get("function"), "tool_calls[].function").get("arguments")
-        need(isinstance(args, str), f"tool_calls[].function.arguments 应当是 JSON 文本，实际是 {show(args)}")
+        if not isinstance(args, str):
+            raise Fail(f"tool_calls[].function.arguments 应当是 JSON 文本，实际是 {show(args)}")
         need(isinstance(json.loads(args), dict), "function.arguments 解析后应当是对象")
     return "tool_calls[].function.arguments 是 JSON 文本，应用要先 json.loads 才得到对象"
 
@@ -54,7 +55,10 @@ def chat_tool_call_ids(rt: dict[str, Any]) -> str:
     need(tools, 'request_2.messages 里没有 role: "tool" 消息：执行结果没有回到模型')
     for m in tools:
         need("tool_call_id" in m, 'role: "tool" 消息缺少 tool_call_id：模型不知道这份结果回答的是哪次调用')
-        need(m["tool_call_id"] in ids, f"tool_call_id {show(m['tool_call_id'])} 不是 response_1 里的调用（{ids}）")
+        need(
+            m["tool_call_id"] in ids,
+            f"tool_call_id {show(m['tool_call_id'])} 不是 response_1 里的调用（{ids}）",
+        )
     answered = sorted(str(m["tool_call_id"]) for m in tools)
     need(answered == sorted(map(str, ids)), f"每个调用应当恰好一条 tool 消息：调用 {ids}，回答 {answered}")
     return f"tool_call_id {', '.join(map(str, ids))} 在 tool 消息里各出现一次"
@@ -67,9 +71,14 @@ def chat_assistant_kept(rt: dict[str, Any]) -> str:
     at = [
         n
         for n, m in enumerate(messages)
-        if isinstance(m, dict) and m.get("role") == "assistant" and [c.get("id") for c in m.get("tool_calls") or []] == ids
+        if isinstance(m, dict)
+        and m.get("role") == "assistant"
+        and [c.get("id") for c in m.get("tool_calls") or []] == ids
     ]
-    need(at, "request_2 丢了带 tool_calls 的 assistant 消息：tool 消息前面没有它回答的调用（真实接口会返回 400）")
+    need(
+        at,
+        "request_2 丢了带 tool_calls 的 assistant 消息：tool 消息前面没有它回答的调用（真实接口会返回 400）",
+    )
     after = [m.get("role") for m in messages[at[0] + 1 : at[0] + 1 + len(ids)] if isinstance(m, dict)]
     need(after == ["tool"] * len(ids), f"assistant 消息之后应当紧跟 {len(ids)} 条 tool 消息，实际是 {after}")
     return "request_2 保留了 assistant 的 tool_calls 消息，后面紧跟 tool 消息"
@@ -87,42 +96,67 @@ def anthropic_input_object(rt: dict[str, Any]) -> str:
     blocks = list(_anthropic_uses(rt))
     for m in _messages(rt, "request_2"):
         content = m.get("content") if isinstance(m, dict) else None
-        blocks += [b for b in content or [] if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(content, list) else []
+        blocks += (
+            [b for b in content or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+            if isinstance(content, list)
+            else []
+        )
     for block in blocks:
         value = block.get("input")
-        need(isinstance(value, dict), f"tool_use.input 应当是对象，实际是 {type(value).__name__} {show(value, 40)}：Anthropic 的 input 不是 JSON 文本")
+        need(
+            isinstance(value, dict),
+            f"tool_use.input 应当是对象，实际是 {type(value).__name__} {show(value, 40)}："
+            "Anthropic 的 input 不是 JSON 文本",
+        )
     return "tool_use.input 是对象，无需 json.loads；它就是 MCP params.arguments 的值"
 
 
 def anthropic_results_follow(rt: dict[str, Any]) -> str:
-    """The assistant ``tool_use`` message is re-sent; the next message is ``role: "user"`` with a ``tool_result`` per id."""
+    """The ``tool_use`` message is re-sent; the next is ``role: "user"`` with a ``tool_result`` per id."""
     messages = _messages(rt, "request_2")
     ids = [b.get("id") for b in _anthropic_uses(rt)]
 
     def uses_of(m: Any) -> list[Any]:
         content = m.get("content") if isinstance(m, dict) else None
-        return [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(content, list) else []
+        return (
+            [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+            if isinstance(content, list)
+            else []
+        )
 
     at = [n for n, m in enumerate(messages) if uses_of(m) == ids]
-    need(at, "request_2 丢了含 tool_use 的 assistant 消息：tool_result 没有可回答的调用（真实接口会返回 400）")
-    need(at[0] + 1 < len(messages), "tool_use 之后没有下一条消息：每个 tool_use 都要在下一条消息里有 tool_result（真实接口会返回 400）")
+    need(
+        at, "request_2 丢了含 tool_use 的 assistant 消息：tool_result 没有可回答的调用（真实接口会返回 400）"
+    )
+    need(
+        at[0] + 1 < len(messages),
+        "tool_use 之后没有下一条消息：每个 tool_use 都要在下一条消息里有 tool_result（真实接口会返回 400）",
+    )
     nxt = obj(messages[at[0] + 1], f"request_2.messages[{at[0] + 1}]")
-    content = nxt.get("content") if isinstance(nxt.get("content"), list) else []
+    content: list[Any] = nxt["content"] if isinstance(nxt.get("content"), list) else []
     results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
     need(results, "tool_use 的下一条消息里没有 tool_result 块（真实接口会返回 400）")
-    need(nxt.get("role") == "user", f'tool_result 必须放在 role: "user" 的消息里，这里是 {show(nxt.get("role"))}')
+    need(
+        nxt.get("role") == "user",
+        f'tool_result 必须放在 role: "user" 的消息里，这里是 {show(nxt.get("role"))}',
+    )
     got = sorted(str(b.get("tool_use_id")) for b in results)
     need(got == sorted(map(str, ids)), f"tool_result 的 tool_use_id {got} 与 tool_use 的 id {ids} 不一一对应")
-    return f'request_2 保留 tool_use，下一条 role: "user" 消息里的 tool_result 逐一回答 {", ".join(map(str, ids))}'
+    answered = ", ".join(map(str, ids))
+    return f'request_2 保留 tool_use，下一条 role: "user" 消息里的 tool_result 逐一回答 {answered}'
 
 
 def anthropic_is_error(rt: dict[str, Any]) -> str:
     """``tool_result.is_error`` says what the MCP result's ``isError`` says."""
     _, failed = result_text(rt.get("mcp_response"), "mcp_response")
     for m in _messages(rt, "request_2"):
-        for b in m.get("content") if isinstance(m, dict) and isinstance(m.get("content"), list) else []:
+        blocks: list[Any] = m["content"] if isinstance(m, dict) and isinstance(m.get("content"), list) else []
+        for b in blocks:
             if isinstance(b, dict) and b.get("type") == "tool_result":
-                need(b.get("is_error", False) is failed, f"tool_result.is_error 是 {show(b.get('is_error'))}，MCP isError 是 {show(failed)}")
+                need(
+                    b.get("is_error", False) is failed,
+                    f"tool_result.is_error 是 {show(b.get('is_error'))}，MCP isError 是 {show(failed)}",
+                )
     return f"tool_result.is_error 与 MCP isError 相同（{json.dumps(failed)}）"
 
 
@@ -136,7 +170,12 @@ API_CHECKS: Final[dict[str, tuple[tuple[str, str, str, CheckFn], ...]]] = {
     "anthropic": (
         ("anthropic_input", "Anthropic：input 是对象", "parse", anthropic_input_object),
         ("anthropic_is_error", "Anthropic：is_error 如实反映失败", "feedback", anthropic_is_error),
-        ("anthropic_results", "Anthropic：tool_result 紧跟在 user 消息里", "next_input", anthropic_results_follow),
+        (
+            "anthropic_results",
+            "Anthropic：tool_result 紧跟在 user 消息里",
+            "next_input",
+            anthropic_results_follow,
+        ),
     ),
 }
 
@@ -167,7 +206,9 @@ def drop_tool_call_id(rt: dict[str, Any]) -> dict[str, Any]:
 
 def drop_assistant_message(rt: dict[str, Any]) -> dict[str, Any]:
     """Chat and Anthropic: the assistant message holding the calls is not re-sent."""
-    rt["request_2"]["messages"] = [m for m in _request_2(rt) if not (isinstance(m, dict) and m.get("role") == "assistant")]
+    rt["request_2"]["messages"] = [
+        m for m in _request_2(rt) if not (isinstance(m, dict) and m.get("role") == "assistant")
+    ]
     return rt
 
 
@@ -193,7 +234,9 @@ def tool_result_as_assistant(rt: dict[str, Any]) -> dict[str, Any]:
     """Anthropic: the ``tool_result`` message sent with role ``assistant`` instead of ``user``."""
     for m in _request_2(rt):
         content = m.get("content") if isinstance(m, dict) else None
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+        ):
             m["role"] = "assistant"
     return rt
 
@@ -222,6 +265,10 @@ def api_trials(rt: dict[str, Any], api: str, judge: Callable[[dict[str, Any]], l
             out.append(Check(key, title, False, f"无法施加这个破坏（{type(exc).__name__}），原往返形状不对"))
             continue
         failed = [c for c in judge(broken) if not c.passed]
-        reason = "已拒绝 —— " + "；".join(f"{c.name}：{c.reason}" for c in failed[:2]) if failed else "没有被拒绝：破坏后的往返仍然全部通过"
+        reason = (
+            "已拒绝 —— " + "；".join(f"{c.name}：{c.reason}" for c in failed[:2])
+            if failed
+            else "没有被拒绝：破坏后的往返仍然全部通过"
+        )
         out.append(Check(key, title, bool(failed), reason))
     return out

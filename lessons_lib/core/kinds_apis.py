@@ -106,7 +106,9 @@ def _blocks(array: str, text_kind: str) -> list[Row]:
 
 
 def _anthropic_message(text_kind: str) -> list[Row]:
-    return [("", E), ("role", E), ("content", text_kind, "text"), ("content", E), *_blocks("content", text_kind)]
+    return [
+        ("", E), ("role", E), ("content", text_kind, "text"), ("content", E), *_blocks("content", text_kind),
+    ]
 
 
 ANTHROPIC_REQUEST: Final[list[Row]] = [
@@ -176,12 +178,16 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
     ),
     (
         "anthropic_request",
-        lambda m: _d(m) and isinstance(m.get("messages"), list) and ("max_tokens" in m or _anthropic_blocks(m)),
+        lambda m: (
+            _d(m) and isinstance(m.get("messages"), list) and ("max_tokens" in m or _anthropic_blocks(m))
+        ),
     ),
     ("chat_request", lambda m: _d(m) and isinstance(m.get("messages"), list) and "input" not in m),
     (
         "chat_tool_call",
-        lambda m: _d(m) and isinstance(m.get("function"), dict) and "id" in m and "arguments" in m["function"],
+        lambda m: (
+            _d(m) and isinstance(m.get("function"), dict) and "id" in m and "arguments" in m["function"]
+        ),
     ),
     ("chat_tool", lambda m: _d(m) and m.get("type") == "function" and isinstance(m.get("function"), dict)),
     ("chat_tool_message", lambda m: _d(m) and m.get("role") in {"tool", "function"}),

@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 HINTS: Final = {
-    "chat": '提示：Chat 的反馈是一条 role 为 "tool" 的消息，用 tool_call_id 指回 response_1 里的调用，content 是服务返回的文本。',
-    "anthropic": '提示：Anthropic 的反馈是一条 role 为 "user" 的消息，content 里放一个 tool_result 块：tool_use_id、content（文本）、is_error。',
+    "chat": (
+        '提示：Chat 的反馈是一条 role 为 "tool" 的消息，用 tool_call_id 指回 response_1 里的调用，'
+        "content 是服务返回的文本。"
+    ),
+    "anthropic": (
+        '提示：Anthropic 的反馈是一条 role 为 "user" 的消息，content 里放一个 tool_result 块：'
+        "tool_use_id、content（文本）、is_error。"
+    ),
 }
 
 
@@ -44,7 +50,9 @@ def check_feedback_message(api: str, message: Any) -> ExerciseResult:
     if _blank(message):
         return ExerciseResult(False, ("还没有完成：把 ... 换成你写的反馈消息。", HINTS[api]))
     if not isinstance(message, dict):
-        return ExerciseResult(False, (f"反馈消息应当是一个字典（JSON 对象），收到的是 {type(message).__name__}。", HINTS[api]))
+        return ExerciseResult(
+            False, (f"反馈消息应当是一个字典（JSON 对象），收到的是 {type(message).__name__}。", HINTS[api])
+        )
     from lessons_lib.checks.verify import verify_roundtrip
     from lessons_lib.course.record import load_fixture
     from lessons_lib.engine.replay import replay
@@ -54,8 +62,13 @@ def check_feedback_message(api: str, message: Any) -> ExerciseResult:
     report = verify_roundtrip(roundtrip, sabotage=False)
     failed = report.failed
     reply = replay(api, roundtrip["request_2"])
-    lines = [f"✗ {c.name}：{c.reason}" for c in failed] or [f"✓ verify_roundtrip 的 {len(report.checks)} 条检查全部通过"]
-    lines.append(f"替身接口（经真实 SDK）：HTTP {reply.status}" + (f"：{reply.error_message}" if reply.error_message else "，接受了这条反馈"))
+    lines = [f"✗ {c.name}：{c.reason}" for c in failed] or [
+        f"✓ verify_roundtrip 的 {len(report.checks)} 条检查全部通过"
+    ]
+    lines.append(
+        f"替身接口（经真实 SDK）：HTTP {reply.status}"
+        + (f"：{reply.error_message}" if reply.error_message else "，接受了这条反馈")
+    )
     if failed or not reply.ok:
         return ExerciseResult(False, ("还差一点：", *lines, HINTS[api]))
     return ExerciseResult(True, ("完成了！", *lines))

@@ -34,7 +34,11 @@ def api_fixtures(trace: Trace, api: str) -> dict[str, Any]:
     mcp_request, mcp_response = trace.mcp_pair("tools/call")
     data = trace.to_dict()
     roundtrip = roundtrip_from_trace(data)
-    roundtrip = {"format": roundtrip["format"], "api": api, **{k: v for k, v in roundtrip.items() if k != "format"}}
+    roundtrip = {
+        "format": roundtrip["format"],
+        "api": api,
+        **{k: v for k, v in roundtrip.items() if k != "format"},
+    }
     files: dict[str, Any] = {name: trace.body(name[:-5], channel="model") for name in FILES[:4]}
     files.update({"mcp_request.json": mcp_request, "mcp_response.json": mcp_response})
     files.update({"roundtrip.json": roundtrip, "trace.json": data})
@@ -49,7 +53,9 @@ def record_api_fixtures(out: Path) -> list[Path]:
     for api in API_DIRS:
         trace = run_chain(api=api)
         if trace.outcome.get("status") != "answered":
-            raise RuntimeError(f"the {api} recording run did not reach an answer: {trace.outcome.get('reason')}")
+            raise RuntimeError(
+                f"the {api} recording run did not reach an answer: {trace.outcome.get('reason')}"
+            )
         (out / api).mkdir(parents=True, exist_ok=True)
         for name, obj in api_fixtures(trace, api).items():
             path = out / api / name

@@ -72,7 +72,11 @@ class AnthropicAdapter:
 
         self._model = setting.name
         self._client = AsyncAnthropic(
-            api_key=setting.key, base_url=setting.base_url, max_retries=0, timeout=timeout, http_client=http_client
+            api_key=setting.key,
+            base_url=setting.base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=http_client,
         )
 
     async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
@@ -83,19 +87,31 @@ class AnthropicAdapter:
         choice = self._choice if first and self._choice is not None else CHOICES[first]
         try:
             await client.messages.create(  # type: ignore[call-overload]
-                model=self._model, max_tokens=MAX_TOKENS, messages=model_input, tools=tools, tool_choice=choice
+                model=self._model,
+                max_tokens=MAX_TOKENS,
+                messages=model_input,
+                tools=tools,
+                tool_choice=choice,
             )
         except anthropic.APITimeoutError:
             raise TimeoutError from None
         except anthropic.APIStatusError as exc:
-            raise Stop("error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}") from None
+            raise Stop(
+                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
+            ) from None
         except anthropic.APIConnectionError:
-            raise Stop("error", "cannot reach the model API (no network, or a wrong ANTHROPIC_BASE_URL)") from None
+            raise Stop(
+                "error", "cannot reach the model API (no network, or a wrong ANTHROPIC_BASE_URL)"
+            ) from None
 
     def read(self, body: JsonObject) -> ModelReply:
         blocks = content_blocks(body)
         calls = tuple(
-            ToolCall(b["id"] if isinstance(b.get("id"), str) and b["id"] else None, str(b.get("name", "")), b.get("input"))
+            ToolCall(
+                str(b["id"]) if isinstance(b.get("id"), str) and b["id"] else None,
+                str(b.get("name", "")),
+                b.get("input"),
+            )
             for b in blocks
             if b.get("type") == "tool_use"
         )
@@ -107,12 +123,17 @@ class AnthropicAdapter:
         text = result.output
         if result.is_error and text.startswith(FAILURE_PREFIX):
             text = text[len(FAILURE_PREFIX) :]
-        return {"type": "tool_result", "tool_use_id": result.call.call_id, "content": text, "is_error": result.is_error}
+        return {
+            "type": "tool_result",
+            "tool_use_id": result.call.call_id,
+            "content": text,
+            "is_error": result.is_error,
+        }
 
     def next_input(
         self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
     ) -> list[JsonObject]:
-        """So far, the assistant's content exactly as received, then one user message of tool_result blocks."""
+        """So far, the assistant's content as received, then one user message of tool_result blocks."""
         assistant: JsonObject = {"role": "assistant", "content": content_blocks(body)}
         return [*model_input, assistant, {"role": "user", "content": list(items)}]
 

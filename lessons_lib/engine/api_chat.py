@@ -71,7 +71,11 @@ class ChatAdapter:
 
         self._model = setting.name
         self._client = AsyncOpenAI(
-            api_key=setting.key, base_url=setting.base_url, max_retries=0, timeout=timeout, http_client=http_client
+            api_key=setting.key,
+            base_url=setting.base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=http_client,
         )
 
     async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
@@ -87,16 +91,23 @@ class ChatAdapter:
         except openai.APITimeoutError:
             raise TimeoutError from None
         except openai.APIStatusError as exc:
-            raise Stop("error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}") from None
+            raise Stop(
+                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
+            ) from None
         except openai.APIConnectionError:
-            raise Stop("error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)") from None
+            raise Stop(
+                "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
+            ) from None
 
     def read(self, body: JsonObject) -> ModelReply:
         message = assistant_message(body)
         calls = []
-        for call in message.get("tool_calls") or []:  # type: ignore[attr-defined]
+        found = message.get("tool_calls")
+        for call in found if isinstance(found, list) else []:
             if isinstance(call, dict):
-                function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                function: dict[str, object] = (
+                    call["function"] if isinstance(call.get("function"), dict) else {}
+                )
                 call_id = call.get("id")
                 calls.append(
                     ToolCall(

@@ -26,6 +26,7 @@ import anyio
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Status
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
@@ -112,7 +113,8 @@ async def arun_chain(
         except* Stop as group:  # raised inside the MCP clients' task groups, so it arrives grouped
             stop = _first(group)
             assert isinstance(stop, Stop)
-            trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}
+            status: Status = "stopped" if stop.status == "stopped" else "error"
+            trace.outcome = {"status": status, "reason": redact(stop.reason, setting.key)}
     if scope.cancelled_caught:
         trace.outcome = {
             "status": "stopped",
@@ -160,7 +162,8 @@ async def _loop(
                 }
                 return
             _check_pairable(reply, run.rounds, limits.max_calls)
-            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)
+            links: list[dict[str, Any]] = trace.links  # type: ignore[assignment]  # Link is a TypedDict
+            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, links)
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
 

@@ -139,7 +139,7 @@ def check_request(body: dict[str, Any]) -> str | None:
     if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
         return "messages: Field required (a non-empty list of messages)"
     if messages[0].get("role") != "user":
-        return "messages: first message must use the \"user\" role"
+        return 'messages: first message must use the "user" role'
     for n, message in enumerate(messages):
         previous = [b.get("id") for b in _blocks(messages[n - 1]) if b.get("type") == "tool_use"] if n else []
         answered = set()
@@ -159,19 +159,18 @@ def check_request(body: dict[str, Any]) -> str | None:
             answered.add(block.get("tool_use_id"))
         missing = [i for i in previous if i not in answered]
         if missing:
-            return (
-                f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: "
-                f"{', '.join(map(str, missing))}. Each `tool_use` block must have a corresponding "
-                "`tool_result` block in the next message."
-            )
+            return _without_result(n, missing)
     last = [b.get("id") for b in _blocks(messages[-1]) if b.get("type") == "tool_use"]
-    if last:
-        return (
-            f"messages.{len(messages) - 1}: `tool_use` ids were found without `tool_result` blocks immediately "
-            f"after: {', '.join(map(str, last))}. Each `tool_use` block must have a corresponding "
-            "`tool_result` block in the next message."
-        )
-    return None
+    return _without_result(len(messages) - 1, last) if last else None
+
+
+def _without_result(n: int, ids: list[Any]) -> str:
+    """The real API's words; ``n`` is the message that should have held the ``tool_result`` blocks."""
+    return (
+        f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        f"{', '.join(map(str, ids))}. Each `tool_use` block must have a corresponding `tool_result` "
+        "block in the next message."
+    )
 
 
 def error(request: httpx2.Request, status: int, kind: str, message: str) -> httpx2.Response:

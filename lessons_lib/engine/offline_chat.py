@@ -7,7 +7,8 @@ Introduced in lesson 20. **It is not a language model.** It answers
 - no ``role: "tool"`` message after the last assistant ``tool_calls`` -> one tool call per
   chosen alias in ``choices[0].message.tool_calls`` (``finish_reason: "tool_calls"``);
   ``tool_choice: "none"`` -> a text message instead, and so does ``auto`` when the task names no
-  ``/workspace`` path (the rule that stands in for "the model decides"); a named ``tool_choice`` forces that tool;
+  ``/workspace`` path (the rule that stands in for "the model decides"); a named ``tool_choice``
+  forces that tool;
   ``parallel_tool_calls: false`` -> at most one call;
 - otherwise -> an assistant message built from the tool messages, paired by ``tool_call_id``
   (unless ``tool_choice`` still forces a call: ``required`` or a named tool never lets it answer);
@@ -54,7 +55,9 @@ class OfflineChat(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method != "POST" or not request.url.path.endswith(PATH):
-            return error(request, 404, f"the offline stand-in only serves POST /v1{PATH}, not {request.url.path}")
+            return error(
+                request, 404, f"the offline stand-in only serves POST /v1{PATH}, not {request.url.path}"
+            )
         body = await read_json(request)
         if body is None:
             return error(request, 400, "We could not parse the JSON body of your request.")
@@ -117,8 +120,9 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         """The deprecated shape: one ``function_call``, answered from a ``role: "function"`` message."""
         results = _trailing(messages, "function")
         if results:
-            called = next(
-                (m.get("function_call") for m in reversed(messages) if m.get("function_call")), {}
+            called: dict[str, Any] = next(
+                (m["function_call"] for m in reversed(messages) if isinstance(m.get("function_call"), dict)),
+                {},
             )
             text = answer_part(called.get("arguments", ""), text_of(results[-1].get("content")))
             return self._completion(body, _message(text), "stop")
@@ -161,7 +165,10 @@ def check_messages(messages: Any) -> tuple[str, str] | None:
     for n, m in enumerate(messages):
         if m.get("role") == "tool":
             if not isinstance(m.get("tool_call_id"), str):
-                return f"messages.[{n}].tool_call_id", f"Missing required parameter: 'messages[{n}].tool_call_id'."
+                return (
+                    f"messages.[{n}].tool_call_id",
+                    f"Missing required parameter: 'messages[{n}].tool_call_id'.",
+                )
             if m["tool_call_id"] not in open_ids:
                 return (
                     f"messages.[{n}].role",
@@ -181,7 +188,8 @@ def _unanswered(ids: list[str]) -> tuple[str, str]:
     return (
         "messages",
         "An assistant message with 'tool_calls' must be followed by tool messages responding "
-        f"to each 'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(ids)}",
+        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+        + ", ".join(ids),
     )
 
 

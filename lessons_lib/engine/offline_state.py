@@ -42,7 +42,9 @@ class StatefulOfflineModel(OfflineModel):
             items = self.stored[previous] + items
         problem = unanswered_output(items)
         if problem is not None:
-            return _error(request, 400, f"No tool call found for function call output with call_id {problem}.")
+            return _error(
+                request, 400, f"No tool call found for function call output with call_id {problem}."
+            )
         self.turns += 1
         answer = self.respond({**body, "input": items})
         answer["previous_response_id"] = previous

@@ -100,6 +100,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
 
 def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     """Replay several request bodies, in order, to one stand-in (lesson 22)."""
+
     async def main() -> list[Reply]:
         return await areplay(api, bodies)
 
@@ -118,5 +119,3 @@ def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
 def replay(api: str, body: dict[str, Any]) -> Reply:
     """Replay one request body to a fresh stand-in of ``api``; the reply may be an HTTP 400 (lesson 22)."""
     return replay_all(api, [body])[0]
-
-

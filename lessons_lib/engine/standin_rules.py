@@ -20,12 +20,15 @@ from lessons_lib.engine.offline_model import Script, _arguments_from, _describe
 
 NO_TOOL_TEXT = "这一轮没有调用工具（tool_choice 不允许调用），所以文件内容没有被读取，我不能编造它。"
 NO_TOOLS_DECLARED = "没有可用的工具，无法读取文件。"
-NO_FILE_TEXT = "这个请求里没有要读取的 /workspace 路径，不需要调用工具：我可以按工作区路径读取文本文件，例如前 N 行或最后 N 行。"
+NO_FILE_TEXT = (
+    "这个请求里没有要读取的 /workspace 路径，不需要调用工具："
+    "我可以按工作区路径读取文本文件，例如前 N 行或最后 N 行。"
+)
 
 
 def needs_a_file(task: str) -> bool:
     """Under ``tool_choice: auto`` the stand-in calls a tool only when the task names a /workspace path."""
-    return '/workspace' in task
+    return "/workspace" in task
 
 
 def chosen_tools(aliases: Sequence[str], task: str, script: Script, forced: str | None = None) -> list[str]:

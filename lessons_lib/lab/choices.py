@@ -4,9 +4,9 @@
 ``none``, ``required``, a named function) and ``compare_tool_choices("anthropic")`` once per
 Anthropic value (``auto``, ``any``, ``tool``, ``none``, and ``any`` with
 ``disable_parallel_tool_use``), each on two services that both offer ``read_text_file`` so
-that parallel calls can show, for a task that needs the file and for one that does not. The value is the first request's; after the feedback the loop
-sends ``auto``. Each row says what the model did: how many calls, whether a ``tools/call``
-reached a service, and how the answer begins.
+that parallel calls can show, for a task that needs the file and for one that does not. The
+value is the first request's; after the feedback the loop sends ``auto``. Each row says what
+the model did: which calls, how many ``tools/call`` reached a service, how the answer begins.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from lessons_lib.core.glossary import Kind
 from lessons_lib.views.apimap import ApiTable
 
 ALIAS: Final = "fs__read_text_file"
@@ -47,7 +48,7 @@ def run_choice(api: str, tool_choice: object, task: str = TASK) -> Any:
     return run_chain(task, api=api, tool_choice=tool_choice, services=services)
 
 
-def _did(trace: Any) -> tuple[tuple[str, Any], tuple[str, Any]]:
+def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
     from lessons_lib.core import queries as q
 
     calls = [str(c.name) for c in q.calls(trace, 1)]
@@ -61,11 +62,28 @@ def compare_tool_choices(api: str = "chat") -> ApiTable:
     """One real run per ``tool_choice`` value of ``api`` ("chat" or "anthropic") and task. Lesson 21."""
     if api not in CHOICES:
         raise ValueError(f'compare_tool_choices takes "chat" or "anthropic", not {api!r}')
-    rows = []
+    rows: list[tuple[tuple[str, Kind | None], ...]] = []
     for name, choice in CHOICES[api]:
         file_did, file_answer = _did(run_choice(api, choice))
         chat_did, chat_answer = _did(run_choice(api, choice, CHAT_TASK))
-        rows.append(((name, None), (json.dumps(choice, ensure_ascii=False), "rule"), file_did, file_answer, chat_did, chat_answer))
-    header = ("取值", "第一次请求的 tool_choice", "读文件任务：调用", "读文件任务：答复", "打招呼任务：调用", "打招呼任务：答复")
-    title = f"tool_choice 逐个真实运行（{'Chat Completions' if api == 'chat' else 'Anthropic Messages'}，两个服务）"
+        rows.append(
+            (
+                (name, None),
+                (json.dumps(choice, ensure_ascii=False), "rule"),
+                file_did,
+                file_answer,
+                chat_did,
+                chat_answer,
+            )
+        )
+    header = (
+        "取值",
+        "第一次请求的 tool_choice",
+        "读文件任务：调用",
+        "读文件任务：答复",
+        "打招呼任务：调用",
+        "打招呼任务：答复",
+    )
+    name_zh = "Chat Completions" if api == "chat" else "Anthropic Messages"
+    title = f"tool_choice 逐个真实运行（{name_zh}，两个服务）"
     return ApiTable(title, header, tuple(rows))

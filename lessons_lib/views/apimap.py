@@ -22,8 +22,20 @@ TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropi
 # (part, fixture, path in Responses, in Chat, in Anthropic); None: the API has no such field
 PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = (
     ("声明：工具项", "request_1", "tools[0]", "tools[0].function", "tools[0]"),
-    ("声明：规则", "request_1", "tools[0].parameters", "tools[0].function.parameters", "tools[0].input_schema"),
-    ("调用：别名", "response_1", "output[0].name", "choices[0].message.tool_calls[0].function.name", "content[0].name"),
+    (
+        "声明：规则",
+        "request_1",
+        "tools[0].parameters",
+        "tools[0].function.parameters",
+        "tools[0].input_schema",
+    ),
+    (
+        "调用：别名",
+        "response_1",
+        "output[0].name",
+        "choices[0].message.tool_calls[0].function.name",
+        "content[0].name",
+    ),
     (
         "调用：参数（文本或对象）",
         "response_1",
@@ -31,12 +43,30 @@ PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = 
         "choices[0].message.tool_calls[0].function.arguments",
         "content[0].input",
     ),
-    ("配对：调用的编号", "response_1", "output[0].call_id", "choices[0].message.tool_calls[0].id", "content[0].id"),
+    (
+        "配对：调用的编号",
+        "response_1",
+        "output[0].call_id",
+        "choices[0].message.tool_calls[0].id",
+        "content[0].id",
+    ),
     ("反馈：结果", "request_2", "input[2].output", "messages[2].content", "messages[2].content[0].content"),
-    ("反馈：配对编号", "request_2", "input[2].call_id", "messages[2].tool_call_id", "messages[2].content[0].tool_use_id"),
+    (
+        "反馈：配对编号",
+        "request_2",
+        "input[2].call_id",
+        "messages[2].tool_call_id",
+        "messages[2].content[0].tool_use_id",
+    ),
     ("反馈：谁发送（role）", "request_2", None, "messages[2].role", "messages[2].role"),
     ("反馈：失败标记", "request_2", None, None, "messages[2].content[0].is_error"),
-    ("答复：文本", "response_2", "output[0].content[0].text", "choices[0].message.content", "content[0].text"),
+    (
+        "答复：文本",
+        "response_2",
+        "output[0].content[0].text",
+        "choices[0].message.content",
+        "content[0].text",
+    ),
 )
 
 
@@ -87,7 +117,7 @@ class ApiTable:
         def td(cell: tuple[str, Kind | None]) -> str:
             text, kind = cell
             style = f' style="border-left:4px solid {KINDS[kind].colour};padding-left:4px"' if kind else ""
-            return f'<td{style}>{html.escape(text).replace("｜", "<br>")}</td>'
+            return f"<td{style}>{html.escape(text).replace('｜', '<br>')}</td>"
 
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
         body = "".join("<tr>" + "".join(td(c) for c in row) + "</tr>" for row in self.rows)
@@ -101,7 +131,9 @@ def api_map() -> ApiTable:
     for part, name, *paths in PARTS:
         cells = [_cell(_fixture(api, name), path) for api, path in zip(APIS, paths, strict=True)]
         rows.append(((f"{part}（{name}）", None), *cells))
-    return ApiTable("同一次调用，三种接口里的位置（路径｜种类｜值）", ("部分", *(TITLES[a] for a in APIS)), tuple(rows))
+    return ApiTable(
+        "同一次调用，三种接口里的位置（路径｜种类｜值）", ("部分", *(TITLES[a] for a in APIS)), tuple(rows)
+    )
 
 
 def api_side_by_side(name: str = "request_1") -> ApiTable:
@@ -112,10 +144,16 @@ def api_side_by_side(name: str = "request_1") -> ApiTable:
     for api in APIS:
         for f in walk(_fixture(api, name)):
             if f.path and (not isinstance(f.value, dict | list) or not f.value):
-                value = f.value if isinstance(f.value, str | int | float | bool) or f.value is None else json.dumps(f.value)
+                value = (
+                    f.value
+                    if isinstance(f.value, str | int | float | bool) or f.value is None
+                    else json.dumps(f.value)
+                )
                 by_kind[f.kind][api].append(f"{format_path(f.path)} = {abbreviate(value, 24)}")
     rows = []
     for kind, cols in by_kind.items():
         if any(cols.values()):
             rows.append(((KINDS[kind].zh, kind), *(("｜".join(cols[a]) or "（无）", kind) for a in APIS)))
-    return ApiTable(f"{name}：三种接口的叶子字段，按种类排列", ("种类", *(TITLES[a] for a in APIS)), tuple(rows))
+    return ApiTable(
+        f"{name}：三种接口的叶子字段，按种类排列", ("种类", *(TITLES[a] for a in APIS)), tuple(rows)
+    )

@@ -22,8 +22,16 @@ if TYPE_CHECKING:
 
 WORDS: Final[dict[str, dict[str, str]]] = {
     # Responses item name -> the same part in this API (missing rows of the sequence diagram)
-    "chat": {"function_call_output": 'role: "tool" 消息', "function_call": "tool_calls[]", "call_id": "tool_call_id"},
-    "anthropic": {"function_call_output": "tool_result 块", "function_call": "tool_use", "call_id": "tool_use_id"},
+    "chat": {
+        "function_call_output": 'role: "tool" 消息',
+        "function_call": "tool_calls[]",
+        "call_id": "tool_call_id",
+    },
+    "anthropic": {
+        "function_call_output": "tool_result 块",
+        "function_call": "tool_use",
+        "call_id": "tool_use_id",
+    },
 }
 _ID: Final = {"chat": "tool_call_id", "anthropic": "tool_use_id"}
 
@@ -45,14 +53,17 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
         roles = []
         for m in body.get("messages") or []:
             content = m.get("content") if isinstance(m, dict) else None
-            blocks = [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+            blocks = (
+                [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+            )
             roles.append(f"{m.get('role')}({'+'.join(map(str, blocks))})" if blocks else str(m.get("role")))
         tools = [t.name for t in declared_tools(body, a)]
-        return f"messages=[{', '.join(roles)}] tools={tools} tool_choice={json.dumps(body.get('tool_choice'), ensure_ascii=False)}"
+        choice = json.dumps(body.get("tool_choice"), ensure_ascii=False)
+        return f"messages=[{', '.join(roles)}] tools={tools} tool_choice={choice}"
     if label.startswith("response_"):
         kind = "tool_calls[]" if a == "chat" else "tool_use"
         parts = [
-            f"{kind} {c.name} {'id'}={c.call_id} {'arguments' if a == 'chat' else 'input'}={_short(c.arguments)}"
+            f"{kind} {c.name} id={c.call_id} {'arguments' if a == 'chat' else 'input'}={_short(c.arguments)}"
             for c in tool_calls(body, a)
         ]
         said = answer_text(body, a)
@@ -70,7 +81,10 @@ def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
     if label.startswith("request_"):
         lines = []
         for f in feedback_items(body, a):
-            lines += ['role: "tool" 消息' if a == "chat" else "tool_result（role: user）", f"{_ID[a]}={f.call_id}"]
+            lines += [
+                'role: "tool" 消息' if a == "chat" else "tool_result（role: user）",
+                f"{_ID[a]}={f.call_id}",
+            ]
         return lines or (["messages：任务 + tools 声明"] if body.get("tools") else ["messages：任务"])
     if label.startswith("response_"):
         lines = []
@@ -98,7 +112,11 @@ def native_rows(rows: list[SeqRow], data: Any, api: str) -> list[SeqRow]:
         if n < len(events) and events[n].get("channel") == "model":
             e = events[n]
             head = f"{event_number(e)} {e.get('label')}"
-            out.append(replace(row, label="\n".join([head, *model_lines(str(e.get("label")), e.get("body") or {}, api)])))
+            out.append(
+                replace(
+                    row, label="\n".join([head, *model_lines(str(e.get("label")), e.get("body") or {}, api)])
+                )
+            )
         else:
             out.append(row)
         n += 1
