@@ -14,7 +14,7 @@ import copy
 import json
 from typing import Any, Final
 
-from lessons_lib.checks._traceread import TRACE_FORMAT
+from lessons_lib.checks._evidence import TRACE_FORMAT
 from lessons_lib.core.example import FAILURE_PREFIX
 
 APIS: Final = ("responses", "chat", "anthropic")

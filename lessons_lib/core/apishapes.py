@@ -179,6 +179,14 @@ def tool_calls(response: JSON | object, api: ModelApi = DEFAULT_API) -> list[Too
     return SHAPES[api].calls(response if isinstance(response, dict) else None)
 
 
+def input_items(request: JSON | object, api: ModelApi = DEFAULT_API) -> list[JSONObject]:
+    """The conversation a model request carries: Responses ``input`` (a plain string is one user
+    message), the others' ``messages``."""
+    if api == "responses":
+        return _responses_inputs(request if isinstance(request, dict) else None)
+    return objects(get_in(request, "messages"))
+
+
 def feedback_items(request: JSON | object, api: ModelApi = DEFAULT_API) -> list[Feedback]:
     """The tool results a model request carries back to the model, in order."""
     return SHAPES[api].feedback(request if isinstance(request, dict) else None)

@@ -128,8 +128,9 @@ class McpExchange:
     service: str
     request: JSONObject
     reply: JSONObject | None
-    request_seq: int
-    reply_seq: int | None
+    request_at: int
+    """Position of the request among the trace's events."""
+    reply_at: int | None
 
     @property
     def id(self) -> JSON:
@@ -141,12 +142,12 @@ def is_reply(body: JSONObject) -> bool:
     return "method" not in body and ("result" in body or "error" in body)
 
 
-def _mcp(trace: object) -> list[tuple[Event, JSONObject]]:
+def _mcp(trace: object) -> list[tuple[int, Event, JSONObject]]:
     found = []
-    for e in events(trace):
+    for n, e in enumerate(events(trace)):
         body = _body(e)
         if body is not None and (e.get("channel") == "mcp" or "jsonrpc" in body):
-            found.append((e, body))
+            found.append((n, e, body))
     return found
 
 
@@ -159,7 +160,7 @@ def mcp_exchanges(
     to and carries the request's id.
     """
     frames, out = _mcp(trace), []
-    for n, (event, body) in enumerate(frames):
+    for k, (at, event, body) in enumerate(frames):
         target = event.get("to")
         if "method" not in body or "id" not in body or (method is not None and body["method"] != method):
             continue
@@ -167,21 +168,14 @@ def mcp_exchanges(
             continue
         reply = next(
             (
-                (e, b)
-                for e, b in frames[n + 1 :]
+                (n, b)
+                for n, e, b in frames[k + 1 :]
                 if is_reply(b) and e.get("from") == target and same(b.get("id"), body["id"])
             ),
             None,
         )
-        out.append(
-            McpExchange(
-                str(target),
-                body,
-                reply[1] if reply else None,
-                int(event.get("seq", n)),
-                int(reply[0].get("seq", -1)) if reply else None,
-            )
-        )
+        name = target if isinstance(target, str) else ""
+        out.append(McpExchange(name, body, reply[1] if reply else None, at, reply[0] if reply else None))
     return out
 
 
@@ -201,8 +195,8 @@ def loose_reply(trace: object, exchange: McpExchange) -> JSONObject | None:
     return next(
         (
             b
-            for e, b in _mcp(trace)
-            if int(e.get("seq", -1)) > exchange.request_seq
+            for n, e, b in _mcp(trace)
+            if n > exchange.request_at
             and is_reply(b)
             and e.get("from") == exchange.service
             and e.get("label") == "tools/call"
@@ -220,9 +214,9 @@ def listed_tools(trace: object, service: str | None = None) -> list[JSONObject]:
     return []
 
 
-def mcp_tool(trace: object, name: JSON, service: str | None = None) -> JSONObject | None:
+def mcp_tool(trace: object, name: JSON, service: JSON = None) -> JSONObject | None:
     """The ``tools/list`` entry with this name, else the first one listed, or None."""
-    tools = listed_tools(trace, service)
+    tools = listed_tools(trace, service if isinstance(service, str) else None)
     return next((t for t in tools if t.get("name") == name), tools[0] if tools else None)
 
 
