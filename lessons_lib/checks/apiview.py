@@ -207,9 +207,9 @@ def responses_view(api: str, body: Any) -> Any:
     }
 
 
-def responses_trace(trace: dict[str, Any], api: str) -> dict[str, Any]:
+def responses_trace(trace: object, api: str) -> dict[str, Any]:
     """A trace whose model bodies are in the Responses places (MCP frames and links unchanged)."""
-    out = copy.deepcopy(trace)
+    out: dict[str, Any] = copy.deepcopy(trace) if isinstance(trace, dict) else {}
     out["format"] = TRACE_FORMAT
     if isinstance(out.get("model"), dict):  # the view is Responses-shaped: absent api = responses
         out["model"] = {k: v for k, v in out["model"].items() if k != "api"}
@@ -219,9 +219,9 @@ def responses_trace(trace: dict[str, Any], api: str) -> dict[str, Any]:
     return out
 
 
-def responses_roundtrip(roundtrip: dict[str, Any], api: str) -> dict[str, Any]:
+def responses_roundtrip(roundtrip: object, api: str) -> dict[str, Any]:
     """A round trip whose four model bodies are in the Responses places."""
-    out = copy.deepcopy(roundtrip)
+    out: dict[str, Any] = copy.deepcopy(roundtrip) if isinstance(roundtrip, dict) else {}
     for key in ("request_1", "response_1", "request_2", "response_2"):
         if key in out:
             out[key] = responses_view(api, out[key])

@@ -13,8 +13,8 @@ import copy
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks._evidence import as_dict, model_body, require_trace
+from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
 from lessons_lib.checks.verify import roundtrip_from_trace, verify_fields, verify_roundtrip

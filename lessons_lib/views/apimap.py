@@ -71,9 +71,10 @@ PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = 
 
 
 def _fixture(api: str, name: str) -> Any:
-    from lessons_lib.course.record import load_fixture
+    from lessons_lib.core.paths import DATA_DIR
 
-    return load_fixture(f"{name}.json" if api == "responses" else f"{api}/{name}.json")
+    path = DATA_DIR / (f"{name}.json" if api == "responses" else f"{api}/{name}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:

@@ -12,13 +12,26 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, ClassVar, Final, Protocol, TypeVar
 
 from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.trace import event_number
 from lessons_lib.core.tracetypes import ModelApi
 
-if TYPE_CHECKING:
-    from lessons_lib.views.sequence import SeqRow
+
+class _Row(Protocol):
+    """What ``native_rows`` needs of a sequence row (``lessons_lib.views.sequence.SeqRow``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def missing(self) -> bool: ...
+
+
+RowT = TypeVar("RowT", bound=_Row)
 
 WORDS: Final[dict[str, dict[str, str]]] = {
     # Responses item name -> the same part in this API (missing rows of the sequence diagram)
@@ -96,10 +109,8 @@ def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
     return []
 
 
-def native_rows(rows: list[SeqRow], data: Any, api: str) -> list[SeqRow]:
+def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
     """Rows built from the Responses view, relabelled: model arrows in this API's words."""
-    from lessons_lib.core.trace import event_number
-
     events = [e for e in data.get("events") or [] if isinstance(e, dict)]
     out, n = [rows[0]], 0
     for row in rows[1:]:
