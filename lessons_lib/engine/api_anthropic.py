@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.engine.adapters import (
     CallResult,
     Declared,
@@ -134,7 +135,8 @@ class AnthropicAdapter:
         self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
     ) -> list[JsonObject]:
         """So far, the assistant's content as received, then one user message of tool_result blocks."""
-        assistant: JsonObject = {"role": "assistant", "content": content_blocks(body)}
+        blocks: list[JSON] = list(content_blocks(body))
+        assistant: JsonObject = {"role": "assistant", "content": blocks}
         return [*model_input, assistant, {"role": "user", "content": list(items)}]
 
 
@@ -154,7 +156,9 @@ def live_setting(model: str | None = None) -> ModelSetting | None:
     if not key:
         return None
     name = model or os.environ.get("LESSONS_ANTHROPIC_MODEL") or MODEL
-    base = os.environ.get("ANTHROPIC_BASE_URL") or None
+    from lessons_lib.engine.models import check_base_url
+
+    base = check_base_url(os.environ.get("ANTHROPIC_BASE_URL", "").strip() or None)
     return ModelSetting("live", name, "真实模型（经 ANTHROPIC_API_KEY）", base, key)
 
 

@@ -105,9 +105,8 @@ class ChatAdapter:
         found = message.get("tool_calls")
         for call in found if isinstance(found, list) else []:
             if isinstance(call, dict):
-                function: dict[str, object] = (
-                    call["function"] if isinstance(call.get("function"), dict) else {}
-                )
+                raw = call.get("function")
+                function: JsonObject = raw if isinstance(raw, dict) else {}
                 call_id = call.get("id")
                 calls.append(
                     ToolCall(

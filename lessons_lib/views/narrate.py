@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lessons_lib.core.glossary import ACTOR_ZH
+from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.trace import Trace, event_number
 from lessons_lib.core.tracetypes import Event
 from lessons_lib.views.textwidth import one_line, shorten
@@ -41,14 +42,14 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
         return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
     if label.startswith("response_"):
         parts = []
-        for item in body.get("output") or []:
+        for item in objects(body.get("output")):  # a live reply may hold anything
             if item.get("type") == "function_call":
                 parts.append(
                     f"function_call {item.get('name')} call_id={item.get('call_id')} "
                     f"arguments={shorten(one_line(item.get('arguments')), 60)}"
                 )
             elif item.get("type") == "message":
-                texts = [c.get("text", "") for c in item.get("content") or [] if isinstance(c, dict)]
+                texts = [str(c.get("text", "")) for c in objects(item.get("content"))]
                 parts.append(f"message {shorten(one_line(' '.join(texts)), 60)}")
             else:
                 parts.append(str(item.get("type")))
