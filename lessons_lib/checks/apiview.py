@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._evidence import TRACE_FORMAT
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
 APIS: Final = ("responses", "chat", "anthropic")
 API_TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
 
 
-def api_of_body(body: Any) -> str | None:
+def api_of_body(body: object) -> str | None:
     """'responses', 'chat' or 'anthropic' from one model request or response, else None."""
     if not isinstance(body, dict):
         return None
@@ -37,7 +38,7 @@ def api_of_body(body: Any) -> str | None:
     return None
 
 
-def api_of(data: Any) -> str:
+def api_of(data: object) -> str:
     """The API of a trace (its ``model.api``, else its first model request) or a round trip."""
     if isinstance(data, dict):
         model = data.get("model")
@@ -58,22 +59,22 @@ def api_of(data: Any) -> str:
     return "responses"
 
 
-def _text(content: Any) -> Any:
+def _text(content: JSON) -> JSON:
     if isinstance(content, list):
         parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "\n".join(parts) if parts else content
     return content
 
 
-def _message(role: Any, text: Any) -> dict[str, Any]:
+def _message(role: JSON, text: JSON) -> JSONObject:
     """A message item; an assistant's text as one output_text part, as a Response holds it."""
     if role == "assistant":
         return {"type": "message", "role": role, "content": [{"type": "output_text", "text": text}]}
     return {"type": "message", "role": role, "content": text}
 
 
-def _call(call_id: Any, name: Any, arguments: Any, object_input: bool) -> dict[str, Any]:
-    item: dict[str, Any] = {"type": "function_call", "name": name}
+def _call(call_id: JSON, name: JSON, arguments: JSON, object_input: bool) -> JSONObject:
+    item: JSONObject = {"type": "function_call", "name": name}
     if call_id is not None:
         item["call_id"] = call_id
     item["arguments"] = (
@@ -84,49 +85,36 @@ def _call(call_id: Any, name: Any, arguments: Any, object_input: bool) -> dict[s
     return item
 
 
-def _output(call_id: Any, output: Any, present: bool = True) -> dict[str, Any]:
-    item: dict[str, Any] = {"type": "function_call_output"}
+def _output(call_id: JSON, output: JSON, present: bool = True) -> JSONObject:
+    item: JSONObject = {"type": "function_call_output"}
     if present:
         item["call_id"] = call_id
     item["output"] = output
     return item
 
 
-def _chat_items(message: Any) -> list[dict[str, Any]]:
-    if not isinstance(message, dict):
-        return []
+def _chat_items(message: JSONObject) -> list[JSON]:
     role = message.get("role")
     if role == "tool":
         return [
             _output(message.get("tool_call_id"), _text(message.get("content")), "tool_call_id" in message)
         ]
-    items = []
+    items: list[JSON] = []
     if message.get("content") not in (None, ""):
         items.append(_message(role, _text(message.get("content"))))
-    for call in message.get("tool_calls") or []:
-        function = (
-            call["function"] if isinstance(call, dict) and isinstance(call.get("function"), dict) else {}
-        )
-        items.append(
-            _call(
-                call.get("id") if isinstance(call, dict) else None,
-                function.get("name"),
-                function.get("arguments"),
-                False,
-            )
-        )
+    for call in objects(message.get("tool_calls")):
+        name, arguments = get_in(call, "function", "name"), get_in(call, "function", "arguments")
+        items.append(_call(call.get("id"), name, arguments, False))
     return items
 
 
-def _anthropic_items(message: Any) -> list[dict[str, Any]]:
-    if not isinstance(message, dict):
-        return []
+def _anthropic_items(message: JSONObject) -> list[JSON]:
     role, content = message.get("role"), message.get("content")
     if isinstance(content, str):
         return [_message(role, content)]
-    items = []
-    for block in content if isinstance(content, list) else []:
-        kind = block.get("type") if isinstance(block, dict) else None
+    items: list[JSON] = []
+    for block in objects(content):
+        kind = block.get("type")
         if kind == "text":
             items.append(_message(role, block.get("text")))
         elif kind == "tool_use":
@@ -134,71 +122,39 @@ def _anthropic_items(message: Any) -> list[dict[str, Any]]:
         elif kind == "tool_result":
             text = _text(block.get("content"))
             failed = block.get("is_error") is True and isinstance(text, str)
-            items.append(_output(block.get("tool_use_id"), FAILURE_PREFIX + text if failed else text))
+            items.append(_output(block.get("tool_use_id"), f"{FAILURE_PREFIX}{text}" if failed else text))
     return items
 
 
-def _tools(api: str, tools: Any) -> Any:
+def _tools(api: str, tools: JSON) -> JSON:
     if not isinstance(tools, list):
         return tools
-    out = []
-    for tool in tools:
-        if api == "chat" and isinstance(tool, dict) and isinstance(tool.get("function"), dict):
-            f = tool["function"]
-            out.append(
-                {
-                    "type": "function",
-                    "name": f.get("name"),
-                    "description": f.get("description"),
-                    "parameters": f.get("parameters"),
-                }
-            )
-        elif api == "anthropic" and isinstance(tool, dict):
-            out.append(
-                {
-                    "type": "function",
-                    "name": tool.get("name"),
-                    "description": tool.get("description"),
-                    "parameters": tool.get("input_schema"),
-                }
-            )
-        else:
-            out.append(tool)
+    out: list[JSON] = []
+    for tool in objects(tools):
+        spec = tool.get("function") if api == "chat" else tool
+        schema = get_in(spec, "parameters" if api == "chat" else "input_schema")
+        name, description = get_in(spec, "name"), get_in(spec, "description")
+        out.append({"type": "function", "name": name, "description": description, "parameters": schema})
     return out
 
 
-def responses_view(api: str, body: Any) -> Any:
+def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
+    return {"id": body.get("id"), "object": "response", "status": "completed", "output": output}
+
+
+def responses_view(api: str, body: JSON) -> JSON:
     """One Chat or Anthropic request or response, its parts moved to the Responses places."""
-    if api == "responses" or not isinstance(body, dict):
-        return copy.deepcopy(body)
     body = copy.deepcopy(body)
+    if api == "responses" or not isinstance(body, dict):
+        return body
     if api == "chat" and "choices" in body:
-        choices = body.get("choices")
-        message = (
-            choices[0].get("message")
-            if isinstance(choices, list) and choices and isinstance(choices[0], dict)
-            else None
-        )
-        return {
-            "id": body.get("id"),
-            "object": "response",
-            "status": "completed",
-            "output": _chat_items(message),
-        }
+        message = get_in(body, "choices", 0, "message")
+        return _response(body, _chat_items(message) if isinstance(message, dict) else [])
     if api == "anthropic" and body.get("type") == "message":
-        return {
-            "id": body.get("id"),
-            "object": "response",
-            "status": "completed",
-            "output": _anthropic_items({"role": "assistant", "content": body.get("content")}),
-        }
+        return _response(body, _anthropic_items({"role": "assistant", "content": body.get("content")}))
     convert = _chat_items if api == "chat" else _anthropic_items
     messages = body.get("messages")
-    items = (
-        [i for m in messages if isinstance(messages, list) for i in convert(m)]
-        if isinstance(messages, list)
-        else messages
-    )
+    items = [i for m in objects(messages) for i in convert(m)] if isinstance(messages, list) else messages
     return {
         "model": body.get("model"),
         "input": items,
@@ -207,21 +163,22 @@ def responses_view(api: str, body: Any) -> Any:
     }
 
 
-def responses_trace(trace: object, api: str) -> dict[str, Any]:
+def responses_trace(trace: object, api: str) -> JSONObject:
     """A trace whose model bodies are in the Responses places (MCP frames and links unchanged)."""
-    out: dict[str, Any] = copy.deepcopy(trace) if isinstance(trace, dict) else {}
+    out: JSONObject = copy.deepcopy(trace) if isinstance(trace, dict) else {}
     out["format"] = TRACE_FORMAT
-    if isinstance(out.get("model"), dict):  # the view is Responses-shaped: absent api = responses
-        out["model"] = {k: v for k, v in out["model"].items() if k != "api"}
-    for event in out.get("events") or []:
-        if isinstance(event, dict) and event.get("channel") == "model":
+    model = out.get("model")
+    if isinstance(model, dict):  # the view is Responses-shaped: absent api = responses
+        out["model"] = {k: v for k, v in model.items() if k != "api"}
+    for event in objects(out.get("events")):
+        if event.get("channel") == "model":
             event["body"] = responses_view(api, event.get("body"))
     return out
 
 
-def responses_roundtrip(roundtrip: object, api: str) -> dict[str, Any]:
+def responses_roundtrip(roundtrip: object, api: str) -> JSONObject:
     """A round trip whose four model bodies are in the Responses places."""
-    out: dict[str, Any] = copy.deepcopy(roundtrip) if isinstance(roundtrip, dict) else {}
+    out: JSONObject = copy.deepcopy(roundtrip) if isinstance(roundtrip, dict) else {}
     for key in ("request_1", "response_1", "request_2", "response_2"):
         if key in out:
             out[key] = responses_view(api, out[key])

@@ -13,32 +13,33 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._evidence import result_text
 from lessons_lib.checks._jsoncheck import Fail, list_of, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
-CheckFn = Callable[[dict[str, Any]], str]
+CheckFn = Callable[[JSONObject], str]
 
 
-def _messages(rt: dict[str, Any], key: str) -> list[Any]:
+def _messages(rt: JSONObject, key: str) -> list[JSON]:
     return list_of(obj(rt.get(key), key).get("messages"), f"{key}.messages")
 
 
-def _chat_message(rt: dict[str, Any]) -> dict[str, Any]:
+def _chat_message(rt: JSONObject) -> JSONObject:
     choices = list_of(obj(rt.get("response_1"), "response_1").get("choices"), "response_1.choices")
     need(choices, "response_1.choices 为空：模型没有回答")
     return obj(obj(choices[0], "response_1.choices[0]").get("message"), "response_1.choices[0].message")
 
 
-def _chat_calls(rt: dict[str, Any]) -> list[dict[str, Any]]:
-    calls = [c for c in _chat_message(rt).get("tool_calls") or [] if isinstance(c, dict)]
+def _chat_calls(rt: JSONObject) -> list[JSONObject]:
+    calls = objects(_chat_message(rt).get("tool_calls"))
     need(calls, "response_1 的 message 里没有 tool_calls：模型没有请求调用工具")
     return calls
 
 
-def chat_arguments_text(rt: dict[str, Any]) -> str:
+def chat_arguments_text(rt: JSONObject) -> str:
     """Every ``tool_calls[].function.arguments`` is JSON text that parses to an object."""
     for call in _chat_calls(rt):
         args = obj(call.get("function"), "tool_calls[].function").get("arguments")
@@ -48,7 +49,7 @@ def chat_arguments_text(rt: dict[str, Any]) -> str:
     return "tool_calls[].function.arguments 是 JSON 文本，应用要先 json.loads 才得到对象"
 
 
-def chat_tool_call_ids(rt: dict[str, Any]) -> str:
+def chat_tool_call_ids(rt: JSONObject) -> str:
     """Each ``role: "tool"`` message carries the ``tool_call_id`` of one call, each call answered once."""
     ids = [c.get("id") for c in _chat_calls(rt)]
     tools = [m for m in _messages(rt, "request_2") if isinstance(m, dict) and m.get("role") == "tool"]
@@ -64,7 +65,7 @@ def chat_tool_call_ids(rt: dict[str, Any]) -> str:
     return f"tool_call_id {', '.join(map(str, ids))} 在 tool 消息里各出现一次"
 
 
-def chat_assistant_kept(rt: dict[str, Any]) -> str:
+def chat_assistant_kept(rt: JSONObject) -> str:
     """The assistant ``tool_calls`` message is re-sent, right before its tool messages."""
     messages = _messages(rt, "request_2")
     ids = [c.get("id") for c in _chat_calls(rt)]
@@ -73,7 +74,7 @@ def chat_assistant_kept(rt: dict[str, Any]) -> str:
         for n, m in enumerate(messages)
         if isinstance(m, dict)
         and m.get("role") == "assistant"
-        and [c.get("id") for c in m.get("tool_calls") or []] == ids
+        and [c.get("id") for c in objects(m.get("tool_calls"))] == ids
     ]
     need(
         at,
@@ -84,14 +85,14 @@ def chat_assistant_kept(rt: dict[str, Any]) -> str:
     return "request_2 保留了 assistant 的 tool_calls 消息，后面紧跟 tool 消息"
 
 
-def _anthropic_uses(rt: dict[str, Any]) -> list[dict[str, Any]]:
+def _anthropic_uses(rt: JSONObject) -> list[JSONObject]:
     content = list_of(obj(rt.get("response_1"), "response_1").get("content"), "response_1.content")
     uses = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
     need(uses, "response_1.content 里没有 tool_use 块：模型没有请求调用工具")
     return uses
 
 
-def anthropic_input_object(rt: dict[str, Any]) -> str:
+def anthropic_input_object(rt: JSONObject) -> str:
     """``tool_use.input`` is an object, in the response and in the copy re-sent in request_2."""
     blocks = list(_anthropic_uses(rt))
     for m in _messages(rt, "request_2"):
@@ -111,12 +112,12 @@ def anthropic_input_object(rt: dict[str, Any]) -> str:
     return "tool_use.input 是对象，无需 json.loads；它就是 MCP params.arguments 的值"
 
 
-def anthropic_results_follow(rt: dict[str, Any]) -> str:
+def anthropic_results_follow(rt: JSONObject) -> str:
     """The ``tool_use`` message is re-sent; the next is ``role: "user"`` with a ``tool_result`` per id."""
     messages = _messages(rt, "request_2")
     ids = [b.get("id") for b in _anthropic_uses(rt)]
 
-    def uses_of(m: Any) -> list[Any]:
+    def uses_of(m: JSON) -> list[JSON]:
         content = m.get("content") if isinstance(m, dict) else None
         return (
             [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
@@ -133,7 +134,7 @@ def anthropic_results_follow(rt: dict[str, Any]) -> str:
         "tool_use 之后没有下一条消息：每个 tool_use 都要在下一条消息里有 tool_result（真实接口会返回 400）",
     )
     nxt = obj(messages[at[0] + 1], f"request_2.messages[{at[0] + 1}]")
-    content: list[Any] = nxt["content"] if isinstance(nxt.get("content"), list) else []
+    content: list[JSON] = nxt["content"] if isinstance(nxt.get("content"), list) else []
     results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
     need(results, "tool_use 的下一条消息里没有 tool_result 块（真实接口会返回 400）")
     need(
@@ -146,13 +147,12 @@ def anthropic_results_follow(rt: dict[str, Any]) -> str:
     return f'request_2 保留 tool_use，下一条 role: "user" 消息里的 tool_result 逐一回答 {answered}'
 
 
-def anthropic_is_error(rt: dict[str, Any]) -> str:
+def anthropic_is_error(rt: JSONObject) -> str:
     """``tool_result.is_error`` says what the MCP result's ``isError`` says."""
     _, failed = result_text(rt.get("mcp_response"), "mcp_response")
     for m in _messages(rt, "request_2"):
-        blocks: list[Any] = m["content"] if isinstance(m, dict) and isinstance(m.get("content"), list) else []
-        for b in blocks:
-            if isinstance(b, dict) and b.get("type") == "tool_result":
+        for b in objects(get_in(m, "content")):
+            if b.get("type") == "tool_result":
                 need(
                     b.get("is_error", False) is failed,
                     f"tool_result.is_error 是 {show(b.get('is_error'))}，MCP isError 是 {show(failed)}",
@@ -180,68 +180,64 @@ API_CHECKS: Final[dict[str, tuple[tuple[str, str, str, CheckFn], ...]]] = {
 }
 
 
-def api_checks(rt: dict[str, Any], api: str) -> list[Check]:
+def api_checks(rt: JSONObject, api: str) -> list[Check]:
     """The API's own checks on one round trip, in order (none for Responses)."""
     return [run_check(key, title, fn, rt) for key, title, _, fn in API_CHECKS.get(api, ())]
 
 
-def api_problems(rt: dict[str, Any], api: str) -> list[tuple[str, str]]:
+def api_problems(rt: JSONObject, api: str) -> list[tuple[str, str]]:
     """(link, reason) of every API check that fails, for the doctor."""
     links = {key: link for key, _, link, _ in API_CHECKS.get(api, ())}
     return [(links[c.key], c.reason) for c in api_checks(rt, api) if not c.passed]
 
 
 # ----------------------------------------------------------------------------- built-in sabotages
-def _request_2(rt: dict[str, Any]) -> list[Any]:
-    return list(obj(rt.get("request_2"), "request_2").get("messages") or [])
+def _request_2(rt: JSONObject) -> list[JSONObject]:
+    return objects(get_in(rt, "request_2", "messages"))
 
 
-def drop_tool_call_id(rt: dict[str, Any]) -> dict[str, Any]:
+def drop_tool_call_id(rt: JSONObject) -> JSONObject:
     """Chat: the tool messages lose their ``tool_call_id``."""
     for m in _request_2(rt):
-        if isinstance(m, dict) and m.get("role") == "tool":
+        if m.get("role") == "tool":
             m.pop("tool_call_id", None)
     return rt
 
 
-def drop_assistant_message(rt: dict[str, Any]) -> dict[str, Any]:
+def drop_assistant_message(rt: JSONObject) -> JSONObject:
     """Chat and Anthropic: the assistant message holding the calls is not re-sent."""
-    rt["request_2"]["messages"] = [
-        m for m in _request_2(rt) if not (isinstance(m, dict) and m.get("role") == "assistant")
-    ]
+    kept: list[JSON] = [m for m in _request_2(rt) if m.get("role") != "assistant"]
+    obj(rt.get("request_2"), "request_2")["messages"] = kept
     return rt
 
 
-def chat_arguments_object(rt: dict[str, Any]) -> dict[str, Any]:
+def chat_arguments_object(rt: JSONObject) -> JSONObject:
     """Chat: ``function.arguments`` sent as an object instead of JSON text."""
-    messages = [_chat_message(rt)] + _request_2(rt)
-    for m in messages:
-        for call in m.get("tool_calls") or [] if isinstance(m, dict) else []:
-            call["function"]["arguments"] = json.loads(call["function"]["arguments"])
+    for m in [_chat_message(rt), *_request_2(rt)]:
+        for call in objects(m.get("tool_calls")):
+            function = obj(call.get("function"), "tool_calls[].function")
+            function["arguments"] = json.loads(str(function.get("arguments")))
     return rt
 
 
-def stringify_input(rt: dict[str, Any]) -> dict[str, Any]:
+def stringify_input(rt: JSONObject) -> JSONObject:
     """Anthropic: ``tool_use.input`` written as JSON text, the way Chat writes ``arguments``."""
-    for m in [{"content": rt["response_1"]["content"]}] + _request_2(rt):
-        for b in m.get("content") if isinstance(m.get("content"), list) else []:
-            if isinstance(b, dict) and b.get("type") == "tool_use":
-                b["input"] = json.dumps(b["input"], ensure_ascii=False)
+    for content in [get_in(rt, "response_1", "content"), *(m.get("content") for m in _request_2(rt))]:
+        for b in objects(content):
+            if b.get("type") == "tool_use":
+                b["input"] = json.dumps(b.get("input"), ensure_ascii=False)
     return rt
 
 
-def tool_result_as_assistant(rt: dict[str, Any]) -> dict[str, Any]:
+def tool_result_as_assistant(rt: JSONObject) -> JSONObject:
     """Anthropic: the ``tool_result`` message sent with role ``assistant`` instead of ``user``."""
     for m in _request_2(rt):
-        content = m.get("content") if isinstance(m, dict) else None
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-        ):
+        if any(b.get("type") == "tool_result" for b in objects(m.get("content"))):
             m["role"] = "assistant"
     return rt
 
 
-API_TRIALS: Final[dict[str, tuple[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]], ...]]] = {
+API_TRIALS: Final[dict[str, tuple[tuple[str, str, Callable[[JSONObject], JSONObject]], ...]]] = {
     "chat": (
         ("tool_call_id_missing", "tool 消息缺少 tool_call_id", drop_tool_call_id),
         ("dropped_assistant", "丢失 assistant 的 tool_calls 消息", drop_assistant_message),
@@ -255,7 +251,7 @@ API_TRIALS: Final[dict[str, tuple[tuple[str, str, Callable[[dict[str, Any]], dic
 }
 
 
-def api_trials(rt: dict[str, Any], api: str, judge: Callable[[dict[str, Any]], list[Check]]) -> list[Check]:
+def api_trials(rt: JSONObject, api: str, judge: Callable[[JSONObject], list[Check]]) -> list[Check]:
     """Each of the API's sabotages on a copy: PASS when ``judge`` (all checks) rejects it."""
     out = []
     for key, title, sabotage in API_TRIALS.get(api, ()):
