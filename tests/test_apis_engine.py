@@ -203,3 +203,71 @@ def test_previous_response_id_carries_the_context_on_the_server() -> None:
     assert two.body["output"] == resent.body["output"]  # same answer, a shorter request
     unknown = replay("responses", {"model": "m", "previous_response_id": "resp_nope", "input": feedback})
     assert unknown.status == 400 and "resp_nope" in str(unknown.error_message)
+
+
+class _Spy:
+    """An httpx2 transport that records request headers and hands the request to a stand-in."""
+
+    def __init__(self, inner: Any, seen: list[dict[str, str]]) -> None:
+        self.inner, self.seen = inner, seen
+
+    async def handle_async_request(self, request: Any) -> Any:
+        self.seen.append({k.lower(): v for k, v in request.headers.items()})
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("api", "variable", "header"),
+    # anthropic 2.14 sends the key as "Authorization: Bearer" (see its _api_key_auth), like openai
+    [("anthropic", "ANTHROPIC_API_KEY", "authorization"), ("chat", "OPENAI_API_KEY", "authorization")],
+)
+def test_live_mode_sends_its_own_key_and_never_writes_it(
+    api: str, variable: str, header: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live mode is the same code path: only the transport (a spy around the stand-in) and the key differ."""
+    import httpx2
+
+    from lessons_lib.engine.host import run_chain
+    from lessons_lib.engine.offline_anthropic import OfflineAnthropic
+    from lessons_lib.engine.offline_chat import OfflineChat
+
+    secret = "sk-live-test-Qz7SECRETVALUE42abcdef"
+    seen: list[dict[str, str]] = []
+    stand_in = OfflineAnthropic() if api == "anthropic" else OfflineChat()
+    for name in ("ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, secret)
+    monkeypatch.setattr(httpx2, "AsyncHTTPTransport", lambda *a, **k: _Spy(stand_in, seen))
+    trace = run_chain(api=api, live=True, head=5)
+    assert trace.outcome["status"] == "answered" and trace.model["mode"] == "live"
+    assert seen and all(secret in h.get(header, "") for h in seen)
+    assert "SECRETVALUE" not in trace.to_json()
+
+
+def test_the_deprecated_functions_shape_is_served_and_documented() -> None:
+    from _apis_support import api_fixture, chat_errors
+
+    from lessons_lib.engine.replay import replay
+
+    rule = api_fixture("chat", "request_1.json")["tools"][0]["function"]
+    task = [{"role": "user", "content": "请读取 /workspace/notes.txt 的前 3 行。"}]
+    legacy = {"model": "gpt-4.1", "messages": task, "functions": [rule], "function_call": "auto"}
+    assert chat_errors(request=legacy) == []
+    old = replay("chat", legacy)
+    assert chat_errors(response=old.body) == []
+    choice = old.body["choices"][0]
+    assert choice["finish_reason"] == "function_call" and "id" not in choice["message"]["function_call"]
+    call = choice["message"]["function_call"]
+    back = dict(
+        legacy,
+        messages=[
+            *task,
+            {"role": "assistant", "content": None, "function_call": call},
+            {"role": "function", "name": call["name"], "content": "01\n02\n03"},
+        ],
+    )
+    assert chat_errors(request=back) == []
+    assert replay("chat", back).body["choices"][0]["message"]["content"].endswith("01\n02\n03")
