@@ -45,17 +45,21 @@ def test_every_api_reaches_the_same_answer_through_the_same_mcp_frames(runs: dic
 
 
 @pytest.mark.parametrize("api", ["chat", "anthropic"])
-def test_cli_run_json_is_accepted_by_verify_roundtrip_and_diagnose(api: str, tmp_path: Any) -> None:
+def test_cli_run_json_is_accepted_by_verify_roundtrip_and_diagnose(
+    api: str, tmp_path: Any, runs: dict[str, Trace]
+) -> None:
+    from lessons_lib.cli import main
+
     done = cli("run", "--api", api, "--head", "5", "--json")
     assert done.returncode == 0, done.stderr
-    reference = cli("run", "--head", "5", "--json")
-    assert tools_call_frames(json.loads(done.stdout)) == tools_call_frames(json.loads(reference.stdout))
+    # the Responses run of the same task (python -m lessons_lib run --head 5 --json, in this process)
+    assert tools_call_frames(json.loads(done.stdout)) == tools_call_frames(runs["responses"])
     path = tmp_path / "trace.json"
     path.write_text(done.stdout, encoding="utf-8")
     checked = cli("verify-roundtrip", str(path))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "全部通过" in checked.stdout
-    assert cli("diagnose", str(path)).returncode == 0
+    assert main(["diagnose", str(path)]) == 0
 
 
 def test_live_without_the_api_key_is_bad_input() -> None:
