@@ -31,7 +31,7 @@ Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never a
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._attachments import (
     fragments_from_roundtrip,
@@ -54,6 +54,7 @@ from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
 from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 FIELDS_LIMITS: Final = (
     ("JSON 解析", "文本解析后得到相同 path/head", "不能证明文件被读取"),
@@ -69,7 +70,7 @@ ROUNDTRIP_LIMITS: Final = (
 )
 
 
-def verify_fields(fragments: Any) -> Report:
+def verify_fields(fragments: object) -> Report:
     """Seven offline checks of the field fragments (seed section 7). Lesson 07.
 
     Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
@@ -84,7 +85,7 @@ def verify_fields(fragments: Any) -> Report:
     return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
 
 
-def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
+def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
     api = api_of(rt)
@@ -97,10 +98,12 @@ def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
     )
 
 
-def _verify_api_roundtrip(rt: Any, api: str, sabotage: bool) -> Report:
+def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
     """Chat / Anthropic (lesson 22): the API's own checks, then the six on the Responses view."""
 
-    def judge(r: Any) -> list[Check]:
+    rt: JSONObject = given if isinstance(given, dict) else {}
+
+    def judge(r: JSONObject) -> list[Check]:
         mapped = [
             replace(c, name=f"{c.name}（对照 Responses 的位置）")
             for c in roundtrip_checks(responses_roundtrip(r, api))
