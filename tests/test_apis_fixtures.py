@@ -138,3 +138,29 @@ def test_sdk_parses_the_responses_back() -> None:
     message = Message.model_validate(api_fixture("anthropic", "response_1.json"))
     assert message.stop_reason == "tool_use"
     assert message.content[0].input == {"path": "/workspace/notes.txt", "head": 20}  # type: ignore[union-attr]
+
+
+def test_chat_schema_copy_matches_shared_specs() -> None:
+    """When shared/specs sits next to the repository, the Chat copy must be its reachable subset."""
+    import importlib.util
+
+    from _engine_support import SPECS_DIR
+
+    spec = importlib.util.spec_from_file_location("_specs_extract", SPECS_DIR / "extract.py")
+    assert spec is not None and spec.loader is not None
+    extract = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extract)
+    copied = json.loads((SPECS_DIR / "openai" / "chat_components.json").read_text(encoding="utf-8"))
+    assert copied["x-provenance"]["roots"] == list(extract.CHAT_ROOTS)
+    assert {"ChatCompletionRequestToolMessage", "ChatCompletionFunctions"} <= set(
+        copied["components"]["schemas"]
+    )
+    shared = Path(extract.DEFAULT_SHARED)
+    if not (shared / "openai" / "openapi.yaml").is_file():
+        pytest.skip(f"no shared/specs next to the repository ({shared}); the committed copy is used")
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with (shared / "openai" / "openapi.yaml").open(encoding="utf-8") as handle:
+        schemas = yaml.load(handle, Loader=loader)["components"]["schemas"]
+    assert copied["components"]["schemas"] == extract.reachable(schemas, extract.CHAT_ROOTS)
