@@ -175,3 +175,10 @@ def test_tool_choice_lab_rows_follow_each_value() -> None:
     assert anthropic["any"].endswith("2 次") and anthropic["any + disable_parallel_tool_use"].endswith("1 次")
     with pytest.raises(ValueError):
         compare_tool_choices("responses")
+
+
+def test_whatif_command_takes_the_api() -> None:
+    from lessons_lib.cli import main
+
+    assert main(["whatif", "--api", "anthropic", "--changed"]) == 0
+    assert main(["whatif", "--tail", "3", "--api", "chat"]) == 2
