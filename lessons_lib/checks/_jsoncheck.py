@@ -76,23 +76,24 @@ def short(path: object) -> str:
 
 
 def load_json(path: object) -> JSON:
-    """Read a JSON file; any problem becomes one Fail sentence saying what to do."""
+    """Read a JSON file; any problem becomes one Fail sentence saying what to do (in English,
+    like every command-line message)."""
     p = Path(str(path))
     try:
         raw = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise Fail(f"找不到文件 {p}：请检查路径，或先运行 python -m lessons_lib record 生成附件") from None
+        raise Fail(f"no such file: {p}; check the path, or run python -m lessons_lib record") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Fail(f"无法读取 {p}（{type(exc).__name__}）：请给出一个 UTF-8 编码的 JSON 文件") from None
+        raise Fail(f"cannot read {p} ({type(exc).__name__}); give a UTF-8 JSON file") from None
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
         where = (
-            f"第 {exc.lineno} 行第 {exc.colno} 列：{exc.msg}"
+            f"line {exc.lineno} column {exc.colno}: {exc.msg}"
             if isinstance(exc, json.JSONDecodeError)
-            else "嵌套过深"
+            else "nested too deeply"
         )
-        raise Fail(f"{p.name} 不是合法的 JSON（{where}）：请修正后再运行") from None
+        raise Fail(f"{p} is not valid JSON ({where}); fix it and run again") from None
 
 
 __all__ = ["diff_path", "same"]  # re-exported for the checks

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.engine.models import redact
 
 _HTML_STYLE = "font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;margin:0"
@@ -49,7 +50,7 @@ class LiveResult(Displayable):
         return f"mode={self.mode!r}, status={self.status!r}"
 
 
-def try_live(head: int = 20) -> LiveResult:
+def try_live(head: int = EXAMPLE_HEAD) -> LiveResult:
     """Run the chain once with the real model if a key is set; otherwise say how to go live."""
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
