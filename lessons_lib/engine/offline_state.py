@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx2
 
+from lessons_lib.core.jsonvalue import objects
 from lessons_lib.engine.offline_model import OfflineModel, _error
 
 
@@ -37,7 +38,7 @@ class StatefulOfflineModel(OfflineModel):
         raw = body.get("input")
         items: list[Any] = raw if isinstance(raw, list) else [{"role": "user", "content": raw}]
         if previous is not None:
-            if previous not in self.stored:
+            if not isinstance(previous, str) or previous not in self.stored:
                 return _error(request, 400, f"Previous response with id '{previous}' not found.")
             items = self.stored[previous] + items
         problem = unanswered_output(items)
@@ -50,7 +51,7 @@ class StatefulOfflineModel(OfflineModel):
         answer["previous_response_id"] = previous
         answer["store"] = body.get("store", True) is not False
         if answer["store"]:
-            self.stored[answer["id"]] = items + answer["output"]
+            self.stored[str(answer.get("id"))] = items + objects(answer.get("output"))
         return httpx2.Response(200, json=answer, request=request)
 
 
