@@ -81,6 +81,15 @@ _EXPORTS: dict[str, str] = {
     "check_exercise": "lessons_lib.course.exercises_early",
     "grade_loop": "lessons_lib.course.grading",
     "grade_file": "lessons_lib.course.grading_files",
+    # the same call in three APIs (lessons 20-22)
+    "API_SABOTAGES": "lessons_lib.checks.sabotage_apis",
+    "run_api_sabotage": "lessons_lib.checks.sabotage_apis",
+    "replay": "lessons_lib.engine.replay",
+    "replay_all": "lessons_lib.engine.replay",
+    "api_map": "lessons_lib.views.apimap",
+    "api_side_by_side": "lessons_lib.views.apimap",
+    "check_feedback_message": "lessons_lib.course.apiexercise",
+    "compare_tool_choices": "lessons_lib.lab.choices",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",
