@@ -150,20 +150,61 @@ def read_text_file(
     return FileService(root or WORKSPACE_DIR).read(path, head, tail)
 
 
-def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
+OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"content": {"type": "string"}},
+    "required": ["content"],
+}
+"""The rule for a structured result (lesson 44): the reference server's ``outputSchema``."""
+
+
+def tool_declaration(*, structured: bool = False) -> Any:
+    """The ``Tool`` that ``tools/list`` returns; with ``structured`` it adds ``outputSchema``."""
+    import mcp_types as types
+
+    return types.Tool(
+        name=TOOL_NAME,
+        title="Read Text File",
+        description=DESCRIPTION,
+        input_schema=INPUT_SCHEMA,
+        output_schema=OUTPUT_SCHEMA if structured else None,
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+
+
+def tool_result(service: FileService, arguments: dict[str, Any], *, structured: bool = False) -> Any:
+    """One ``read_text_file`` call as a ``CallToolResult``: a refusal is ``is_error=True``.
+
+    With ``structured`` a success also carries ``structuredContent`` ``{"content": text}`` beside
+    the text block (lesson 44), as the reference server does.
+    """
+    import mcp_types as types
+
+    try:
+        unknown = sorted(set(arguments) - set(INPUT_SCHEMA["properties"]))
+        if unknown:
+            raise ToolRefusal(f"Invalid arguments: unknown field '{unknown[0]}'")
+        text = service.read(arguments.get("path"), arguments.get("head"), arguments.get("tail"))
+    except ToolRefusal as refusal:
+        return _result(types, str(refusal), is_error=True)
+    except Exception as exc:  # never leak a Python exception or a machine path to the client
+        return _result(types, f"Internal error while reading: {type(exc).__name__}", is_error=True)
+    result = _result(types, text, is_error=False)
+    if structured:
+        result.structured_content = {"content": text}
+    return result
+
+
+def build_server(
+    root: Path | None = None, name: str = SERVICE_NAME, *, structured: bool = False
+) -> Server[Any]:
     """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
     import mcp_types as types
     from mcp.server import Server
     from mcp.shared.exceptions import MCPError
 
     service = FileService(Path(root) if root is not None else WORKSPACE_DIR)
-    tool = types.Tool(
-        name=TOOL_NAME,
-        title="Read Text File",
-        description=DESCRIPTION,
-        input_schema=INPUT_SCHEMA,
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    )
+    tool = tool_declaration(structured=structured)
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool])
@@ -172,17 +213,7 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[A
         if params.name != TOOL_NAME:
             # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-        args = dict(params.arguments or {})
-        try:
-            unknown = sorted(set(args) - set(INPUT_SCHEMA["properties"]))
-            if unknown:
-                raise ToolRefusal(f"Invalid arguments: unknown field '{unknown[0]}'")
-            text = service.read(args.get("path"), args.get("head"), args.get("tail"))
-        except ToolRefusal as refusal:
-            return _result(types, str(refusal), is_error=True)
-        except Exception as exc:  # never leak a Python exception or a machine path to the client
-            return _result(types, f"Internal error while reading: {type(exc).__name__}", is_error=True)
-        return _result(types, text, is_error=False)
+        return tool_result(service, dict(params.arguments or {}), structured=structured)
 
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
