@@ -43,12 +43,17 @@ class Exchange:
 
 @dataclass(frozen=True)
 class Routed:
-    """What a tool call produced: the text for the model and whether it is a failure."""
+    """What a tool call produced: its text, whether it failed, the JSON answer if any."""
 
     text: str
     is_error: bool
     structured: Any = None
     exchange: Exchange | None = None
+
+    @property
+    def feedback(self) -> str:
+        """The ``function_call_output.output`` text: a failure stays visibly a failure."""
+        return FAILURE_PREFIX + self.text if self.is_error else self.text
 
 
 def intent_key(op: Operation, arguments: dict[str, Any]) -> str:
@@ -89,7 +94,7 @@ class OpenAPIRouter:
         """Send one call; a refusal or an HTTP error comes back as a marked failure text."""
         problem = self.check(name, arguments)
         if problem is not None:
-            return Routed(FAILURE_PREFIX + problem + "; nothing was sent", True)
+            return Routed(problem + "; nothing was sent", True)
         op = self.operations[name]
         path = op.path
         for param in op.path_params:
@@ -111,7 +116,7 @@ class OpenAPIRouter:
         if response.status_code >= 400:
             error = payload.get("error", {}) if isinstance(payload, dict) else {}
             message = error.get("message", "no message") if isinstance(error, dict) else str(error)
-            return Routed(f"{FAILURE_PREFIX}HTTP {response.status_code}: {message}", True, None, exchange)
+            return Routed(f"HTTP {response.status_code}: {message}", True, None, exchange)
         return Routed(json.dumps(payload, ensure_ascii=False), False, payload, exchange)
 
 

@@ -1,0 +1,200 @@
+"""The same task three ways: a direct function, OpenAPI-generated tools, an MCP server (lesson 40).
+
+Task: 查询订单 O-1042 的状态. Each way declares its tool(s) to the model through the real
+``openai`` SDK (the offline stand-in answers, labelled as a rule program), receives one
+``function_call``, executes it its own way, pairs the result with the ``call_id`` in a
+``function_call_output`` and asks again. What differs is only the execution step:
+
+- ``function``: the application calls a Python function it wrote (hand-written declaration);
+- ``openapi``: the converter's tools, the router, one HTTP request to the order API;
+- ``mcp``: an MCP server generated from the same document; ``tools/list`` and ``tools/call``
+  over real JSON-RPC frames, then the same router and HTTP request inside the server.
+
+This is a two-turn demonstration of each execution path, not the course's host loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from lessons_lib.core import orderdata
+from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
+from lessons_lib.engine._sync import run_sync
+
+WAYS: Final = ("function", "openapi", "mcp")
+TASK: Final = "查询订单 O-1042 的状态"
+ARGUMENTS: Final = '{"order_id": "O-1042"}'
+DEMO_TOKEN: Final = "demo-token-not-a-secret"
+"""The order API's bearer token in lessons; tests use a random canary instead."""
+
+GET_ORDER_DECLARATION: Final[dict[str, Any]] = {
+    "type": "function",
+    "name": "get_order",
+    "description": "Read one order: status, region, item, waybill number, version and update time.",
+    "parameters": {
+        "type": "object",
+        "properties": {"order_id": {"type": "string", "pattern": "^O-[0-9]{1,8}$"}},
+        "required": ["order_id"],
+        "additionalProperties": False,
+    },
+    "strict": False,
+}
+"""The hand-written declaration of the direct-function way (seed 001's schema)."""
+
+Execute = Callable[[str, dict[str, Any]], Awaitable[tuple[str, bool]]]
+
+
+@dataclass
+class WayRun:
+    """One way's run: model bodies, the hops execution took, the feedback and the answer."""
+
+    way: str
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    bodies: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    hops: list[str] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    output: str = ""
+    answer: str = ""
+
+    @property
+    def call(self) -> dict[str, Any]:
+        """The ``function_call`` item the model returned."""
+        first = next(b for d, b in self.bodies if d == "response")
+        return next(i for i in first["output"] if i["type"] == "function_call")  # type: ignore[no-any-return]
+
+    @property
+    def paired(self) -> bool:
+        """Did the feedback carry the same ``call_id`` as the call?"""
+        second = [b for d, b in self.bodies if d == "request"][1]
+        outputs = [i for i in second["input"] if i.get("type") == "function_call_output"]
+        return [o["call_id"] for o in outputs] == [self.call["call_id"]]
+
+    @property
+    def declaration_chars(self) -> int:
+        """Size of what the model is given to choose from (the ``tools`` list as JSON text)."""
+        return len(json.dumps(self.tools, ensure_ascii=False))
+
+
+async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
+    from lessons_lib.engine.models import make_client, offline_setting
+    from lessons_lib.engine.offline_model import OfflineModel, Script
+
+    setting = offline_setting()
+    transport = OfflineModel(script=Script(arguments=ARGUMENTS, tool=tool))
+    user = {"type": "message", "role": "user", "content": TASK}
+
+    def sink(direction: str, body: dict[str, Any], status: int | None) -> None:
+        run.bodies.append((direction, body))
+
+    async with make_client(setting, sink, transport, 10.0) as client:
+        first = await client.responses.create(
+            model=setting.name, input=[user], tools=run.tools, tool_choice="required"
+        )
+        outputs = []
+        for item in first.output:
+            if item.type == "function_call":
+                text, is_error = await execute(item.name, json.loads(item.arguments))
+                run.output = FAILURE_PREFIX + text if is_error else text
+                outputs.append({"type": "function_call_output", "call_id": item.call_id, "output": run.output})
+        received = run.bodies[-1][1]["output"]
+        second = await client.responses.create(model=setting.name, input=[user, *received, *outputs], tools=run.tools)
+    run.answer = "\n".join(p.text for i in second.output if i.type == "message" for p in i.content)
+    return run
+
+
+async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
+    """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database."""
+    from lessons_lib.engine.openapi_router import Exchange, open_order_api
+
+    if way not in WAYS:
+        raise ValueError(f"way must be one of {', '.join(WAYS)}, got {way!r}")
+    run = WayRun(way)
+    db = orderdata.create_database()
+
+    def on_http(exchange: Exchange) -> None:
+        run.hops.append(f"HTTP {exchange.method} {exchange.url} -> {exchange.status}")
+
+    if way == "function":
+        run.tools = [dict(GET_ORDER_DECLARATION)]
+
+        async def call_function(name: str, args: dict[str, Any]) -> tuple[str, bool]:
+            run.hops.append(f"Python get_order({args.get('order_id')!r})")
+            with orderdata.connect(db) as conn:
+                row = orderdata.fetch_order(conn, str(args.get("order_id")))
+            conn.close()
+            if row is None:
+                return f"no order {args.get('order_id')}", True
+            return json.dumps({k: v for k, v in row.items() if k != "customer_id"}, ensure_ascii=False), False
+
+        return await _round(run, call_function, "get_order")
+    async with AsyncExitStack() as stack:
+        router = await stack.enter_async_context(open_order_api(token, db, on_http))
+        if way == "openapi":
+            from lessons_lib.engine.openapi_tools import responses_tool
+
+            run.tools = [responses_tool(op) for op in router.operations.values()]
+
+            async def call_router(name: str, args: dict[str, Any]) -> tuple[str, bool]:
+                run.hops.append(f"router {name} -> path/query/body")
+                routed = await router.call(name, args)
+                return routed.text, routed.is_error
+
+            return await _round(run, call_router, "get_order")
+        return await _mcp_way(run, stack, router)
+    raise AssertionError("unreachable")
+
+
+async def _mcp_way(run: WayRun, stack: AsyncExitStack, router: Any) -> WayRun:
+    from mcp import Client
+
+    from lessons_lib.engine.openapi_mcp import build_openapi_server
+    from lessons_lib.engine.wire import FramedTransport
+
+    def on_frame(direction: str, frame: dict[str, Any]) -> None:
+        run.frames.append(frame)
+        if direction == "to_service" and frame.get("method") == "tools/call":
+            run.hops.append(f"JSON-RPC tools/call id {frame['id']} (MCP server 'orders')")
+
+    client = await stack.enter_async_context(
+        Client(FramedTransport(build_openapi_server(router), on_frame), mode="legacy")
+    )
+    listed = (await client.list_tools()).tools
+    run.tools = [
+        {
+            "type": "function",
+            "name": f"orders{ALIAS_SEPARATOR}{tool.name}",
+            "description": tool.description or "",
+            "parameters": json.loads(json.dumps(tool.input_schema)),
+            "strict": False,
+        }
+        for tool in listed
+    ]
+
+    async def call_mcp(alias: str, args: dict[str, Any]) -> tuple[str, bool]:
+        result = await client.call_tool(alias.split(ALIAS_SEPARATOR, 1)[1], args)
+        text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+        return text, bool(result.is_error)
+
+    return await _round(run, call_mcp, f"orders{ALIAS_SEPARATOR}get_order")
+
+
+def run_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
+    """:func:`arun_way` from plain code or a notebook cell (lesson 40)."""
+
+    async def main() -> WayRun:
+        return await arun_way(way, token)
+
+    return run_sync(main)
+
+
+def run_three_ways(token: str = DEMO_TOKEN) -> dict[str, WayRun]:
+    """The same task the three ways, in the order of :data:`WAYS`."""
+
+    async def main() -> dict[str, WayRun]:
+        return {way: await arun_way(way, token) for way in WAYS}
+
+    return run_sync(main)
