@@ -1,8 +1,8 @@
 """Validate messages against the official schemas kept in ``data/specs/`` (lessons 41 and 43).
 
-The MCP JSON schema of each revision and the OpenAI tool declarations (``FunctionTool`` for
-Responses, ``ChatCompletionTool`` for Chat Completions) are data copied unchanged (see
-``data/specs/PROVENANCE.md``); ``jsonschema`` and ``referencing`` do the validating.
+The MCP JSON schema of each revision and the OpenAI tool declarations and feedback items
+are data copied unchanged (see ``data/specs/PROVENANCE.md``); ``jsonschema`` and
+``referencing`` do the validating.
 """
 
 from __future__ import annotations
@@ -111,9 +111,14 @@ def _definitions(revision: str) -> frozenset[str]:
     return frozenset(doc[_DEFS[revision]])
 
 
+def openai_errors(component: str, instance: JSON) -> list[str]:
+    """Errors of ``instance`` against one component of the OpenAI subset in ``data/specs``."""
+    return _errors(f"urn:openai#/components/schemas/{component}", instance, False)
+
+
 def tool_errors(api: str, declaration: JSON) -> list[str]:
     """Errors of one tool declaration: ``api`` is ``"responses"`` or ``"chat"`` (lesson 41)."""
     names = {"responses": "FunctionTool", "chat": "ChatCompletionTool"}
     if api not in names:
         raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-    return _errors(f"urn:openai#/components/schemas/{names[api]}", declaration, False)
+    return openai_errors(names[api], declaration)

@@ -2,8 +2,9 @@
 
 Usage: ``python tests/specs/extract_data.py [SHARED_SPECS_DIR]``. It copies the three MCP JSON
 schemas unchanged and cuts from the OpenAI API description only the ``components.schemas``
-reachable from ``FunctionTool`` (Responses) and ``ChatCompletionTool`` (Chat Completions), the
-two tool declarations lesson 41 validates against. Deterministic; see data/specs/PROVENANCE.md.
+reachable from the tool declarations (``FunctionTool`` for Responses, ``ChatCompletionTool``
+for Chat Completions, lesson 41) and the feedback items (``FunctionCallOutputItemParam``,
+``ChatCompletionRequestToolMessage``, lesson 44). Deterministic; see data/specs/PROVENANCE.md.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from extract import DEFAULT_SHARED, SOURCE_COMMIT, reachable  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "data" / "specs"
 MCP_REVISIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
-TOOL_ROOTS = ("ChatCompletionTool", "FunctionTool")
+TOOL_ROOTS = ("ChatCompletionRequestToolMessage", "ChatCompletionTool", "FunctionCallOutputItemParam", "FunctionTool")
 
 
 def extract(shared: Path) -> list[Path]:
