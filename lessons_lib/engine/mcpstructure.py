@@ -17,6 +17,7 @@ with a first line saying which primitive, which server and which URI it came fro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -61,21 +62,27 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
     prompt = types.Prompt(
         name=PROMPT_NAME,
         description="Ask for a short summary of the first N lines of /workspace/notes.txt.",
-        arguments=[types.PromptArgument(name="lines", description="How many lines to summarise", required=True)],
+        arguments=[
+            types.PromptArgument(name="lines", description="How many lines to summarise", required=True)
+        ],
     )
 
     def resource(path: Path) -> Any:
-        return types.Resource(name=path.name, uri=uri_of(path.name), mime_type="text/plain", size=path.stat().st_size)
+        return types.Resource(
+            name=path.name, uri=uri_of(path.name), mime_type="text/plain", size=path.stat().st_size
+        )
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name == TOOL_NAME:
-            return tool_result(service, dict(params.arguments or {}), structured=True)  # type: ignore[no-any-return]
+            return tool_result(service, dict(params.arguments or {}), structured=True)
         if params.name == "list_workspace":
-            links = [
-                types.ResourceLink(type="resource_link", name=p.name, uri=uri_of(p.name), mime_type="text/plain")
+            links: list[types.ContentBlock] = [
+                types.ResourceLink(
+                    type="resource_link", name=p.name, uri=uri_of(p.name), mime_type="text/plain"
+                )
                 for p in _files(base)
             ]
             return types.CallToolResult(content=links, is_error=False)
@@ -104,7 +111,9 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
         raw = (params.arguments or {}).get("lines", "")
         if not str(raw).isdigit() or int(raw) < 1:
-            raise MCPError(code=types.INVALID_PARAMS, message="Argument 'lines' must be a whole number from 1")
+            raise MCPError(
+                code=types.INVALID_PARAMS, message="Argument 'lines' must be a whole number from 1"
+            )
         text = service.read(LOGICAL_ROOT + "/notes.txt", head=int(raw))
         embedded = types.EmbeddedResource(
             type="resource",
@@ -113,7 +122,10 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
         ask = types.TextContent(type="text", text=f"请用三句话概括下面这份笔记的前 {raw} 行。")
         return types.GetPromptResult(
             description=f"Summarise the first {raw} lines of notes.txt",
-            messages=[types.PromptMessage(role="user", content=ask), types.PromptMessage(role="user", content=embedded)],
+            messages=[
+                types.PromptMessage(role="user", content=ask),
+                types.PromptMessage(role="user", content=embedded),
+            ],
         )
 
     return Server(
@@ -140,7 +152,9 @@ class Piece:
 
 def labelled(piece: Piece) -> str:
     """The text the model receives: a first line naming the origin, then the content unchanged."""
-    head = f"[来源：MCP {ORIGIN_ZH[piece.origin]}｜服务 {piece.server}｜{piece.ref}｜由应用转交，不是用户的话]"
+    head = (
+        f"[来源：MCP {ORIGIN_ZH[piece.origin]}｜服务 {piece.server}｜{piece.ref}｜由应用转交，不是用户的话]"
+    )
     return f"{head}\n{piece.text}"
 
 
@@ -164,6 +178,7 @@ class Tour:
 
 async def atour(root: Path | None = None, lines: int = 5) -> Tour:
     """List and use each primitive once; follow the ``resource_link`` the tool returned."""
+    import mcp_types as types
     from mcp import Client
 
     from lessons_lib.engine.wire import FramedTransport
@@ -175,16 +190,32 @@ async def atour(root: Path | None = None, lines: int = 5) -> Tour:
         await client.list_resources()
         await client.list_prompts()
         listed = await client.call_tool("list_workspace", {})
-        tour.links = [str(c.uri) for c in listed.content if getattr(c, "type", None) == "resource_link"]
+        tour.links = [str(c.uri) for c in listed.content if isinstance(c, types.ResourceLink)]
         read = await client.call_tool(TOOL_NAME, {"path": LOGICAL_ROOT + "/notes.txt", "head": lines})
-        tour.pieces.append(Piece("tool", SERVICE_NAME, TOOL_NAME, read.content[0].text))  # type: ignore[union-attr]
+        tour.pieces.append(Piece("tool", SERVICE_NAME, TOOL_NAME, _text(read.content)))
         contents = (await client.read_resource(uri_of("notes.txt"))).contents
-        tour.pieces.append(Piece("resource", SERVICE_NAME, uri_of("notes.txt"), contents[0].text))  # type: ignore[union-attr]
+        texts = [c.text for c in contents if isinstance(c, types.TextResourceContents)]
+        tour.pieces.append(Piece("resource", SERVICE_NAME, uri_of("notes.txt"), "\n".join(texts)))
         got = await client.get_prompt(PROMPT_NAME, {"lines": str(lines)})
-        parts = [m.content for m in got.messages]
-        text = "\n".join(getattr(p, "text", None) or getattr(p.resource, "text", "") for p in parts)  # type: ignore[union-attr]
-        tour.pieces.append(Piece("prompt", SERVICE_NAME, PROMPT_NAME, text))
+        tour.pieces.append(
+            Piece("prompt", SERVICE_NAME, PROMPT_NAME, _text([m.content for m in got.messages]))
+        )
     return tour
+
+
+def _text(blocks: Sequence[object]) -> str:
+    """The text of text blocks and of embedded text resources, one per line."""
+    import mcp_types as types
+
+    found = []
+    for block in blocks:
+        if isinstance(block, types.TextContent):
+            found.append(block.text)
+        elif isinstance(block, types.EmbeddedResource) and isinstance(
+            block.resource, types.TextResourceContents
+        ):
+            found.append(block.resource.text)
+    return "\n".join(found)
 
 
 def tour_structure(lines: int = 5) -> Tour:

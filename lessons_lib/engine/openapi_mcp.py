@@ -43,7 +43,11 @@ def build_openapi_server(router: OpenAPIRouter, name: str = "orders") -> Server[
         try:
             routed = await router.call(params.name, dict(params.arguments or {}))
         except Exception as exc:  # an HTTP failure must not leak as a JSON-RPC error message
-            text, is_error, structured = f"the order API could not be reached: {type(exc).__name__}", True, None
+            text, is_error, structured = (
+                f"the order API could not be reached: {type(exc).__name__}",
+                True,
+                None,
+            )
         else:
             text, is_error, structured = routed.text, routed.is_error, routed.structured
         result = types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)

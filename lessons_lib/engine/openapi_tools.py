@@ -103,7 +103,9 @@ def operations(document: dict[str, Any]) -> list[Operation]:
     for path, item in resolved.get("paths", {}).items():
         for method in HTTP_METHODS:
             if method in item:
-                found.append(_operation(path, method, item[method], item.get("parameters", []), global_security))
+                found.append(
+                    _operation(path, method, item[method], item.get("parameters", []), global_security)
+                )
     return found
 
 
@@ -136,7 +138,12 @@ def _operation(path: str, method: str, op: dict[str, Any], shared: list[Any], se
         required += [r for r in flat.get("required", []) if r in flat.get("properties", {})]
     if secured or op.get("security"):
         where["call_layer"].append("security")
-    parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    parameters = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
     description = " ".join(p for p in (op.get("summary", ""), op.get("description", "")) if p).strip()
     return Operation(
         name=name,
@@ -210,7 +217,9 @@ def _strict_walk(schema: JsonSchema, where: str, findings: list[str]) -> None:
         optional = sorted(set(schema.get("properties", {})) - set(schema.get("required", [])))
         if optional:
             names = ", ".join(optional)
-            findings.append(f"{where}: strict mode makes every property required; optional {names} must become nullable")
+            findings.append(
+                f"{where}: strict mode makes every property required; optional {names} must become nullable"
+            )
         for name, sub in schema.get("properties", {}).items():
             _strict_walk(sub, f"{where}.{name}", findings)
     if isinstance(schema.get("items"), dict):

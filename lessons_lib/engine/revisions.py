@@ -89,7 +89,9 @@ class RevisionRun:
     def schema_errors(self, revision: str | None = None) -> dict[str, list[str]]:
         """Each frame against ``revision``'s official schema (default: its own revision)."""
         target = revision or self.revision
-        return {f"{n:02d} {f.label}": frame_errors(target, f.body, f.method) for n, f in enumerate(self.frames)}
+        return {
+            f"{n:02d} {f.label}": frame_errors(target, f.body, f.method) for n, f in enumerate(self.frames)
+        }
 
 
 def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
@@ -117,7 +119,7 @@ def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) ->
             if ctx.protocol_version == REFERENCE_REVISION:
                 raise MCPError(code=types.INVALID_PARAMS, message=message)
             return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
-        return tool_result(service, arguments)  # type: ignore[no-any-return]
+        return tool_result(service, arguments)
 
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 

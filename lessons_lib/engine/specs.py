@@ -55,7 +55,7 @@ def _registry() -> Registry:
         resources.append((f"urn:mcp:{revision}", Resource.from_contents(doc, default_specification=spec)))
     openai = json.loads((SPECS_DIR / "openai" / "tool_components.json").read_text(encoding="utf-8"))
     resources.append(("urn:openai", Resource.from_contents(openai, default_specification=DRAFT202012)))
-    return Registry().with_resources(resources)  # type: ignore[no-any-return]
+    return Registry().with_resources(resources)
 
 
 def _errors(ref: str, instance: JSON, draft7: bool) -> list[str]:
@@ -90,7 +90,11 @@ def frame_errors(revision: str, frame: dict[str, object], method: str | None = N
     found = mcp_errors(revision, "JSONRPCMessage", frame)
     if "method" in frame:
         name = _REQUEST_DEFS.get(str(frame["method"]))
-        body = {k: v for k, v in frame.items() if k in ("method", "params")} if revision == "2025-06-18" else frame
+        body = (
+            {k: v for k, v in frame.items() if k in ("method", "params")}
+            if revision == "2025-06-18"
+            else frame
+        )
         if name is None or name not in _definitions(revision):
             # a method this revision does not define: the union of its client messages says so
             union = "ClientNotification" if "id" not in frame else "ClientRequest"

@@ -61,7 +61,9 @@ def call_structured(head: int = 5) -> StructuredCall:
     return run_sync(main)
 
 
-def feedback_items(result: dict[str, Any], call_id: str = CALL_ID, *, pass_structured: bool = False) -> dict[str, Any]:
+def feedback_items(
+    result: dict[str, Any], call_id: str = CALL_ID, *, pass_structured: bool = False
+) -> dict[str, Any]:
     """What the application sends back to each model API for one MCP result (lesson 44).
 
     By default the text block goes on, as in part one. With ``pass_structured`` the JSON text

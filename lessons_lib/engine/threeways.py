@@ -64,7 +64,8 @@ class WayRun:
     def call(self) -> dict[str, Any]:
         """The ``function_call`` item the model returned."""
         first = next(b for d, b in self.bodies if d == "response")
-        return next(i for i in first["output"] if i["type"] == "function_call")  # type: ignore[no-any-return]
+        item: dict[str, Any] = next(i for i in first["output"] if i["type"] == "function_call")
+        return item
 
     @property
     def paired(self) -> bool:
@@ -99,9 +100,13 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
             if item.type == "function_call":
                 text, is_error = await execute(item.name, json.loads(item.arguments))
                 run.output = FAILURE_PREFIX + text if is_error else text
-                outputs.append({"type": "function_call_output", "call_id": item.call_id, "output": run.output})
+                outputs.append(
+                    {"type": "function_call_output", "call_id": item.call_id, "output": run.output}
+                )
         received = run.bodies[-1][1]["output"]
-        second = await client.responses.create(model=setting.name, input=[user, *received, *outputs], tools=run.tools)
+        second = await client.responses.create(
+            model=setting.name, input=[user, *received, *outputs], tools=run.tools
+        )
     run.answer = "\n".join(p.text for i in second.output if i.type == "message" for p in i.content)
     return run
 
@@ -150,6 +155,7 @@ async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
 
 async def _mcp_way(run: WayRun, stack: AsyncExitStack, router: Any) -> WayRun:
     from mcp import Client
+    from mcp_types import TextContent
 
     from lessons_lib.engine.openapi_mcp import build_openapi_server
     from lessons_lib.engine.wire import FramedTransport
@@ -176,7 +182,7 @@ async def _mcp_way(run: WayRun, stack: AsyncExitStack, router: Any) -> WayRun:
 
     async def call_mcp(alias: str, args: dict[str, Any]) -> tuple[str, bool]:
         result = await client.call_tool(alias.split(ALIAS_SEPARATOR, 1)[1], args)
-        text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+        text = "\n".join(c.text for c in result.content if isinstance(c, TextContent))
         return text, bool(result.is_error)
 
     return await _round(run, call_mcp, f"orders{ALIAS_SEPARATOR}get_order")

@@ -76,7 +76,9 @@ class RevisionTable:
         return text_table(headers, body)
 
     def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in ["报文", "字段", "种类", *self.revisions, "对照"])
+        head = "".join(
+            f"<th>{html.escape(h)}</th>" for h in ["报文", "字段", "种类", *self.revisions, "对照"]
+        )
         lines = []
         for r in self.rows:
             colour = KINDS[r.kind].colour

@@ -19,7 +19,12 @@ from extract import DEFAULT_SHARED, SOURCE_COMMIT, reachable  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "data" / "specs"
 MCP_REVISIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
-TOOL_ROOTS = ("ChatCompletionRequestToolMessage", "ChatCompletionTool", "FunctionCallOutputItemParam", "FunctionTool")
+TOOL_ROOTS = (
+    "ChatCompletionRequestToolMessage",
+    "ChatCompletionTool",
+    "FunctionCallOutputItemParam",
+    "FunctionTool",
+)
 
 
 def extract(shared: Path) -> list[Path]:
@@ -55,7 +60,10 @@ def extract(shared: Path) -> list[Path]:
 def main(argv: list[str]) -> int:
     shared = Path(argv[0]) if argv else DEFAULT_SHARED
     if not (shared / "openai" / "openapi.yaml").is_file():
-        print(f"extract_data: no openai/openapi.yaml under {shared}; pass the shared/specs folder.", file=sys.stderr)
+        print(
+            f"extract_data: no openai/openapi.yaml under {shared}; pass the shared/specs folder.",
+            file=sys.stderr,
+        )
         return 2
     for path in extract(shared):
         print(f"wrote {path.relative_to(OUT.parent.parent)}")
