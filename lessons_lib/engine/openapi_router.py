@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import httpx2
 
 AUTH_NOTE: Final = "bearer token added by the call layer (never shown)"
+DEMO_TOKEN: Final = "demo-token-not-a-secret"
+"""The order API's bearer token in lessons; tests use a random canary instead."""
 
 
 @dataclass(frozen=True)
@@ -140,3 +142,18 @@ async def open_order_api(
     app = build_app(db, token)
     async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE_URL) as client:
         yield OpenAPIRouter(openapi_document(), client, token, sink)
+
+
+def call_order_tool(
+    name: str, arguments: dict[str, Any], token: str = DEMO_TOKEN
+) -> tuple[Routed, list[Exchange]]:
+    """One generated tool called through the router on a fresh database (lesson 41)."""
+    from lessons_lib.engine._sync import run_sync
+
+    seen: list[Exchange] = []
+
+    async def main() -> Routed:
+        async with open_order_api(token, sink=seen.append) as router:
+            return await router.call(name, arguments)
+
+    return run_sync(main), seen

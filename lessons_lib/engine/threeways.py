@@ -24,12 +24,11 @@ from typing import Any, Final
 from lessons_lib.core import orderdata
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.engine._sync import run_sync
+from lessons_lib.engine.openapi_router import DEMO_TOKEN
 
 WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"
 ARGUMENTS: Final = '{"order_id": "O-1042"}'
-DEMO_TOKEN: Final = "demo-token-not-a-secret"
-"""The order API's bearer token in lessons; tests use a random canary instead."""
 
 GET_ORDER_DECLARATION: Final[dict[str, Any]] = {
     "type": "function",
@@ -113,7 +112,7 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
 
 async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
     """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database."""
-    from lessons_lib.engine.openapi_router import Exchange, open_order_api
+    from lessons_lib.engine.openapi_router import Exchange, open_order_api  # noqa: I001
 
     if way not in WAYS:
         raise ValueError(f"way must be one of {', '.join(WAYS)}, got {way!r}")
