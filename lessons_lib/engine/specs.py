@@ -99,6 +99,8 @@ def frame_errors(revision: str, frame: dict[str, object], method: str | None = N
             # a method this revision does not define: the union of its client messages says so
             union = "ClientNotification" if "id" not in frame else "ClientRequest"
             found += [f"{union}: {e}" for e in mcp_errors(revision, union, body)]
+            if frame["method"] not in _methods(revision):
+                found.append(f"method: {frame['method']!r} is not a method of revision {revision}")
         else:
             found += mcp_errors(revision, name, body)
     elif "result" in frame and method in _RESULT_DEFS:
@@ -118,6 +120,14 @@ def _definitions(revision: str) -> frozenset[str]:
 def openai_errors(component: str, instance: JSON) -> list[str]:
     """Errors of ``instance`` against one component of the OpenAI subset in ``data/specs``."""
     return _errors(f"urn:openai#/components/schemas/{component}", instance, False)
+
+
+@cache
+def _methods(revision: str) -> frozenset[str]:
+    """Every ``method`` constant the revision's schema defines (requests and notifications)."""
+    doc = json.loads((SPECS_DIR / "mcp" / revision / "schema.json").read_text(encoding="utf-8"))
+    consts = (d.get("properties", {}).get("method", {}).get("const") for d in doc[_DEFS[revision]].values())
+    return frozenset(c for c in consts if isinstance(c, str))
 
 
 def tool_errors(api: str, declaration: JSON) -> list[str]:
