@@ -149,3 +149,30 @@ def test_cli_mcp_revisions(capsys: pytest.CaptureFixture[str]) -> None:
     assert "-32602" in capsys.readouterr().out
     assert main(["mcp-revisions", "--head", "[1]"]) == 2
     assert "--head must be a number" in capsys.readouterr().err
+
+
+def test_lessons_40_to_44_are_listed_with_their_titles() -> None:
+    """Each lesson's title (its first line) appears in the README table and lesson 00's map."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    start = json.loads((REPO_ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8"))
+    lesson_map = "".join("".join(c["source"]) for c in start["cells"] if c["cell_type"] == "markdown")
+    found = sorted((REPO_ROOT / "notebooks").glob("4[0-9]_*.ipynb"))
+    assert [p.name[:2] for p in found] == ["40", "41", "42", "43", "44"]
+    for path in found:
+        book = json.loads(path.read_text(encoding="utf-8"))
+        title = "".join(book["cells"][0]["source"]).splitlines()[0].removeprefix("# ")
+        assert f"[{title}](notebooks/{path.name})" in readme, title
+        assert f"[{title}]({path.name})" in lesson_map, title
+
+
+def test_quiz_banks_keep_the_right_answer_short_and_moving() -> None:
+    from lessons_lib.course.quiz import _bank
+
+    answers = []
+    for lesson in range(40, 45):
+        for q in _bank(lesson):
+            longest = max(q.choices, key=lambda k: len(q.choices[k]))
+            assert longest != q.answer, q.id
+            assert set(q.wrong) == set(q.choices) - {q.answer}, q.id
+            answers.append(q.answer)
+    assert set(answers) == {"A", "B", "C"}
