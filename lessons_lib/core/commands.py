@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # name -> (module, function, one-line help). Lesson numbers say where each is introduced.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("lessons_lib.engine.stdio_server", "main", "run the read_text_file MCP server over stdio"),
+    "serve": ("lessons_lib.cli.serve", "main", "run the read_text_file MCP server over stdio"),
     "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
     "record": ("lessons_lib.course.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": (

@@ -7,17 +7,18 @@ Task: 查询订单 O-1042 的状态. Each way declares its tool(s) to the model 
 
 - ``function``: the application calls a Python function it wrote (hand-written declaration);
 - ``openapi``: the converter's tools, the router, one HTTP request to the order API;
-- ``mcp``: an MCP server generated from the same document; ``tools/list`` and ``tools/call``
+- ``mcp``: an MCP server generated from the same document, plugged into the course's host
+  (:func:`lessons_lib.engine.host.arun_chain`) as a service; ``tools/list`` and ``tools/call``
   over real JSON-RPC frames, then the same router and HTTP request inside the server.
 
-This is a two-turn demonstration of each execution path, not the course's host loop.
+The first two ways have no MCP service for the host to call, so they run the host's own
+Responses adapter for two turns with their own execution step.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -80,39 +81,36 @@ class WayRun:
 
 
 async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
-    from lessons_lib.engine.models import make_client, offline_setting
-    from lessons_lib.engine.offline_model import OfflineModel, Script
+    """Two model turns through the course's Responses adapter; ``execute`` is the only variable."""
+    from lessons_lib.engine.adapters import CallResult, ResponsesAdapter
+    from lessons_lib.engine.models import make_http_client, offline_setting
+    from lessons_lib.engine.offline_model import Script
 
-    setting = offline_setting()
-    transport = OfflineModel(script=Script(arguments=ARGUMENTS, tool=tool))
-    user = {"type": "message", "role": "user", "content": TASK}
+    adapter, setting = ResponsesAdapter(), offline_setting()
 
     def sink(direction: str, body: dict[str, Any], status: int | None) -> None:
         run.bodies.append((direction, body))
 
-    async with make_client(setting, sink, transport, 10.0) as client:
-        first = await client.responses.create(
-            model=setting.name, input=[user], tools=run.tools, tool_choice="required"
-        )
-        outputs = []
-        for item in first.output:
-            if item.type == "function_call":
-                text, is_error = await execute(item.name, json.loads(item.arguments))
-                run.output = FAILURE_PREFIX + text if is_error else text
-                outputs.append(
-                    {"type": "function_call_output", "call_id": item.call_id, "output": run.output}
-                )
-        received = run.bodies[-1][1]["output"]
-        second = await client.responses.create(
-            model=setting.name, input=[user, *received, *outputs], tools=run.tools
-        )
-    run.answer = "\n".join(p.text for i in second.output if i.type == "message" for p in i.content)
+    transport = adapter.offline_transport(Script(arguments=ARGUMENTS, tool=tool))
+    async with make_http_client(sink, transport, 10.0) as http:
+        adapter.open(setting, http, 10.0)
+        model_input = adapter.first_input(TASK)
+        await adapter.send(model_input, run.tools, first=True)
+        first = run.bodies[-1][1]
+        items = []
+        for call in adapter.read(first).calls:
+            arguments = json.loads(str(call.arguments))
+            text, is_error = await execute(call.name, arguments)
+            run.output = FAILURE_PREFIX + text if is_error else text
+            items.append(adapter.feedback_item(CallResult(call, run.output, is_error)))
+        await adapter.send(adapter.next_input(model_input, first, items), run.tools, first=False)
+        run.answer = adapter.read(run.bodies[-1][1]).text or ""
     return run
 
 
 async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
     """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database."""
-    from lessons_lib.engine.openapi_router import Exchange, open_order_api  # noqa: I001
+    from lessons_lib.engine.openapi_router import Exchange, open_order_api
 
     if way not in WAYS:
         raise ValueError(f"way must be one of {', '.join(WAYS)}, got {way!r}")
@@ -135,8 +133,7 @@ async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
             return json.dumps({k: v for k, v in row.items() if k != "customer_id"}, ensure_ascii=False), False
 
         return await _round(run, call_function, "get_order")
-    async with AsyncExitStack() as stack:
-        router = await stack.enter_async_context(open_order_api(token, db, on_http))
+    async with open_order_api(token, db, on_http) as router:
         if way == "openapi":
             from lessons_lib.engine.openapi_tools import responses_tool
 
@@ -148,43 +145,33 @@ async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
                 return routed.text, routed.is_error
 
             return await _round(run, call_router, "get_order")
-        return await _mcp_way(run, stack, router)
-    raise AssertionError("unreachable")
+        return await _mcp_way(run, router)
 
 
-async def _mcp_way(run: WayRun, stack: AsyncExitStack, router: Any) -> WayRun:
-    from mcp import Client
-    from mcp_types import TextContent
-
+async def _mcp_way(run: WayRun, router: Any) -> WayRun:
+    """The MCP way is the course's host itself, with the generated server plugged in as a service."""
+    from lessons_lib.engine.host import arun_chain
+    from lessons_lib.engine.offline_model import Script
     from lessons_lib.engine.openapi_mcp import build_openapi_server
-    from lessons_lib.engine.wire import FramedTransport
 
-    def on_frame(direction: str, frame: dict[str, Any]) -> None:
-        run.frames.append(frame)
-        if direction == "to_service" and frame.get("method") == "tools/call":
-            run.hops.append(f"JSON-RPC tools/call id {frame['id']} (MCP server 'orders')")
-
-    client = await stack.enter_async_context(
-        Client(FramedTransport(build_openapi_server(router), on_frame), mode="legacy")
+    trace = await arun_chain(
+        TASK,
+        services={"orders": lambda name: build_openapi_server(router, name)},
+        script=Script(arguments=ARGUMENTS, tool=f"orders{ALIAS_SEPARATOR}get_order"),
     )
-    listed = (await client.list_tools()).tools
-    run.tools = [
-        {
-            "type": "function",
-            "name": f"orders{ALIAS_SEPARATOR}{tool.name}",
-            "description": tool.description or "",
-            "parameters": json.loads(json.dumps(tool.input_schema)),
-            "strict": False,
-        }
-        for tool in listed
-    ]
-
-    async def call_mcp(alias: str, args: dict[str, Any]) -> tuple[str, bool]:
-        result = await client.call_tool(alias.split(ALIAS_SEPARATOR, 1)[1], args)
-        text = "\n".join(c.text for c in result.content if isinstance(c, TextContent))
-        return text, bool(result.is_error)
-
-    return await _round(run, call_mcp, f"orders{ALIAS_SEPARATOR}get_order")
+    for event in trace.events:
+        body = dict(event["body"])
+        if event["channel"] == "model":
+            run.bodies.append(("request" if event["label"].startswith("request_") else "response", body))
+        else:
+            run.frames.append(body)
+            if event["label"] == "tools/call" and "method" in body:
+                run.hops.insert(len(run.hops) - 1 if run.hops else 0, f"JSON-RPC tools/call id {body['id']}")
+    run.tools = list(next(b for d, b in run.bodies if d == "request")["tools"])
+    second = [b for d, b in run.bodies if d == "request"][1]
+    run.output = next(str(i["output"]) for i in second["input"] if i.get("type") == "function_call_output")
+    run.answer = trace.answer or ""
+    return run
 
 
 def run_way(way: str, token: str = DEMO_TOKEN) -> WayRun:

@@ -13,37 +13,20 @@ import argparse
 import html
 import json
 import sys
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from lessons_lib.core.glossary import KINDS
+from lessons_lib.core.glossary import KINDS, SHORT_ZH
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
+from lessons_lib.views.textwidth import shorten, width
 
-SHORT_ZH = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
 UNCLASSIFIED_ZH = "未分类"
 _PREVIEW = 38  # display columns of a value preview in text
 _PREVIEW_HTML = 72
 _HL_BG = "#FFF3B0"
 _MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono','WenQuanYi Micro Hei Mono',monospace"
-
-
-def _width(text: str) -> int:
-    return sum(
-        2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text
-    )
-
-
-def _cut(text: str, cols: int) -> str:
-    out, used = "", 0
-    for c in text:
-        used += _width(c)
-        if used > cols - 1:
-            return out + "…"
-        out += c
-    return out
 
 
 def json_text_value(value: Any) -> Any:
@@ -64,8 +47,8 @@ def _preview(value: Any, cols: int = _PREVIEW) -> str:
         return f"[{len(value)} 项]"
     text = json.dumps(value, ensure_ascii=False)
     note = " ‹JSON 文本›" if json_text_value(value) is not None else ""
-    if _width(text) > cols:
-        return f"{_cut(text, cols)}（共 {len(value)} 字符）{note}"
+    if width(text) > cols:
+        return f"{shorten(text, cols)}（共 {len(value)} 字符）{note}"
     return text + note
 
 
@@ -164,16 +147,16 @@ class FieldTree:
                 visit(kid, child_prefix, "└── " if i == len(kids) - 1 else "├── ")
 
         visit((), "", "")
-        col = min(max(_width(left) for left, _ in rows), 60) + 2
+        col = min(max(width(left) for left, _ in rows), 60) + 2
         head = [f"字段树：{self.title}（{TYPE_TITLES.get(self.message_type, self.message_type)}）"]
         if legend:
             head.append(legend_text())
         lines = head + [
             (
                 left
-                + " " * max(2, col - _width(left))
+                + " " * max(2, col - width(left))
                 + _kind_label(f)
-                + " " * (8 - _width(_kind_label(f)))
+                + " " * (8 - width(_kind_label(f)))
                 + (f.path_text or "(根)")
                 + (f"  {marks[f.path]}" if f.path in marks else "")
             ).rstrip()
@@ -232,7 +215,7 @@ class FieldTree:
                     f'border-left:1px dotted #bbb;padding-left:.5em">{inner}</div></details>'
                 )
             if isinstance(f.value, str) and (
-                _width(json.dumps(f.value, ensure_ascii=False)) > _PREVIEW_HTML or "\n" in f.value
+                width(json.dumps(f.value, ensure_ascii=False)) > _PREVIEW_HTML or "\n" in f.value
             ):
                 return (
                     f'<details{attr}><summary>{row(f)}</summary><pre style="margin:.2em 0 .4em 1.6em;'
