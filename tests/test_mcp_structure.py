@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from _engine_support import notes_lines
@@ -104,3 +105,37 @@ def test_cli_mcp_structure(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "resources/read" in out and "prompts/get" in out and out.count("[来源：MCP ") == 3
     assert main(["mcp-structure", "--lines", "0"]) == 2
+
+
+def test_structured_result_matches_the_reference_node_server(tmp_path: Path) -> None:
+    """Our outputSchema and structuredContent are the reference server's. Skips without node."""
+    import os
+    import shutil
+
+    import anyio
+    from test_engine_stdio import REFERENCE_JS, _session, _workspace
+
+    node = shutil.which("node")
+    if node is None or not REFERENCE_JS.is_file():
+        if os.environ.get("LESSONS_REFERENCE_SERVER"):
+            pytest.fail(f"LESSONS_REFERENCE_SERVER is set but {REFERENCE_JS} or node is missing")
+        pytest.skip("reference server not installed (see tests/test_engine_stdio.py)")
+    root = _workspace(tmp_path).resolve()
+    with (tmp_path / "stderr.txt").open("w", encoding="utf-8") as errlog:
+        tools, results = anyio.run(
+            _session,
+            node,
+            [str(REFERENCE_JS), str(root)],
+            tmp_path,
+            [{"path": str(root / "notes.txt"), "head": 3}],
+            errlog,
+        )
+    ref_tool = next(t for t in tools if t.name == "read_text_file")
+    ref_schema = {
+        k: v
+        for k, v in (ref_tool.output_schema or {}).items()
+        if k not in ("$schema", "additionalProperties")
+    }
+    assert ref_schema == OUTPUT_SCHEMA
+    ours = call_structured(3).result["structuredContent"]
+    assert results[0].structured_content == ours == {"content": "\n".join(notes_lines()[:3])}
