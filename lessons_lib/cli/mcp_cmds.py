@@ -78,7 +78,7 @@ def main_structure(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.engine.mcpstructure import labelled, tour_structure
 
     tour = tour_structure(args.lines)
-    methods = [f["method"] for f in tour.frames if "method" in f]
+    methods = [str(f["method"]) for f in tour.frames if "method" in f]
     print("方法序列：" + " → ".join(methods))
     print("list_workspace 返回的 resource_link：" + ", ".join(tour.links))
     for piece in tour.pieces:

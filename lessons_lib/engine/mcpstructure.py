@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, tool_declaration, tool_result
@@ -72,10 +73,10 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
             name=path.name, uri=uri_of(path.name), mime_type="text/plain", size=path.stat().st_size
         )
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(ctx: object, params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name == TOOL_NAME:
             return tool_result(service, dict(params.arguments or {}), structured=True)
         if params.name == "list_workspace":
@@ -88,10 +89,12 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
             return types.CallToolResult(content=links, is_error=False)
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
 
-    async def on_list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+    async def on_list_resources(ctx: object, params: object) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[resource(p) for p in _files(base)])
 
-    async def on_read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+    async def on_read_resource(
+        ctx: object, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
         uri = str(params.uri)
         if not uri.startswith(URI_PREFIX):
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource: {uri}")
@@ -103,10 +106,10 @@ def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -
             contents=[types.TextResourceContents(uri=uri, mime_type="text/plain", text=text)]
         )
 
-    async def on_list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+    async def on_list_prompts(ctx: object, params: object) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[prompt])
 
-    async def on_get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    async def on_get_prompt(ctx: object, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         if params.name != PROMPT_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
         raw = (params.arguments or {}).get("lines", "")
@@ -162,11 +165,11 @@ def labelled(piece: Piece) -> str:
 class Tour:
     """The frames and pieces of one walk over the server's three primitives (lesson 42)."""
 
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[JSONObject] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list)
     links: list[str] = field(default_factory=list)
 
-    def frame(self, method: str, answer: bool = False) -> dict[str, Any]:
+    def frame(self, method: str, answer: bool = False) -> JSONObject:
         """The request frame of ``method`` (or, with ``answer``, the frame that answers it)."""
         for n, f in enumerate(self.frames):
             if f.get("method") == method:

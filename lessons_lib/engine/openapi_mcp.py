@@ -34,10 +34,10 @@ def build_openapi_server(router: OpenAPIRouter, name: str = "orders") -> Server[
         for op in router.operations.values()
     ]
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(ctx: object, params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in router.operations:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         try:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.fileservice import INPUT_SCHEMA, FileService, tool_declaration, tool_result
@@ -45,7 +46,7 @@ class Frame:
 
     direction: str  # "to_service" or "to_application"
     method: str
-    body: dict[str, Any]
+    body: JSONObject
 
     @property
     def label(self) -> str:
@@ -60,11 +61,11 @@ class RevisionRun:
     """The frames of one connection and one ``tools/call`` at one revision."""
 
     revision: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     frames: list[Frame] = field(default_factory=list)
     negotiated: str | None = None
 
-    def frame(self, label: str) -> dict[str, Any]:
+    def frame(self, label: str) -> JSONObject:
         """The body of the first frame with this label, e.g. ``"tools/call request"``."""
         for f in self.frames:
             if f.label == label:
@@ -75,11 +76,11 @@ class RevisionRun:
         return [f.label for f in self.frames]
 
     @property
-    def call(self) -> dict[str, Any]:
+    def call(self) -> JSONObject:
         return self.frame("tools/call request")
 
     @property
-    def answer(self) -> dict[str, Any]:
+    def answer(self) -> JSONObject:
         """The frame that answers ``tools/call``: a result or a JSON-RPC error."""
         for f in self.frames:
             if f.method == "tools/call" and f.direction == "to_application":
@@ -105,10 +106,10 @@ def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) ->
     tool = tool_declaration(structured=False)
     validator = jsonschema.Draft202012Validator(INPUT_SCHEMA)
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(ctx: object, params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool])
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name != TOOL_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = dict(params.arguments or {})
@@ -116,7 +117,7 @@ def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) ->
         if problem is not None:
             where = "/".join(map(str, problem.absolute_path)) or "arguments"
             message = f"Invalid arguments: {where}: {problem.message}"
-            if ctx.protocol_version == REFERENCE_REVISION:
+            if getattr(ctx, "protocol_version", None) == REFERENCE_REVISION:
                 raise MCPError(code=types.INVALID_PARAMS, message=message)
             return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
         return tool_result(service, arguments)
@@ -130,7 +131,7 @@ class _Recorder:
     def __init__(self, run: RevisionRun) -> None:
         self.run, self.pending = run, dict[Any, str]()
 
-    def __call__(self, direction: str, body: dict[str, Any]) -> None:
+    def __call__(self, direction: str, body: JSONObject) -> None:
         if "method" in body:
             method = str(body["method"])
             if "id" in body:
@@ -156,7 +157,7 @@ async def _handshake_2025_06_18(session: Any) -> None:
     await session.send_notification(types.InitializedNotification())
 
 
-async def arecord(revision: str, arguments: dict[str, Any], root: Path | None = None) -> RevisionRun:
+async def arecord(revision: str, arguments: JSONObject, root: Path | None = None) -> RevisionRun:
     """Connect at ``revision``, list the tools, call ``read_text_file`` once; keep every frame."""
     from mcp import Client, ClientSession
     from mcp.shared.exceptions import MCPError

@@ -8,6 +8,7 @@ are data copied unchanged (see ``data/specs/PROVENANCE.md``); ``jsonschema`` and
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
@@ -81,7 +82,7 @@ def mcp_errors(revision: str, definition: str, instance: JSON) -> list[str]:
     return _errors(f"urn:mcp:{revision}#/{_DEFS[revision]}/{definition}", instance, revision == "2025-06-18")
 
 
-def frame_errors(revision: str, frame: dict[str, object], method: str | None = None) -> list[str]:
+def frame_errors(revision: str, frame: Mapping[str, object], method: str | None = None) -> list[str]:
     """A JSON-RPC frame checked whole (``JSONRPCMessage``) and by what it carries.
 
     ``method`` names the request a response answers. 2025-06-18 describes requests without

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.kinds import format_path, walk
 from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value, text_table
 
@@ -26,13 +27,13 @@ PARTIAL: Final = "部分修订版才有"
 class _Run(Protocol):
     revision: str
 
-    def frame(self, label: str) -> dict[str, Any]: ...
+    def frame(self, label: str) -> JSONObject: ...
 
     @property
-    def call(self) -> dict[str, Any]: ...
+    def call(self) -> JSONObject: ...
 
     @property
-    def answer(self) -> dict[str, Any]: ...
+    def answer(self) -> JSONObject: ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class RevisionRow:
     verdict: str
 
 
-def _leaves(message: dict[str, Any], mtype: str) -> dict[str, tuple[Kind, Any]]:
+def _leaves(message: JSONObject, mtype: str) -> dict[str, tuple[Kind, Any]]:
     found: dict[str, tuple[Kind, Any]] = {}
     for f in walk(message, mtype):
         if f.path and not (isinstance(f.value, dict | list) and f.value):
