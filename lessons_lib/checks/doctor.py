@@ -137,6 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv,
         default="trace.json",
         what="trace file",
-        description=diagnose.__doc__,
+        description=None,
         judge=lambda path: diagnose(Path(path)),
     )

@@ -118,7 +118,7 @@ def _main(
         )
         return verify(data)
 
-    return run_command(prog, argv, default=default, what="JSON file", description=verify.__doc__, judge=judge)
+    return run_command(prog, argv, default=default, what="JSON file", description=None, judge=judge)
 
 
 __all__ = [

@@ -39,9 +39,12 @@ def run_command(
     import argparse
     import sys
 
+    from lessons_lib.core.commands import command_help
     from lessons_lib.core.paths import DATA_DIR
 
-    parser = argparse.ArgumentParser(prog=f"python -m lessons_lib {prog}", description=description)
+    parser = argparse.ArgumentParser(
+        prog=f"python -m lessons_lib {prog}", description=description or command_help(prog)
+    )
     parser.add_argument("path", nargs="?", default=None, help=f"{what} (default: data/{default})")
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))

@@ -16,7 +16,12 @@ from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve ``read_text_file`` over stdio until the client closes stdin."""
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib serve", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib serve",
+        description="Serve the read_text_file tool over stdio for any MCP client: stdout carries only "
+        "JSON-RPC frames, log lines go to stderr. Exit codes: 0 when the client closes stdin, "
+        "2 for a bad --root.",
+    )
     parser.add_argument(
         "--root",
         type=Path,

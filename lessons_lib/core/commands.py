@@ -42,3 +42,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "re-run the notebooks and store their outputs (maintainers)",
     ),
 }
+
+
+EXIT_CODES = "Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 bad input."
+
+
+def command_help(name: str) -> str:
+    """The ``--help`` description of a command: its line in the table and the exit codes."""
+    line = COMMANDS[name][2]
+    return f"{line[0].upper()}{line[1:]}. {EXIT_CODES}"

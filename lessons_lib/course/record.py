@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -90,7 +91,7 @@ def load_fixture(name: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=command_help("record"))
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder to write into (default: data/)")
     args = parser.parse_args(argv)
     try:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
 
 NOTEBOOK_DIR = DATA_DIR.parent / "notebooks"
@@ -50,7 +51,9 @@ def refresh(path: Path, timeout: int = 180) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib refresh", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib refresh", description=command_help("refresh")
+    )
     parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
