@@ -18,10 +18,8 @@ from typing import Any
 import pytest
 from _engine_support import DATA_DIR, REPO_ROOT, cli
 
-from lessons_lib.checks import doctor, verify
+from lessons_lib.cli import checks, diagram, tree
 from lessons_lib.core.commands import COMMANDS
-from lessons_lib.lab import whatif
-from lessons_lib.views import diagrams, fieldtree
 
 GOOD = json.loads((DATA_DIR / "trace.json").read_text(encoding="utf-8"))
 JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", [], {}, [None], {"a": None}]
@@ -71,12 +69,12 @@ COMMANDS_ON_A_TRACE: dict[str, Callable[[Path, Path], list[str]]] = {
     "verify-roundtrip": lambda p, out: [str(p)],
 }
 MAINS: dict[str, Callable[[list[str]], int]] = {
-    "diagram trace": diagrams.main,
-    "tree --event 7": fieldtree.main,
-    "tree --event tools/call": fieldtree.main,
-    "diagnose": doctor.main,
-    "verify-fields": verify.main_fields,
-    "verify-roundtrip": verify.main_roundtrip,
+    "diagram trace": diagram.main,
+    "tree --event 7": tree.main,
+    "tree --event tools/call": tree.main,
+    "diagnose": checks.main_diagnose,
+    "verify-fields": checks.main_fields,
+    "verify-roundtrip": checks.main_roundtrip,
 }
 
 
@@ -137,6 +135,3 @@ def test_readme_opens_lab_at_the_root_and_writes_examples_outside_the_repository
 def test_binder_opens_the_same_lesson_from_the_root() -> None:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert "urlpath=lab/tree/notebooks/00_start_here.ipynb" in readme
-
-
-_ = whatif  # imported so a broken whatif CLI import shows up here too

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from lessons_lib.core.commands import command_help
+
 
 def _head(text: str) -> Any:
     try:
@@ -28,7 +30,9 @@ def _head(text: str) -> Any:
 
 
 def main_revisions(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib mcp-revisions", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib mcp-revisions", description=command_help("mcp-revisions")
+    )
     parser.add_argument("--head", type=_head, default=5, help="the head value to send (JSON; default 5)")
     parser.add_argument("--json", action="store_true", help="print every recorded frame as JSON")
     parser.add_argument("--table", action="store_true", help="print the field-by-field table")
@@ -65,7 +69,9 @@ def main_revisions(argv: Sequence[str] | None = None) -> int:
 
 
 def main_structure(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib mcp-structure", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib mcp-structure", description=command_help("mcp-structure")
+    )
     parser.add_argument("--lines", type=int, default=5, help="lines to read and to summarise (default 5)")
     try:
         args = parser.parse_args(argv)

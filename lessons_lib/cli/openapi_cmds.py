@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.commands import command_help
+
 TOKEN_ENV = "ORDERS_API_TOKEN"
 
 
@@ -33,7 +35,9 @@ def _token() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib openapi", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib openapi", description=command_help("openapi")
+    )
     sub = parser.add_subparsers(dest="what", required=True)
     sub.add_parser("document", help="print the OpenAPI document (validated)")
     tools = sub.add_parser("tools", help="print the generated tool declarations")

@@ -9,14 +9,13 @@ next to each other and numbers the values they share, parsing JSON text (the mod
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
-import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
@@ -82,7 +81,7 @@ def legend_text() -> str:
     return "种类：" + " · ".join(f"{SHORT_ZH[k]} {k}" for k in KINDS) + f" · {UNCLASSIFIED_ZH} unclassified"
 
 
-class FieldTree:
+class FieldTree(Displayable):
     """One message as a field tree; build it with ``field_tree()`` (lesson 03)."""
 
     def __init__(
@@ -235,14 +234,8 @@ class FieldTree:
         """A standalone HTML page with the legend, e.g. for a slide."""
         return _page(f"字段树：{self.title}", self.html())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"FieldTree({self.title!r}, type={self.message_type!r}, fields={len(self.fields)})"
+    def repr_args(self) -> str:
+        return f"{self.title!r}, type={self.message_type!r}, fields={len(self.fields)}"
 
 
 def _page(title: str, body: str) -> str:
@@ -252,7 +245,7 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def _load(obj: Any) -> tuple[Any, str, str | None]:
+def load_message(obj: Any) -> tuple[Any, str, str | None]:
     """(message, title, type hint) from a dict, JSON text, a trace event, a file or a fixture name."""
     from lessons_lib.core.paths import DATA_DIR
     from lessons_lib.core.trace import Trace
@@ -298,7 +291,7 @@ def field_tree(
     ``highlight`` is a path or pattern (or a list), e.g. ``"tools[0].parameters.properties.path.type"``:
     it is opened and marked. ``open_depth`` levels are open to start with.
     """
-    msg, default_title, hint = _load(message)
+    msg, default_title, hint = load_message(message)
     return FieldTree(
         msg,
         title=title or default_title,
@@ -306,54 +299,3 @@ def field_tree(
         highlight=highlight,
         open_depth=open_depth,
     )
-
-
-# ---------------------------------------------------------------- command line
-def _event_list(name: str, events: list[dict[str, Any]]) -> str:
-    lines = [
-        f"{name}：{len(events)} 条消息；用 --event 选一条（序号 seq 或标签 label）",
-        "  seq  通道   方向                        标签",
-    ]
-    for e in events:
-        route = f"{e.get('from')} → {e.get('to')}"
-        lines.append(f"  {e.get('seq'):>3}  {e.get('channel', ''):<5}  {route:<26}  {e.get('label')}")
-    return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib tree FILE [--event E] [--highlight PATH] [--html OUT]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib tree",
-        description="Print a message as a field tree, or export it as an HTML page.",
-    )
-    parser.add_argument("file", help="a JSON message or trace file, or a fixture name such as request_1")
-    parser.add_argument("--event", help="for a trace: the event to show, by seq number or label")
-    parser.add_argument("--highlight", action="append", help="a field path or pattern to open and mark")
-    parser.add_argument("--html", metavar="OUT", help="write a standalone HTML page instead of printing")
-    parser.add_argument("--depth", type=int, default=3, help="levels open in the HTML page (default 3)")
-    args = parser.parse_args(argv)
-    try:
-        message, title, hint = _load(args.file)
-        if detect_type(message) == "trace":
-            events = message.get("events", [])
-            if args.event is None:
-                print(_event_list(title, events))
-                return 0
-            chosen = [e for e in events if str(e.get("seq")) == args.event or e.get("label") == args.event]
-            if not chosen:
-                raise ValueError(f"no event {args.event!r} in {title}; run without --event to list them")
-            message, title, hint = _load(chosen[0])
-        elif args.event is not None:
-            raise ValueError(f"--event needs a trace file, and {title} is a single message")
-        tree = FieldTree(
-            message, title=title, message_type=hint, highlight=args.highlight, open_depth=args.depth
-        )
-        if args.html:
-            Path(args.html).write_text(tree.page(), encoding="utf-8")
-            print(f"wrote {args.html}")
-        else:
-            sys.stdout.write(tree.text())
-    except (ValueError, OSError) as exc:
-        print(f"tree: {exc}", file=sys.stderr)
-        return 2
-    return 0
