@@ -160,3 +160,17 @@ def test_cli_openapi(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["openapi", "call", "nope"]) == 2
     assert main(["openapi", "tools", "--api", "chat"]) == 0
     assert '"function": {' in capsys.readouterr().out
+
+
+def test_the_lessons_token_is_in_no_fixture_or_stored_output() -> None:
+    """The lessons run with a fixed token; no notebook output and no file in data/ may show it."""
+    from _engine_support import REPO_ROOT
+
+    from lessons_lib.engine.openapi_router import DEMO_TOKEN
+
+    stored = [p for p in (REPO_ROOT / "notebooks").glob("*.ipynb")]
+    data = [p for p in (REPO_ROOT / "data").rglob("*") if p.is_file()]
+    for path in stored + data:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert DEMO_TOKEN not in text, path.name
+    assert len(stored) >= 5 and data

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lessons_lib.views.changetable import text_table
+from lessons_lib.core.display import Displayable
+from lessons_lib.views.textwidth import text_table
 
 ADVICE: Final[dict[str, tuple[str, str, str]]] = {
     "function": (
@@ -43,8 +44,8 @@ HEADERS: Final = (
 )
 
 
-@dataclass(frozen=True)
-class ChoiceTable:
+@dataclass(frozen=True, repr=False)
+class ChoiceTable(Displayable):
     """One row per way; text and HTML views (lesson 40)."""
 
     rows: tuple[tuple[str, ...], ...]
@@ -57,11 +58,8 @@ class ChoiceTable:
         body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
         return f'<table style="text-align:left"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __repr__(self) -> str:
-        return f"ChoiceTable(rows={len(self.rows)})"
+    def repr_args(self) -> str:
+        return f"rows={len(self.rows)}"
 
 
 def choice_table(runs: Mapping[str, Any]) -> ChoiceTable:

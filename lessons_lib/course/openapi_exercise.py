@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core.display import Displayable
+
 TARGET: Final = "search_delivery_policy"
 HINT: Final = (
     "提示：从 operations(doc) 里取出 search_delivery_policy，"
@@ -18,8 +20,8 @@ HINT: Final = (
 )
 
 
-@dataclass(frozen=True)
-class ExerciseReport:
+@dataclass(frozen=True, repr=False)
+class ExerciseReport(Displayable):
     """Verdict lines for one answer; ``ok`` only when every line passes."""
 
     ok: bool
@@ -28,11 +30,8 @@ class ExerciseReport:
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text()}
-
-    def __repr__(self) -> str:
-        return f"ExerciseReport(ok={self.ok})"
+    def repr_args(self) -> str:
+        return f"ok={self.ok}"
 
 
 def _unfilled(answer: object) -> bool:

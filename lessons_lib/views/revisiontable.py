@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.kinds import format_path, walk
-from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value, text_table
+from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
 
 SAME: Final = "不变"
 CHANGED: Final = "改变"
@@ -55,7 +57,7 @@ def _leaves(message: JSONObject, mtype: str) -> dict[str, tuple[Kind, Any]]:
     return found
 
 
-class RevisionTable:
+class RevisionTable(Displayable):
     """Rows of :class:`RevisionRow`; text and HTML views with the kinds' colours (lesson 43)."""
 
     def __init__(self, revisions: Sequence[str], rows: Sequence[RevisionRow]) -> None:
@@ -91,14 +93,8 @@ class RevisionTable:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"RevisionTable({', '.join(self.revisions)}, rows={len(self.rows)})"
+    def repr_args(self) -> str:
+        return f"{', '.join(self.revisions)}, rows={len(self.rows)}"
 
 
 def revision_table(runs: Mapping[str, _Run]) -> RevisionTable:
