@@ -114,3 +114,44 @@ def test_cli_serve_needs_a_token(capsys: pytest.CaptureFixture[str], monkeypatch
     monkeypatch.delenv("ORDERS_API_TOKEN", raising=False)
     assert main(["openapi", "serve"]) == 2
     assert "ORDERS_API_TOKEN" in capsys.readouterr().err
+
+
+def test_cli_serves_the_api_on_loopback(tmp_path: Any) -> None:
+    """``openapi serve`` on 127.0.0.1: the document and a call with the token, then stop it."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from _engine_support import REPO_ROOT, clean_env
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = clean_env(ORDERS_API_TOKEN=TOKEN)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lessons_lib", "openapi", "serve", "--port", str(port)],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                document = httpx2.get(f"{base}/openapi.json", timeout=1)
+                break
+            except httpx2.TransportError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    pytest.fail(f"the server did not come up: {proc.stderr.read() if proc.stderr else ''}")
+                time.sleep(0.2)
+        assert document.json() == openapi_document()
+        order = httpx2.get(f"{base}/orders/O-1042", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5)
+        assert order.status_code == 200 and order.json()["order_id"] == "O-1042"
+        assert httpx2.get(f"{base}/orders/O-1042", timeout=5).status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
