@@ -43,6 +43,9 @@ def answers() -> dict[str, httpx2.Response]:
                     post, json={**body, "note": "别的"}, headers={**auth, "Idempotency-Key": "key-000001"}
                 ),
                 "no_key": await c.post(post, json=body, headers=auth),
+                "not_an_object": await c.post(
+                    post, json=["delayed"], headers={**auth, "Idempotency-Key": "key-0002"}
+                ),
             }
 
     return anyio.run(main)
@@ -79,6 +82,7 @@ CASES = [
     ("again", "/orders/{order_id}/investigations", "post", 200),
     ("conflict", "/orders/{order_id}/investigations", "post", 409),
     ("no_key", "/orders/{order_id}/investigations", "post", 400),
+    ("not_an_object", "/orders/{order_id}/investigations", "post", 400),
 ]
 
 

@@ -110,7 +110,9 @@ def build_app(db_path: str | Path, token: str) -> Starlette:
             body = await request.json()
         except ValueError:
             return _error(400, "bad_body", "the request body must be JSON")
-        reason, note = body.get("reason") if isinstance(body, dict) else None, body.get("note", "")
+        if not isinstance(body, dict):
+            return _error(400, "bad_body", "the request body must be a JSON object")
+        reason, note = body.get("reason"), body.get("note", "")
         if reason not in orderdata.INVESTIGATION_REASONS or not isinstance(note, str) or not note.strip():
             return _error(400, "bad_body", "reason must be a known reason and note a non-empty text")
         with database() as conn:
