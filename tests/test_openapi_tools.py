@@ -174,3 +174,25 @@ def test_the_lessons_token_is_in_no_fixture_or_stored_output() -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         assert DEMO_TOKEN not in text, path.name
     assert len(stored) >= 5 and data
+
+
+def test_the_generated_mcp_server_declares_output_schemas_and_answers_with_structured_content(
+    ways: dict[str, WayRun],
+) -> None:
+    from lessons_lib.engine.specs import frame_errors
+
+    frames = ways["mcp"].frames
+    listed = next(f for f in frames if "tools" in f.get("result", {}))["result"]["tools"]
+    schemas = {t["name"]: t.get("outputSchema") for t in listed}
+    assert set(schemas) == {"get_order", "search_delivery_policy", "create_investigation"}
+    assert schemas["get_order"]["properties"]["version"] == {"type": "integer", "minimum": 1}
+    answer = frames[-1]["result"]
+    assert answer["structuredContent"] == json.loads(answer["content"][0]["text"])
+    import jsonschema
+
+    jsonschema.validate(answer["structuredContent"], schemas["get_order"])
+    pending: dict[object, str] = {}
+    for frame in frames:
+        if "method" in frame and "id" in frame:
+            pending[frame["id"]] = str(frame["method"])
+        assert frame_errors("2025-11-25", frame, frame.get("method") or pending.get(frame.get("id"))) == []
