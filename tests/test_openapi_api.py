@@ -17,8 +17,8 @@ TOKEN = "test-token-0123456789"
 
 
 @pytest.fixture(scope="module")
-def answers() -> dict[str, httpx2.Response]:
-    app = build_app(orderdata.create_database(), TOKEN)
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, httpx2.Response]:
+    app = build_app(orderdata.create_database(tmp_path_factory.mktemp("orders") / "orders.sqlite3"), TOKEN)
     auth = {"Authorization": f"Bearer {TOKEN}"}
 
     async def main() -> dict[str, httpx2.Response]:
@@ -107,7 +107,7 @@ def test_answers_carry_evidence_and_paging(answers: dict[str, httpx2.Response]) 
 
 def test_app_needs_a_token_and_an_existing_database(tmp_path: Any) -> None:
     with pytest.raises(ValueError):
-        build_app(orderdata.create_database(), "")
+        build_app(orderdata.create_database(tmp_path / "orders.sqlite3"), "")
     with pytest.raises(FileNotFoundError):
         build_app(tmp_path / "missing.sqlite3", TOKEN)
 
@@ -133,8 +133,9 @@ def test_cli_serves_the_api_on_loopback(tmp_path: Any) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = clean_env(ORDERS_API_TOKEN=TOKEN)
+    db = orderdata.create_database(tmp_path / "orders.sqlite3")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lessons_lib", "openapi", "serve", "--port", str(port)],
+        [sys.executable, "-m", "lessons_lib", "openapi", "serve", "--port", str(port), "--db", str(db)],
         cwd=REPO_ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -138,10 +139,12 @@ async def open_order_api(
     from lessons_lib.core.orderdata import create_database
     from lessons_lib.engine.openapi_app import BASE_URL, build_app, openapi_document
 
-    db = Path(db_path) if db_path is not None else create_database()
-    app = build_app(db, token)
-    async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE_URL) as client:
-        yield OpenAPIRouter(openapi_document(), client, token, sink)
+    with tempfile.TemporaryDirectory(prefix="orders-") as scratch:  # a fresh database is removed after
+        db = Path(db_path) if db_path is not None else create_database(Path(scratch) / "orders.sqlite3")
+        app = build_app(db, token)
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url=BASE_URL) as client:
+            yield OpenAPIRouter(openapi_document(), client, token, sink)
 
 
 def call_order_tool(

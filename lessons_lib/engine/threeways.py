@@ -18,8 +18,10 @@ Responses adapter for two turns with their own execution step.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.core import orderdata
@@ -110,12 +112,17 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
 
 async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
     """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database."""
-    from lessons_lib.engine.openapi_router import Exchange, open_order_api
-
     if way not in WAYS:
         raise ValueError(f"way must be one of {', '.join(WAYS)}, got {way!r}")
     run = WayRun(way)
-    db = orderdata.create_database()
+    with tempfile.TemporaryDirectory(prefix="orders-") as scratch:  # removed when the run ends
+        return await _run_in(run, orderdata.create_database(Path(scratch) / "orders.sqlite3"), token)
+
+
+async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
+    from lessons_lib.engine.openapi_router import Exchange, open_order_api
+
+    way = run.way
 
     def on_http(exchange: Exchange) -> None:
         run.hops.append(f"HTTP {exchange.method} {exchange.url} -> {exchange.status}")
