@@ -38,6 +38,13 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
         "给应用循环评分（这里评第 11 课的参考答案；换成你的 .py 或笔记本）",
         "11",
     ),
+    "mcp-revisions": (
+        "mcp-revisions --head 5",
+        "同一次 tools/call 走三个 MCP 修订版，逐帧按官方 schema 校验",
+        "43",
+    ),
+    "mcp-structure": ("mcp-structure --lines 5", "一个服务上的工具、资源和提示，进入模型前标明来源", "42"),
+    "openapi": ("openapi tools --report", "从 OpenAPI 文档生成工具声明，并列出严格模式表达不了的部分", "41"),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
 }
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
