@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -64,7 +65,7 @@ class OrderDesk:
             check_arguments(tool["input"], arguments)
             if name in self.faults:
                 raise RuntimeError(f"injected fault in {name}")
-            with _open(self.db_path) as conn:
+            with closing(od.connect(self.db_path)) as conn:  # one short-lived connection per call
                 self._check_session(conn)
                 result = getattr(self, f"_{name}")(conn, dict(arguments))
             return result, False
@@ -180,19 +181,6 @@ def _evidence(order: od.OrderRow) -> JSON:
         "order_version": order["version"],
         "updated_at": order["updated_at"],
     }
-
-
-class _open:
-    """One short-lived connection per call (sqlite3 connections do not cross threads freely)."""
-
-    def __init__(self, path: Path) -> None:
-        self.conn = od.connect(path)
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.conn
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()
 
 
 def build_server(desk: OrderDesk, name: str = SERVICE) -> Server[Any]:
