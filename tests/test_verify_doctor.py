@@ -168,7 +168,8 @@ SECOND_CALL_CASES = [
     (lambda t: t["links"][1].update(mcp_id=99), "ids", "MCP id 99"),
     (lambda t: second_output(t).update(output="编造的文件内容"), "feedback", "不是服务返回的原文"),
     (
-        lambda t: event_body(t, "tools/call", 2)["params"]["arguments"].update(head=5),
+        # the calls of one reply run concurrently: both requests leave before either reply
+        lambda t: event_body(t, "tools/call", 1)["params"]["arguments"].update(head=5),
         "route",
         "值在路由中变了",
     ),

@@ -1,7 +1,7 @@
 """Model clients for the application: the offline stand-in or a live endpoint, one code path.
 
-Introduced in lesson 00. Both are ``openai.AsyncOpenAI`` clients; only the HTTP transport
-differs. A recording wrapper keeps the JSON *bodies* the SDK sent and received (never
+Introduced in lesson 00. Both go through the same SDK client (see ``engine.adapters``); only the
+HTTP transport differs. A recording wrapper keeps the JSON *bodies* the SDK sent and received (never
 headers, never the key) so the trace shows the messages exactly.
 """
 
@@ -101,21 +101,12 @@ def live_status() -> str:
     return f"已检测到 OPENAI_API_KEY：实时单元将调用模型 {setting.name}。"
 
 
-def make_client(
-    setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
-) -> Any:
-    """An ``AsyncOpenAI`` client whose bodies go to ``sink``; offline uses ``transport``."""
-    from openai import AsyncOpenAI
-
+def make_http_client(
+    sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
+) -> httpx2.AsyncClient:
+    """The HTTP client every SDK of a run uses: bodies go to ``sink``; offline uses ``transport``."""
     inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
-    http_client = httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)
-    return AsyncOpenAI(
-        api_key=setting.key,
-        base_url=setting.base_url,
-        max_retries=0,
-        timeout=timeout,
-        http_client=http_client,
-    )
+    return httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)
 
 
 _MASKED = re.compile(r"([A-Za-z0-9_-]*)\*{3,}([A-Za-z0-9_-]*)")
