@@ -7,8 +7,9 @@ existence, order state, idempotency). Every refusal is a tool execution error (`
 whose ``structuredContent`` carries ``status: "error"`` and an ``error`` object, decided
 before any row is written; an exception inside a handler becomes ``code: "internal"``.
 
-Two knobs serve the lessons on failures (31-33): ``delays`` (seconds a handler waits before
-it works: concurrency and timeouts) and ``faults`` (tools whose handler raises).
+Knobs for the lessons on failures (31-33): ``delays`` (seconds a handler waits before it
+works: concurrency and timeouts), ``faults`` (tools whose handler always raises) and
+``flaky`` (tools whose next N calls raise: a transient outage).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class OrderDesk:
     idempotency_key: bool = True
     delays: Mapping[str, float] = field(default_factory=dict)
     faults: frozenset[str] = frozenset()
+    flaky: dict[str, int] = field(default_factory=dict)
+    """Tool -> how many of its next calls fail (then it works): a transient outage."""
     tools: list[JSON] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -63,7 +66,8 @@ class OrderDesk:
             raise KeyError(name)
         try:
             check_arguments(tool["input"], arguments)
-            if name in self.faults:
+            if name in self.faults or self.flaky.get(name, 0) > 0:
+                self.flaky[name] = self.flaky.get(name, 1) - 1
                 raise RuntimeError(f"injected fault in {name}")
             with closing(od.connect(self.db_path)) as conn:  # one short-lived connection per call
                 self._check_session(conn)
