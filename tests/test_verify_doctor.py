@@ -269,7 +269,7 @@ VERIFIER_MODULES = [
     "verify_report",
     "verify_cli",
     "_jsoncheck",
-    "_traceread",
+    "_evidence",
     "_rules",
     "_fieldchecks",
     "_roundtripchecks",

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
+from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
-from lessons_lib.checks._traceread import as_dict, calls_in, kind_of, model_body, require_trace
 from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import esc, html_table
 
@@ -93,7 +93,7 @@ def diagnose(trace: Any) -> Diagnosis:
     anything that is not a trace raises ValueError with one sentence saying what to do.
     """
     data = _as_trace(trace)
-    chains = [Chain(data, n) for n in range(max(1, len(calls_in(model_body(data, "response_1")))))]
+    chains = [Chain(data, n) for n in range(max(1, len(call_items(model_body(data, "response_1")))))]
     findings: list[Finding] = []
     for (key, name), step in zip(STEPS, WALK, strict=True):
         if findings and findings[-1].status != "ok":

@@ -2,7 +2,7 @@
 
 Standard library only, like the seed's attachment scripts: it runs where nothing else is
 installed and works on plain dicts or a ``lessons_lib.core.trace.Trace``. The work is split over
-small stdlib-only modules: ``_traceread`` (reading a trace), ``_rules`` (rules and values),
+small stdlib-only modules: ``_evidence`` (reading a trace), ``_rules`` (rules and values),
 ``_fieldchecks`` and ``_roundtripchecks`` (the checks), ``_attachments`` (cutting the
 attachments from a trace), ``verify_report`` (``Report``, ``Check``) and ``verify_cli``.
 Both attachments are written by ``python -m lessons_lib record`` from the recorded trace
@@ -37,19 +37,19 @@ from lessons_lib.checks._attachments import (
     fragments_from_trace,
     roundtrip_from_trace,
 )
-from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
-from lessons_lib.checks._jsoncheck import Fail, load_json, need, same, short, show
-from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
-from lessons_lib.checks._traceread import (
+from lessons_lib.checks._evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     TRACE_FORMAT,
     as_dict,
-    feedback_items,
     kind_of,
     mcp_exchange,
     model_body,
+    output_items,
 )
+from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
+from lessons_lib.checks._jsoncheck import Fail, load_json, need, same, short, show
+from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import Check, Report
 
@@ -140,7 +140,7 @@ __all__ = [
     "TRACE_FORMAT",
     "Fail",
     "as_dict",
-    "feedback_items",
+    "output_items",
     "mcp_exchange",
     "model_body",
     "same",

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.trace import Trace
 
@@ -78,15 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def failed_outputs(trace: Trace) -> list[str]:
     """The feedback texts that report a failed call, from the last model request's input."""
-    requests = [
-        e["body"] for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")
-    ]
-    items = requests[-1].get("input", []) if requests else []
-    return [
-        i["output"]
-        for i in items
-        if isinstance(i, dict)
-        and i.get("type") == "function_call_output"
-        and isinstance(i.get("output"), str)
-        and i["output"].startswith(FAILURE_PREFIX)
-    ]
+    rounds = q.model_rounds(trace)
+    items = q.feedback_items(rounds[-1].request, q.model_api(trace)) if rounds else []
+    texts = [i.output for i in items]
+    return [t for t in texts if isinstance(t, str) and t.startswith(FAILURE_PREFIX)]

@@ -14,6 +14,9 @@ EXAMPLE_HEAD: Final = 20
 SERVICE_NAME: Final = "fs"
 TOOL_NAME: Final = "read_text_file"
 ALIAS_SEPARATOR: Final = "__"
+"""Between the service and the tool name in a model-side alias (lesson 06)."""
+ALIAS: Final = f"{SERVICE_NAME}{ALIAS_SEPARATOR}{TOOL_NAME}"
+"""The example tool's alias on the model side: ``fs__read_text_file``."""
 FAILURE_PREFIX: Final = "ERROR: "
 """How the application marks a failed call in ``function_call_output.output`` (lesson 05)."""
 
@@ -52,3 +55,8 @@ def task_text(path: str = EXAMPLE_PATH, head: int | None = EXAMPLE_HEAD, tail: i
 
 
 TASK: Final = task_text()
+
+OUTSIDE_PATH: Final = "/workspace/../etc/passwd"
+"""A path that leaves the root: the service refuses it (lessons 05, 09)."""
+MISSING_PATH: Final = "/workspace/missing.txt"
+"""A path inside the root that does not exist (lesson 09)."""

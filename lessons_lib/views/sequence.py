@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lessons_lib.core.trace import event_number
+from lessons_lib.core.tracetypes import TraceData
 
 
 def _em(line: str) -> float:
@@ -75,9 +76,9 @@ def _event_label(e: dict[str, Any]) -> str:
     return head
 
 
-def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
+def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
-    events: list[dict[str, Any]] = list(data.get("events") or [])
+    events: list[dict[str, Any]] = [dict(e) for e in data["events"]]
     lanes = ["user", "application", "model"]
     for name in [t.get("service") for t in data.get("tools") or []] + [
         x for e in events for x in (e["from"], e["to"])
@@ -86,7 +87,7 @@ def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
             lanes.append(name)
     after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
     replies: dict[int, list[SeqRow]] = {}  # missing replies come before missing feedback
-    links = {k.get("call_id"): k for k in data.get("links") or []}
+    links: dict[Any, dict[str, Any]] = {k.get("call_id"): dict(k) for k in data["links"]}
     bodies = [e.get("body") or {} for e in events]
     services = lanes[3:] or ["service"]
 
@@ -118,7 +119,7 @@ def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
         for item in body.get("output") or []:
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 continue
-            cid, link = item.get("call_id"), links.get(item.get("call_id")) or {}
+            cid, link = item.get("call_id"), links.get(item.get("call_id"), {})
             service = link.get("service") or str(item.get("name", "")).split("__")[0]
             service = service if service in lanes else services[0]
             req = next(
