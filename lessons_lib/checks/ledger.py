@@ -16,7 +16,11 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core import queries as q
+from lessons_lib.core.apishapes import feedback_items, input_items, tool_calls
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
 WRITE_ALIASES: Final = ("orders__create_investigation",)
@@ -43,28 +47,12 @@ class LedgerRow:
     """``[NN]`` event number of the MCP reply that carries the result, or ``-``."""
 
 
-def _data(trace: Any) -> dict[str, Any]:
-    to_dict = getattr(trace, "to_dict", None)
-    data = to_dict() if callable(to_dict) else trace
-    return data if isinstance(data, dict) else {}
+def _rounds(trace: object) -> list[q.ModelRound]:
+    return q.model_rounds(trace)
 
 
-def _events(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in data.get("events") or [] if isinstance(e, dict) and isinstance(e.get("body"), dict)]
-
-
-def _model(data: dict[str, Any], kind: str) -> dict[int, dict[str, Any]]:
-    """``{n: body}`` of ``request_n`` / ``response_n`` events (``http_error_n`` is neither)."""
-    found: dict[int, dict[str, Any]] = {}
-    for e in _events(data):
-        label = str(e.get("label", ""))
-        if e.get("channel") == "model" and label.startswith(kind + "_") and label[len(kind) + 1 :].isdigit():
-            found[int(label[len(kind) + 1 :])] = e["body"]
-    return found
-
-
-def _items(body: dict[str, Any], key: str, kind: str) -> list[dict[str, Any]]:
-    return [i for i in body.get(key) or [] if isinstance(i, dict) and i.get("type") == kind]
+def _calls(body: object) -> list[q.ToolCall]:
+    return tool_calls(body, DEFAULT_API)
 
 
 def normalise(arguments: object) -> str:
@@ -76,35 +64,19 @@ def normalise(arguments: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def _reply(data: dict[str, Any], service: object, mcp_id: object) -> dict[str, Any] | None:
-    for e in _events(data):
-        body = e["body"]
-        if (
-            e.get("from") == service
-            and "method" not in body
-            and body.get("id") == mcp_id
-            and mcp_id is not None
-        ):
-            return e
-    return None
-
-
-def _request(data: dict[str, Any], service: object, mcp_id: object) -> dict[str, Any] | None:
-    for e in _events(data):
-        body = e["body"]
-        if e.get("to") == service and body.get("method") == "tools/call" and body.get("id") == mcp_id:
-            return body
-    return None
-
-
-def reply_output(reply: dict[str, Any]) -> str:
+def reply_output(reply: JSON | None) -> str:
     """The feedback an MCP reply becomes: its text, marked when ``isError``."""
-    result = reply.get("result") or {}
-    text = "\n".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))
-    return FAILURE_PREFIX + text if result.get("isError") else text
+    text = q.reply_text(reply)
+    return FAILURE_PREFIX + text if q.reply_is_error(reply) else text
 
 
-def _status(output: str | None, reply: dict[str, Any] | None) -> str:
+def _exchange(trace: object, service: object, mcp_id: JSON) -> q.McpExchange | None:
+    if not isinstance(service, str) or mcp_id is None:
+        return None
+    return q.mcp_exchange(trace, service, mcp_id)
+
+
+def _status(output: str | None, reply: JSON | None) -> str:
     if output is not None:
         body = output[len(FAILURE_PREFIX) :] if output.startswith(FAILURE_PREFIX) else output
         try:
@@ -120,40 +92,42 @@ def _status(output: str | None, reply: dict[str, Any] | None) -> str:
             return next((s for words, s in _TEXT_STATUS if words in output), "error")
         return "ok"
     if reply is not None:
-        return _status(reply_output(reply["body"]), None)
+        return _status(reply_output(reply), None)
     return "not_sent"
 
 
-def _outputs(request: dict[str, Any] | None) -> dict[str, list[str]]:
+def _outputs(request: object) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for item in _items(request or {}, "input", "function_call_output"):
-        found.setdefault(str(item.get("call_id")), []).append(str(item.get("output", "")))
+    for item in feedback_items(request, DEFAULT_API):
+        found.setdefault(str(item.call_id), []).append(item.text() or "")
     return found
 
 
 def ledger(trace: Any) -> list[LedgerRow]:
     """Every call of the run, in the order the model proposed them (lesson 31)."""
-    data = _data(trace)
-    requests, links = _model(data, "request"), [x for x in data.get("links") or [] if isinstance(x, dict)]
+    rounds = _rounds(trace)
+    requests = {r.n: r.request for r in rounds}
+    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
     rows: list[LedgerRow] = []
-    for n, response in sorted(_model(data, "response").items()):
-        outputs = _outputs(requests.get(n + 1))
-        for call in _items(response, "output", "function_call"):
-            call_id = str(call.get("call_id"))
+    for r in rounds:
+        outputs = _outputs(requests.get(r.n + 1))
+        for call in _calls(r.response):
+            call_id = str(call.call_id)
             link = next((x for x in links if x.get("call_id") == call_id), {})
             ids = tuple(link.get("attempts") or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
-            reply = _reply(data, link.get("service"), ids[-1]) if ids else None
+            exchange = _exchange(trace, link.get("service"), ids[-1]) if ids else None
+            reply = exchange.reply if exchange else None
+            at = exchange.reply_at if exchange else None
             sent = outputs.get(call_id)
-            number = f"[{reply['seq'] + 1:02d}]" if reply and isinstance(reply.get("seq"), int) else "-"
             rows.append(
                 LedgerRow(
-                    n,
+                    r.n,
                     call_id,
-                    str(call.get("name", "")),
-                    normalise(call.get("arguments")),
+                    str(call.name),
+                    normalise(call.arguments),
                     _status(sent[0] if sent else None, reply),
                     ids,
-                    number,
+                    f"[{at + 1:02d}]" if isinstance(at, int) else "-",
                 )
             )
     return rows
@@ -170,12 +144,13 @@ def record_ledger(trace: Any) -> None:
 
 def check_calls(trace: Any) -> list[str]:
     """Every broken many-call rule, one sentence each; an empty list means the calls pair up."""
-    data = _data(trace)
-    requests, problems = _model(data, "request"), []
+    rounds = _rounds(trace)
+    requests = {r.n: r.request for r in rounds}
+    problems: list[str] = []
     for n, request in sorted(requests.items()):
-        inputs = [i for i in request.get("input") or [] if isinstance(i, dict)]
+        inputs = input_items(request, DEFAULT_API)
         made = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call"]
-        answered = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call_output"]
+        answered = [str(f.call_id) for f in feedback_items(request, DEFAULT_API)]
         problems += [
             f"request_{n}: an output for call {c}, a call the model never made"
             for c in answered
@@ -187,62 +162,52 @@ def check_calls(trace: Any) -> list[str]:
             if answered.count(c) > 1
         ]
         problems += [f"request_{n}: call {c} has no function_call_output" for c in made if c not in answered]
-    for n, response in sorted(_model(data, "response").items()):
-        nxt = requests.get(n + 1)
-        for call in _items(response, "output", "function_call") if nxt is not None else []:
-            if str(call.get("call_id")) not in _outputs(nxt):
+    for r in rounds:
+        nxt = requests.get(r.n + 1)
+        for call in _calls(r.response) if nxt is not None else []:
+            if str(call.call_id) not in _outputs(nxt):
                 problems.append(
-                    f"request_{n + 1}: call {call.get('call_id')} of response_{n} was never answered"
+                    f"request_{r.n + 1}: call {call.call_id} of response_{r.n} was never answered"
                 )
-    problems += _check_results(data, requests)
-    problems += _check_writes(data)
+    problems += _check_results(trace, requests)
+    problems += _check_writes(trace)
     return list(dict.fromkeys(problems))
 
 
-def _check_results(data: dict[str, Any], requests: dict[int, dict[str, Any]]) -> list[str]:
+def _check_results(trace: object, requests: dict[int, Any]) -> list[str]:
     """Each output is its own call's MCP result, and each call's arguments reached the service."""
     problems: list[str] = []
-    links = [x for x in data.get("links") or [] if isinstance(x, dict)]
-    calls = {
-        str(c.get("call_id")): c
-        for r in _model(data, "response").values()
-        for c in _items(r, "output", "function_call")
-    }
+    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
+    made = {str(c.call_id): c for c in q.calls(trace)}
+    results: dict[str, str] = {}
     for link in links:
-        call_id, ids = str(link.get("call_id")), link.get("attempts") or [link.get("mcp_id")]
-        if ids[-1] is None:
-            continue
-        reply = _reply(data, link.get("service"), ids[-1])
-        sent = _request(data, link.get("service"), ids[-1])
-        call = calls.get(call_id)
-        if call is not None and sent is not None:
-            given = (sent.get("params") or {}).get("arguments")
-            if normalise(call.get("arguments")) != normalise(given):
-                problems.append(f"call {call_id}: the service got other arguments than the model sent")
-        expected = reply_output(reply["body"]) if reply else None
-        for n, request in sorted(requests.items()):
-            for text in _outputs(request).get(call_id, []):
+        ids = link.get("attempts") or [link.get("mcp_id")]
+        exchange = _exchange(trace, link.get("service"), ids[-1])
+        if exchange is not None and exchange.reply is not None:
+            results[str(link.get("call_id"))] = reply_output(exchange.reply)
+        call = made.get(str(link.get("call_id")))
+        given = q.get_in(exchange.request, "params", "arguments") if exchange else None
+        if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
+            problems.append(
+                f"call {link.get('call_id')}: the service got other arguments than the model sent"
+            )
+    for n, request in sorted(requests.items()):
+        for call_id, texts in _outputs(request).items():
+            expected = results.get(call_id)
+            for text in texts:
                 if expected is not None and text != expected:
-                    owner = next(
-                        (
-                            str(x.get("call_id"))
-                            for x in links
-                            if (r := _reply(data, x.get("service"), x.get("mcp_id")))
-                            and reply_output(r["body"]) == text
-                        ),
-                        "no call",
-                    )
+                    owner = next((c for c, t in results.items() if t == text), "no call")
                     problems.append(
                         f"request_{n}: the output paired to call {call_id} is the result of {owner}"
                     )
     return problems
 
 
-def _check_writes(data: dict[str, Any]) -> list[str]:
+def _check_writes(trace: object) -> list[str]:
     """One business write per intent: two ``created`` rows for the same arguments is a duplicate."""
     seen: dict[str, str] = {}
     problems: list[str] = []
-    for row in ledger(data):
+    for row in ledger(trace):
         if row.alias not in WRITE_ALIASES or row.status != "created":
             continue
         args = json.loads(row.arguments) if row.arguments.startswith("{") else {}

@@ -17,6 +17,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main_roundtrip",
         "check a two-round exchange offline (lesson 07)",
     ),
+    "verify-calls": (
+        "lessons_lib.checks.manycalls",
+        "main",
+        "check a many-call trace round by round and its pairing (lesson 31)",
+    ),
     "diagnose": ("lessons_lib.checks.doctor", "main", "name the first broken link of a trace (lesson 08)"),
     "tree": ("lessons_lib.views.fieldtree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.views.diagrams", "main", "draw the actors, loop, chain or trace diagram"),

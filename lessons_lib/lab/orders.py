@@ -34,7 +34,7 @@ def _scenarios() -> dict[str, OrderScenario]:
     from lessons_lib.engine.offline_orders import Quirks
     from lessons_lib.engine.orderhost import Guards
 
-    slow = {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}
+    slow = {"desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}}
     listed = [
         OrderScenario("parallel", "一轮两个并行调用，随后一个依赖调用", TRACK),
         OrderScenario("sequential", "关掉并行：每轮只提一个调用", TRACK, {"parallel": False}),
