@@ -30,6 +30,7 @@ from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.engine.offline_model import OfflineModel, _error, _response
 
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
+_MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
 _ORDER_TOKEN = re.compile(r"订单\s*(?:号\s*)?([A-Za-z0-9][^\s，。？！,?!]*)")
 _REASONS: Final = (("丢", "lost"), ("破损", "damaged"), ("错", "wrong_item"), ("延误", "delayed"))
 _TOPICS: Final = (("丢", "lost"), ("破损", "damage"), ("退货", "return"), ("改地址", "address_change"))
@@ -66,6 +67,8 @@ class OrdersModel(OfflineModel):
         items = [i for i in body.get("input") or [] if isinstance(i, dict)]
         aliases = {t.get("name", ""): t for t in body.get("tools") or [] if isinstance(t, dict)}
         output = plan(_task(items), items, aliases, self.quirks, self.turns)
+        if not isinstance(output, str) and body.get("parallel_tool_calls") is False:
+            output = output[:1]  # the request allows one call per reply: the rest wait a round
         if isinstance(output, str):
             return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
         calls = [
@@ -98,29 +101,34 @@ def plan(
         alias, _ = failures[-1]
         return [(alias, _last_arguments(items, alias))]
     by_alias = {alias: r for alias, r in done if r is not None}
-    calls: list[tuple[str, str]] = []
     if order_id is None and (wants_track or wants_write or not wants_policy):
         return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
-    if order_id is not None and "orders__get_order" not in by_alias:
-        calls.append(("orders__get_order", _args({"order_id": order_id})))
-    if wants_policy and "orders__search_delivery_policy" not in by_alias:
+    wanted: list[tuple[str, str]] = []
+    if order_id is not None:
+        more = [m for m in _MORE_IDS.findall(task) if m != order_id]
+        wanted += [
+            ("orders__get_order", _args({"order_id": oid})) for oid in dict.fromkeys([order_id, *more])
+        ]
+    if wants_policy:
         query: dict[str, Any] = {"topic": _pick(task, _TOPICS, "delay")}
         region = _pick(task, _REGIONS, None)
         if region is not None:
             query["region"] = region
-        calls.append(("orders__search_delivery_policy", _args(query)))
+        wanted.append(("orders__search_delivery_policy", _args(query)))
     order = (by_alias.get("orders__get_order") or {}).get("order")
     if order:
-        if wants_track and order.get("waybill_no") and "orders__track_shipment" not in by_alias:
-            calls.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
-        if wants_write and "orders__create_investigation" not in by_alias:
-            calls.append(("orders__create_investigation", _investigation_args(task, order, tools)))
+        if wants_track and order.get("waybill_no"):
+            wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
+        if wants_write:
+            wanted.append(("orders__create_investigation", _investigation_args(task, order, tools)))
+    made = {(str(i.get("name")), str(i.get("arguments"))) for i in items if i.get("type") == "function_call"}
+    calls = [c for c in wanted if c not in made]
     if calls:
         if quirks.bad_json_once and turn == 1:
             first_alias, first_args = calls[0]
             calls[0] = (first_alias, first_args[:-1])  # the closing brace is missing
         return calls
-    return _answer(by_alias)
+    return _answer(by_alias, [r for alias, r in done if alias == "orders__get_order" and r])
 
 
 def _investigation_args(task: str, order: dict[str, Any], tools: dict[str, Any]) -> str:
@@ -133,10 +141,9 @@ def _investigation_args(task: str, order: dict[str, Any], tools: dict[str, Any])
     return _args(args)
 
 
-def _answer(results: dict[str, dict[str, Any]]) -> str:
+def _answer(results: dict[str, dict[str, Any]], orders: list[dict[str, Any]]) -> str:
     parts: list[str] = []
-    got = results.get("orders__get_order")
-    if got and got.get("order"):
+    for got in orders:
         o, ev = got["order"], got["evidence"]
         parts.append(
             f"订单 {o['order_id']}（{o['item']}）状态为 {o['status']}，运单号 {o['waybill_no'] or '暂无'}"

@@ -19,6 +19,7 @@ through the real SDK) and adds what seeds 001 and 003 ask of an application that
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass, field
@@ -90,6 +91,8 @@ class OrdersRun:
     trace: Trace
     db_path: Path
     asked: list[ConfirmRequest] = field(default_factory=list)
+    turn_seconds: list[float] = field(default_factory=list)
+    """Wall time of each round's tool calls (measured, so never shown in a stored output)."""
 
     def rows(self, order_id: str | None = None) -> int:
         """Investigation rows in the database now (lesson 32 counts them)."""
@@ -233,9 +236,11 @@ async def _loop(
                 raise Stop(
                     "error", f"response_{rec.rounds} has a call without a call_id, or one twice; nothing ran"
                 )
+            started = time.perf_counter()
             results = await _execute_all(
                 run, reply.calls, routes, connected, guards, confirm, adapter.parallel
             )
+            run.turn_seconds.append(time.perf_counter() - started)
             items = [adapter.feedback_item(r) for r in results]
             rec.model_input = adapter.next_input(rec.model_input, rec.body, items)
 

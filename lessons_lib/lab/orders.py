@@ -17,6 +17,7 @@ from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
+THREE: Final = "订单 O-1042 和 O-1043 是什么状态？延误政策是什么？"
 INVESTIGATE: Final = "订单 O-1042 延误三天了，请帮我创建延误调查单。"
 
 
@@ -93,7 +94,7 @@ def _scenarios() -> dict[str, OrderScenario]:
             "订单 O-9999 是什么状态？",
             {"quirks": Quirks(repeat_forever=True), "guards": Guards(max_rounds=3)},
         ),
-        OrderScenario("slow_parallel", "三个各需 200 ms 的调用并行执行", TRACK, slow),
+        OrderScenario("three_parallel", "一轮三个调用，每个处理 200 ms，并行执行", THREE, slow),
     ]
     return {s.name: s for s in listed}
 
