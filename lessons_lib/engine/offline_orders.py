@@ -105,7 +105,7 @@ def plan(
         return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
     wanted: list[tuple[str, str]] = []
     if order_id is not None:
-        more = [m for m in _MORE_IDS.findall(task) if m != order_id]
+        more = [m for m in _MORE_IDS.findall(task) if m not in order_id]
         wanted += [
             ("orders__get_order", _args({"order_id": oid})) for oid in dict.fromkeys([order_id, *more])
         ]

@@ -11,7 +11,9 @@ strategy fails), so objects are assembled here from one generated value per prop
 
 from __future__ import annotations
 
+import functools
 import html
+import json
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
@@ -55,6 +57,12 @@ def _find(schema: dict[str, Any], condition: Callable[[Any], bool] = lambda v: T
 
 
 def near_miss(prop: dict[str, Any]) -> Any:
+    """A value of the property's own type that breaks its other keywords (cached per schema)."""
+    return _near_miss(json.dumps(prop, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _near_miss(prop_text: str) -> Any:
     """A value of the property's own JSON type that breaks its other keywords, else any violation.
 
     ``{"type": T, "not": {pattern/enum/minimum...}}`` is built from the property's schema, so a
@@ -63,6 +71,7 @@ def near_miss(prop: dict[str, Any]) -> Any:
     """
     from hypothesis.errors import NoSuchExample
 
+    prop = json.loads(prop_text)
     rules = {k: v for k, v in prop.items() if k not in ("type", "description", "title")}
     if "type" in prop and rules:
         conditions: list[Callable[[Any], bool]] = [
@@ -112,8 +121,6 @@ class AcceptanceMatrix:
         return self.unchanged and all(c.holds for c in self.cases)
 
     def _rows(self) -> list[tuple[str, ...]]:
-        import json
-
         want = {"refused": "拒绝", "ok": "接受"}
         return [
             (
