@@ -136,10 +136,14 @@ def try_sabotages(traces: dict[str, Any]) -> SabotageTable:
     return SabotageTable(tuple(results))
 
 
+try_call_sabotages = try_sabotages
+"""The facade's name for :func:`try_sabotages` (lesson 32)."""
+
+
 def _as_dict(trace: Any) -> dict[str, Any]:
     to_dict = getattr(trace, "to_dict", None)
     data = to_dict() if callable(to_dict) else trace
     return data if isinstance(data, dict) else {}
 
 
-__all__ = ["SABOTAGES", "CallSabotage", "SabotageTable", "try_sabotages"]
+__all__ = ["SABOTAGES", "CallSabotage", "SabotageTable", "try_call_sabotages", "try_sabotages"]

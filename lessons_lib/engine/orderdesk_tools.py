@@ -219,6 +219,8 @@ CREATE_INVESTIGATION: Final[JSON] = {
 }
 
 TOOLS: Final = (GET_ORDER, TRACK_SHIPMENT, SEARCH_DELIVERY_POLICY, CREATE_INVESTIGATION)
+ORDER_TOOLS: Final = TOOLS
+"""The four declarations under the facade's name (lesson 30)."""
 WRITE_TOOLS: Final = frozenset({"create_investigation"})
 """The application's own list of writes (lesson 33): decided here, never read from annotations."""
 

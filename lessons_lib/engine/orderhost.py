@@ -66,6 +66,13 @@ class ConfirmRequest:
     hints: dict[str, object]
     """The service's MCP annotations: shown, never trusted."""
 
+    def question(self) -> str:
+        """What the application asks the user, with the service's hints marked as claims."""
+        args = "，".join(f"{k}={v}" for k, v in self.arguments.items() if k != "note")
+        claims = "，".join(f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint"))
+        ask = f"将执行写操作 {self.alias}（{args}）。确认吗？[是/否]"
+        return f"{ask}\n（服务自称：{claims}；这只是提示，应用不据此放行）"
+
 
 Confirm = Callable[[ConfirmRequest], bool]
 

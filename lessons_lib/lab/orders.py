@@ -9,6 +9,7 @@ same tools to a real model (whose moves are then its own).
 from __future__ import annotations
 
 import html
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -174,3 +175,97 @@ class LedgerTable:
 def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
     """The ledger of a run's trace as a displayable table (lesson 31)."""
     return LedgerTable(tuple(ledger(trace)))
+
+
+def run_order_scenario(name: str, **options: Any) -> Any:
+    """The facade's name for :func:`run_scenario` (lessons 31-33)."""
+    return run_scenario(name, **options)
+
+
+@dataclass(frozen=True)
+class ScenarioTable:
+    """The scenarios ``run --example orders --scenario`` knows, as a table."""
+
+    scenarios: tuple[OrderScenario, ...]
+
+    def text(self) -> str:
+        return "\n".join(f"{s.name}：{s.title}（任务：{s.task}）" for s in self.scenarios)
+
+    def __repr__(self) -> str:
+        return f"ScenarioTable({len(self.scenarios)} scenarios)"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        rows = "".join(
+            f"<tr><td><code>{html.escape(s.name)}</code></td><td>{html.escape(s.title)}</td>"
+            f"<td>{html.escape(s.task)}</td></tr>"
+            for s in self.scenarios
+        )
+        head = "<tr><th>场景</th><th>演示什么</th><th>用户任务</th></tr>"
+        return {
+            "text/plain": self.text(),
+            "text/html": f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>",
+        }
+
+
+def order_scenarios() -> ScenarioTable:
+    """Every order-desk scenario with what it shows (lesson 31)."""
+    return ScenarioTable(tuple(_scenarios().values()))
+
+
+EXECUTE_SQL_TOOL: Final[dict[str, Any]] = {
+    "name": "execute_sql",
+    "description": "在订单数据库上执行任意 SQL 语句并返回结果。",
+    "input": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
+}
+"""The tool seed 001 and seed 003 warn against, declared only to be compared (lesson 30)."""
+
+
+@dataclass(frozen=True)
+class SqlDemo:
+    """What one ``execute_sql`` call did to a throwaway database."""
+
+    sql: str
+    tables_before: tuple[str, ...]
+    tables_after: tuple[str, ...]
+    error: str | None
+
+    def text(self) -> str:
+        lost = sorted(set(self.tables_before) - set(self.tables_after))
+        lines = [f"execute_sql 收到：{self.sql}", f"执行前的表：{', '.join(self.tables_before)}"]
+        lines.append(f"执行后的表：{', '.join(self.tables_after)}")
+        lines.append(
+            f"消失的表：{', '.join(lost) or '无'}" + (f"；数据库报错：{self.error}" if self.error else "")
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def execute_sql_demo(sql: str) -> SqlDemo:
+    """Run ``sql`` the way an ``execute_sql`` tool would, on a fresh throwaway database (lesson 30).
+
+    The schema ``{"sql": {"type": "string"}}`` accepts any text, so nothing stands between the
+    model's string and the database: the rule cannot say which statements are allowed.
+    """
+    from lessons_lib.core import orderdata as od
+
+    path = od.create_database()
+    conn = sqlite3.connect(path)
+    try:
+        before = _tables(conn)
+        error = None
+        try:
+            conn.executescript(sql)
+        except sqlite3.Error as exc:
+            error = str(exc)
+        return SqlDemo(sql, before, _tables(conn), error)
+    finally:
+        conn.close()
+
+
+def _tables(conn: sqlite3.Connection) -> tuple[str, ...]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    )
+    return tuple(str(r[0]) for r in rows)
