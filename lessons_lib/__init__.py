@@ -91,6 +91,10 @@ _EXPORTS: dict[str, str] = {
     "verify_calls": "lessons_lib.checks.manycalls",
     "check_calls": "lessons_lib.checks.ledger",
     "try_call_sabotages": "lessons_lib.checks.callsabotage",
+    "check_waybill_schema": "lessons_lib.lab.orderexercises",
+    "check_pairing": "lessons_lib.lab.orderexercises",
+    "check_intent_key": "lessons_lib.lab.orderexercises",
+    "check_confirm": "lessons_lib.lab.orderexercises",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",
