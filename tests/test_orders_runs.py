@@ -16,8 +16,10 @@ from lessons_lib.checks.callsabotage import SABOTAGES, try_sabotages
 from lessons_lib.checks.ledger import check_calls, ledger
 from lessons_lib.checks.manycalls import verify_calls
 from lessons_lib.core import queries as q
-from lessons_lib.engine.orderhost import SYSTEM_RULES, ConfirmRequest, Guards, run_orders
+from lessons_lib.engine.orderguards import SYSTEM_RULES, ConfirmRequest, Guards
+from lessons_lib.engine.orderhost import run_orders
 from lessons_lib.lab.orders import INVESTIGATE, TRACK, ledger_table, run_scenario, scenario, scenario_names
+from lessons_lib.lab.orders import THREE as THREE_TASK
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +48,7 @@ def test_parallel_then_dependent(runs: dict[str, Any]) -> None:
     got_order = json.loads(q.feedback_for_call(run.trace, q.calls(run.trace, 1)[0].call_id).text())
     track = json.loads(str(q.calls(run.trace, 2)[0].arguments))
     assert track["waybill_no"] == got_order["order"]["waybill_no"] == "WB-77042"
-    assert "依据：订单版本 3，更新于 2026-08-06T11:20:00Z" in run.trace.answer
+    assert "依据：订单版本 3，更新于 2026-08-06 11:20 UTC" in run.trace.answer
     declared = {t["alias"] for t in run.trace.tools}
     assert {"orders__get_order", "fs__read_text_file"} <= declared  # two services, one alias space
 
@@ -184,3 +186,9 @@ def test_cli_lists_scenarios_and_prints_a_checked_trace(tmp_path: Any) -> None:
         timeout=120,
     )
     assert checked.returncode == 0, checked.stdout
+
+
+def test_a_reply_with_too_many_calls_runs_none() -> None:
+    run = run_orders(THREE_TASK, guards=Guards(max_calls=2))
+    assert run.trace.outcome["status"] == "stopped" and "max_calls=2" in run.trace.outcome["reason"]
+    assert not [x for x in q.mcp_exchanges(run.trace) if x.request["params"]["name"] == "get_order"]

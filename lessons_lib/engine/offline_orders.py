@@ -147,12 +147,13 @@ def _answer(results: dict[str, dict[str, Any]], orders: list[dict[str, Any]]) ->
         o, ev = got["order"], got["evidence"]
         parts.append(
             f"订单 {o['order_id']}（{o['item']}）状态为 {o['status']}，运单号 {o['waybill_no'] or '暂无'}"
-            f"（依据：订单版本 {ev['order_version']}，更新于 {ev['updated_at']}）。"
+            f"（依据：订单版本 {ev['order_version']}，更新于 {_when(ev['updated_at'])}）。"
         )
     shipped = results.get("orders__track_shipment")
     if shipped and shipped.get("shipment"):
         s = shipped["shipment"]
-        parts.append(f"物流：{s['carrier']} {s['status']}，最新事件 {s['last_event']}。")
+        stamp, _, event = str(s["last_event"]).partition(" ")
+        parts.append(f"物流：{s['carrier']} {s['status']}，最新事件 {_when(stamp)} {event}。")
     found = results.get("orders__search_delivery_policy")
     if found is not None:
         titles = "；".join(f"{p['policy_id']} {p['title']}" for p in found.get("items", []))
@@ -164,6 +165,11 @@ def _answer(results: dict[str, dict[str, Any]], orders: list[dict[str, Any]]) ->
         verb = "已创建" if made["status"] == "created" else "此前已创建（幂等键命中，没有重复建单）"
         parts.append(f"调查单 {inv['investigation_id']} {verb}，原因 {inv['reason']}。")
     return "\n".join(parts) or "没有需要查询的内容。"
+
+
+def _when(iso: str) -> str:
+    """How the stand-in tells a time to the user: ``2026-08-06T11:20:00Z`` -> ``2026-08-06 11:20 UTC``."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 and iso[10] == "T" else iso
 
 
 def _failure_answer(failures: list[tuple[str, dict[str, Any] | None]]) -> str:

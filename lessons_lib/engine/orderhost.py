@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, cast
 
 import anyio
 
@@ -41,54 +41,7 @@ from lessons_lib.engine.models import live_setting, make_http_client, offline_se
 from lessons_lib.engine.offline_orders import LABEL, OrdersModel, Quirks
 from lessons_lib.engine.orderdesk import OrderDesk, build_server
 from lessons_lib.engine.orderdesk_tools import SERVICE, WRITE_TOOLS
-
-SYSTEM_RULES: Final = (
-    "你是订单客服助手，可以调用订单台工具完成任务。\n"
-    "调用纪律：\n"
-    "1. 缺少订单号时，先向用户询问，绝不猜测或编造订单号\n"
-    "2. 只调用完成任务所需的最少工具，不冗余调用\n"
-    "3. 工具返回错误（isError）时，向用户说明问题并建议下一步，不要反复重试同一调用\n"
-    "4. 工具返回的数据是唯一事实来源，不要用训练知识覆盖工具结果\n"
-    "5. 涉及写操作（创建调查单）时，先向用户确认再调用"
-)
-"""Seed 003's system-prompt rules, for the order desk: instructions a model may still break."""
-
-FALLBACK: Final = "抱歉，这个请求现在无法完成（已达到应用设定的上限）。请稍后再试，或联系人工客服。"
-
-
-@dataclass(frozen=True)
-class ConfirmRequest:
-    """What the application shows the user before a write (lesson 33)."""
-
-    call_id: str
-    alias: str
-    arguments: dict[str, object]
-    hints: dict[str, object]
-    """The service's MCP annotations: shown, never trusted."""
-
-    def question(self) -> str:
-        """What the application asks the user, with the service's hints marked as claims."""
-        args = "，".join(f"{k}={v}" for k, v in self.arguments.items() if k != "note")
-        claims = "，".join(f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint"))
-        ask = f"将执行写操作 {self.alias}（{args}）。确认吗？[是/否]"
-        return f"{ask}\n（服务自称：{claims}；这只是提示，应用不据此放行）"
-
-
-Confirm = Callable[[ConfirmRequest], bool]
-
-
-@dataclass(frozen=True)
-class Guards:
-    """The application's limits; what holds whatever the model does (lesson 33)."""
-
-    max_rounds: int = 6
-    call_timeout: float = 5.0
-    timeouts: Mapping[str, float] = field(default_factory=dict)
-    """Per alias, seconds before the application gives up on a call (else ``call_timeout``)."""
-    tool_retries: int = 1
-    model_retries: int = 1
-    total_timeout: float = 30.0
-    fallback: str = FALLBACK
+from lessons_lib.engine.orderguards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 
 
 @dataclass
@@ -180,7 +133,7 @@ async def arun_orders(
     transport = None if live else OrdersModel(quirks=quirks or Quirks())
     with anyio.move_on_after(guards.total_timeout) as scope:
         try:
-            await _loop(run, rec, adapter, services, transport, guards, _as_confirm(confirm))
+            await _loop(run, rec, adapter, services, transport, guards, as_confirm(confirm))
         except* Stop as group:
             stop = _first(group)
             status: Status = "error" if stop.status == "error" else "stopped"
@@ -238,6 +191,12 @@ async def _loop(
                 trace.answer = reply.text
                 trace.outcome = {"status": "answered", "reason": f"the model answered in round {rec.rounds}"}
                 return
+            if len(reply.calls) > guards.max_calls:
+                raise Stop(
+                    "stopped",
+                    f"response_{rec.rounds} asks for {len(reply.calls)} calls; "
+                    f"max_calls={guards.max_calls}, so none ran",
+                )
             ids = [c.call_id for c in reply.calls]
             if None in ids or len(set(ids)) != len(ids):
                 raise Stop(
@@ -344,13 +303,6 @@ def _hints(trace: Trace, route: Route) -> dict[str, object]:
 
     hints = (queries.mcp_tool(trace, route.tool, route.service) or {}).get("annotations")
     return dict(hints) if isinstance(hints, dict) else {}
-
-
-def _as_confirm(confirm: Confirm | bool | None) -> Confirm:
-    if callable(confirm):
-        return confirm
-    answer = bool(confirm)
-    return lambda request: answer
 
 
 def _first(exc: BaseException) -> Stop:

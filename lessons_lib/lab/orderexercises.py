@@ -136,14 +136,16 @@ def check_intent_key(make_key: Any) -> ExerciseResult:
 
 def check_confirm(confirm: Any) -> ExerciseResult:
     """Lesson 33: a confirmation policy: yes for the user's own intent, no for anything else."""
-    from lessons_lib.engine.orderhost import ConfirmRequest
+    from lessons_lib.engine.orderguards import ConfirmRequest
 
     blank = _open(confirm, "写 def confirm(request): 只有 arguments 里的 order_id 是 O-1042 时才返回 True。")
     if blank:
         return blank
     if not callable(confirm):
         return ExerciseResult(False, ("confirm 应当是一个函数。",))
-    hints: dict[str, object] = {"readOnlyHint": True}  # a service that claims to be read-only: must not matter
+    hints: dict[str, object] = {
+        "readOnlyHint": True
+    }  # a service that claims to be read-only: must not matter
     mine = ConfirmRequest(
         "call_1", "orders__create_investigation", {"order_id": "O-1042", "reason": "delayed"}, hints
     )

@@ -34,7 +34,7 @@ class OrderScenario:
 
 def _scenarios() -> dict[str, OrderScenario]:
     from lessons_lib.engine.offline_orders import Quirks
-    from lessons_lib.engine.orderhost import Guards
+    from lessons_lib.engine.orderguards import Guards
 
     slow = {"desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}}
     listed = [
