@@ -187,3 +187,27 @@ def test_the_other_apis_answer_the_same_questions() -> None:
     assert [c.call_id for c in q.calls(trace)] == ["toolu_1"]
     assert [f.call_id for f in q.sent_feedback(trace)] == ["toolu_1"]
     assert Trace.from_dict(trace.to_dict()).model["api"] == "anthropic"
+
+
+@pytest.mark.parametrize("command", [["diagram", "trace", "--trace"], ["tree", "--event", "0"]])
+@pytest.mark.parametrize("edit", ["events[0]=null", "events=7", "links[0].mcp_id=[]", "body=null"])
+def test_the_cli_refuses_a_malformed_trace_in_one_line(
+    command: list[str], edit: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lessons_lib.cli import main
+
+    bad = copy.deepcopy(TRACE)
+    if edit == "events[0]=null":
+        bad["events"][0] = None
+    elif edit == "events=7":
+        bad["events"] = 7
+    elif edit == "links[0].mcp_id=[]":
+        bad["links"][0]["mcp_id"] = []
+    else:
+        bad["events"][5]["body"] = None
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    argv = [*command, str(path)] if command[0] == "diagram" else [command[0], str(path), *command[1:]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a valid trace" in err and "Traceback" not in err

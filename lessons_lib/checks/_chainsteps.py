@@ -93,7 +93,8 @@ def _parse(c: Chain) -> str:
     if tool is None or tool.get("name") != c.call["name"]:
         return f"arguments 文本解析为对象（{', '.join(c.args) or '无键'}）；这个名称的规则在路由时再查"
     rule_summary(tool.get("parameters"), f"声明 {c.call['name']} 的 parameters")
-    return f"arguments 文本解析为对象：{values_follow_rule(c.args, obj(tool.get('parameters'), 'parameters'))}，符合声明的类型"
+    rule = obj(tool.get("parameters"), "parameters")
+    return f"arguments 文本解析为对象：{values_follow_rule(c.args, rule)}，符合声明的类型"
 
 
 def _route(c: Chain) -> str:

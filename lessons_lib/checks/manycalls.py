@@ -17,9 +17,7 @@ whole run. Standard library only.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.checks.ledger import check_calls, ledger
@@ -175,27 +173,3 @@ def verify_calls(trace: Any) -> ManyCallsReport:
             WindowVerdict(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated))
         )
     return ManyCallsReport(tuple(verdicts), tuple(check_calls(data)))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib verify-calls TRACE``: 0 every call pairs up, 1 a check failed, 2 bad input."""
-    import json
-    import sys
-
-    args = list(argv or [])
-    if len(args) != 1 or args[0] in ("-h", "--help"):
-        print("usage: python -m lessons_lib verify-calls TRACE.json\n\n" + (__doc__ or "").split("\n")[0])
-        return 0 if args and args[0] in ("-h", "--help") else 2
-    try:
-        data = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"verify-calls: cannot read {args[0]} as JSON ({exc}); give a trace file", file=sys.stderr)
-        return 2
-    if not isinstance(data, dict) or "events" not in data:
-        print(
-            "verify-calls: this is not a trace; write one with 'run --example orders --json'", file=sys.stderr
-        )
-        return 2
-    report = verify_calls(data)
-    print(report.text())
-    return 0 if report.ok else 1

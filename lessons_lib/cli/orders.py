@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,3 +62,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n订单 O-1042 的调查单行数：{run.rows('O-1042')}")
         print("多调用核对：" + ("全部配对" if not problems else "；".join(problems)))
     return 0 if trace.outcome["status"] == "answered" and not problems else 1
+
+
+def main_verify_calls(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib verify-calls TRACE``: 0 every call pairs up, 1 a check failed, 2 bad input."""
+    import json
+    import sys
+
+    args = list(argv or [])
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print("usage: python -m lessons_lib verify-calls TRACE.json\n\n" + (__doc__ or "").split("\n")[0])
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    try:
+        data = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"verify-calls: cannot read {args[0]} as JSON ({exc}); give a trace file", file=sys.stderr)
+        return 2
+    if not isinstance(data, dict) or "events" not in data:
+        print(
+            "verify-calls: this is not a trace; write one with 'run --example orders --json'", file=sys.stderr
+        )
+        return 2
+    from lessons_lib.checks.manycalls import verify_calls
+
+    report = verify_calls(data)
+    print(report.text())
+    return 0 if report.ok else 1

@@ -16,6 +16,13 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.trace import Trace
 
+DESCRIPTION = (
+    "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
+    "--json prints the trace instead. Exit codes: 0 the model answered after successful tool "
+    "calls; 1 the run stopped or failed, or a tool call failed; 2 bad options (for example "
+    "--live without OPENAI_API_KEY)."
+)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     given_args = list(sys.argv[1:] if argv is None else argv)
@@ -23,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lessons_lib.cli.orders import main as run_example  # lessons 30-39: the order desk
 
         return run_example(given_args)
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=DESCRIPTION)
     parser.add_argument(
         "--example", choices=["orders"], help="another example: 'orders' (see run --example orders --help)"
     )
@@ -49,7 +56,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
-    if args.live and live_setting() is None:
+    try:
+        no_key = args.live and live_setting() is None
+    except ValueError as exc:  # a malformed OPENAI_BASE_URL
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if no_key:
         print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
@@ -73,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     failed = failed_outputs(trace)
     if failed and not args.json:
-        print(f"\n工具调用失败（{len(failed)} 次），退出码 1：{failed[0]}", file=sys.stderr)
+        print(f"\nrun: {len(failed)} tool call(s) failed, exit code 1: {failed[0]}", file=sys.stderr)
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1
 
 

@@ -4,31 +4,44 @@ from __future__ import annotations
 
 # name -> (module, function, one-line help). Lesson numbers say where each is introduced.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("lessons_lib.engine.stdio_server", "main", "run the read_text_file MCP server over stdio"),
+    "serve": ("lessons_lib.cli.serve", "main", "run the read_text_file MCP server over stdio"),
     "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
-    "record": ("lessons_lib.course.record", "main", "re-record the fixtures in data/ from an offline run"),
+    "record": ("lessons_lib.cli.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": (
-        "lessons_lib.checks.verify",
+        "lessons_lib.cli.checks",
         "main_fields",
         "check field fragments offline (lesson 07)",
     ),
     "verify-roundtrip": (
-        "lessons_lib.checks.verify",
+        "lessons_lib.cli.checks",
         "main_roundtrip",
         "check a two-round exchange offline (lesson 07)",
     ),
     "verify-calls": (
-        "lessons_lib.checks.manycalls",
-        "main",
+        "lessons_lib.cli.orders",
+        "main_verify_calls",
         "check a many-call trace round by round and its pairing (lesson 31)",
     ),
-    "diagnose": ("lessons_lib.checks.doctor", "main", "name the first broken link of a trace (lesson 08)"),
-    "tree": ("lessons_lib.views.fieldtree", "main", "print a message as a field tree, or export HTML"),
-    "diagram": ("lessons_lib.views.diagrams", "main", "draw the actors, loop, chain or trace diagram"),
-    "whatif": ("lessons_lib.lab.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "diagnose": (
+        "lessons_lib.cli.checks",
+        "main_diagnose",
+        "name the first broken link of a trace (lesson 08)",
+    ),
+    "tree": ("lessons_lib.cli.tree", "main", "print a message as a field tree, or export HTML"),
+    "diagram": ("lessons_lib.cli.diagram", "main", "draw the actors, loop, chain or trace diagram"),
+    "whatif": ("lessons_lib.cli.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
     "refresh": (
-        "lessons_lib.course.refresh",
+        "lessons_lib.cli.refresh",
         "main",
         "re-run the notebooks and store their outputs (maintainers)",
     ),
 }
+
+
+EXIT_CODES = "Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 bad input."
+
+
+def command_help(name: str) -> str:
+    """The ``--help`` description of a command: its line in the table and the exit codes."""
+    line = COMMANDS[name][2]
+    return f"{line[0].upper()}{line[1:]}. {EXIT_CODES}"

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import html
 import json
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS
+from lessons_lib.views.textwidth import shorten, text_table, width
 
 _PREVIEW: Final = 56  # display columns of an example value
 
@@ -36,41 +37,18 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
 
 
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _cut(text: str, cols: int) -> str:
-    out, used = "", 0
-    for c in text:
-        used += _width(c)
-        if used > cols - 1:
-            return out + "…"
-        out += c
-    return out
-
-
-def _pad(text: str, cols: int) -> str:
-    return text + " " * max(0, cols - _width(text))
-
-
 def preview(value: Any) -> str:
     """A value as one short line of JSON; long text keeps its start and says how many lines it has."""
     text = json.dumps(value, ensure_ascii=False)
-    if _width(text) <= _PREVIEW:
+    if width(text) <= _PREVIEW:
         return text
     lines = value.count("\n") + 1 if isinstance(value, str) else 0
     tail = f"（共 {lines} 行）" if lines > 1 else ""
-    return _cut(text, _PREVIEW) + tail
+    return shorten(text, _PREVIEW) + tail
 
 
 def _table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
-    lines = [
-        "  ".join(_pad(str(c), w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [headers, ["-" * w for w in widths], *rows]
-    ]
-    return "\n".join(lines)
+    return text_table(headers, [[str(c) for c in row] for row in rows])[:-1]
 
 
 def _kind_cell(kind: str) -> str:
@@ -94,8 +72,8 @@ class RefRow:
     value: Any
 
 
-@dataclass(frozen=True)
-class QuickReference:
+@dataclass(frozen=True, repr=False)
+class QuickReference(Displayable):
     """The five points of section 10 as rows of real fields (see :func:`quick_reference`)."""
 
     rows: tuple[RefRow, ...]
@@ -126,14 +104,8 @@ class QuickReference:
             "</table></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"QuickReference(rows={len(self.rows)})"
+    def repr_args(self) -> str:
+        return f"rows={len(self.rows)}"
 
 
 def _get(message: Any, path: str) -> Any:
@@ -201,8 +173,8 @@ def quick_reference() -> QuickReference:
 
 
 # ------------------------------------------------------------------ the commands
-@dataclass(frozen=True)
-class CommandList:
+@dataclass(frozen=True, repr=False)
+class CommandList(Displayable):
     """Every ``python -m lessons_lib`` command with an example (see :func:`command_list`)."""
 
     rows: tuple[tuple[str, str, str, str], ...]  # (command, example, what it shows, lesson)
@@ -229,14 +201,8 @@ class CommandList:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"CommandList({[r[0] for r in self.rows]})"
+    def repr_args(self) -> str:
+        return str([r[0] for r in self.rows])
 
 
 def command_list() -> CommandList:

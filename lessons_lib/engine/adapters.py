@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.tracetypes import Status
 
 if TYPE_CHECKING:
     import httpx2
@@ -35,14 +37,14 @@ if TYPE_CHECKING:
     from lessons_lib.engine.models import ModelSetting
     from lessons_lib.engine.offline_model import Script
 
-JsonObject = dict[str, object]
-"""A JSON object as the host handles it: values are checked before use."""
+JsonObject = JSONObject
+"""A JSON object as the host handles it (``core.jsonvalue``): values are checked before use."""
 
 
 class Stop(Exception):
     """Ends a run early with a stated status (``stopped`` / ``error``) and a one-line reason."""
 
-    def __init__(self, status: str, reason: str) -> None:
+    def __init__(self, status: Status, reason: str) -> None:
         super().__init__(reason)
         self.status, self.reason = status, reason
 
@@ -68,7 +70,7 @@ class ToolCall:
 
     call_id: str | None
     name: str
-    arguments: object
+    arguments: JSON
 
 
 @dataclass(frozen=True)
@@ -189,9 +191,7 @@ class ResponsesAdapter:
             raise Stop("error", "the model API's reply has no 'output' list; it is not a Response object")
         calls: list[ToolCall] = []
         texts: list[str] = []
-        for item in output:
-            if not isinstance(item, dict):
-                continue
+        for item in objects(output):
             if item.get("type") == "function_call":
                 call_id = item.get("call_id")
                 calls.append(
@@ -201,11 +201,11 @@ class ResponsesAdapter:
                         item.get("arguments"),
                     )
                 )
-            elif item.get("type") == "message" and isinstance(item.get("content"), list):
+            elif item.get("type") == "message":
                 texts += [
                     str(part.get("text", ""))
-                    for part in item["content"]
-                    if isinstance(part, dict) and part.get("type") == "output_text"
+                    for part in objects(item.get("content"))
+                    if part.get("type") == "output_text"
                 ]
         return ModelReply(tuple(calls), "\n".join(texts) if texts else None)
 
@@ -215,9 +215,7 @@ class ResponsesAdapter:
     def next_input(
         self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
     ) -> list[JsonObject]:
-        output = body.get("output")
-        received = [i for i in output if isinstance(i, dict)] if isinstance(output, list) else []
-        return [*model_input, *received, *items]
+        return [*model_input, *objects(body.get("output")), *items]
 
 
 def api_message(body: object) -> str:
@@ -235,7 +233,10 @@ def marked(text: str, is_error: bool) -> str:
 
 
 ADAPTERS: dict[str, type[ModelAdapter]] = {"responses": ResponsesAdapter}
-"""API name (``arun_chain(api=...)``) -> adapter class."""
+"""API name (``arun_chain(api=...)``) -> adapter class. The names are the trace's ``model.api``
+values (``core.tracetypes.ModelApi``: ``responses``, ``chat``, ``anthropic``); the host writes
+``model.api`` into a trace only for an API other than Responses, so part one's traces keep
+their bytes."""
 
 
 def adapter_for(api: str) -> ModelAdapter:

@@ -24,6 +24,7 @@ import anyio
 
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Service:
         self.session: Client | None = None
         self._pending: dict[object, str] = {}  # JSON-RPC id -> method, for labelling replies
         self._sent: anyio.Event | None = None
-        self.sent_id: object = None
+        self.sent_id: int | str | None = None
 
     def sink(self, direction: str, frame: dict[str, Any]) -> None:
         """Every frame of this service lands in the trace; a sent ``tools/call`` is noted."""
@@ -74,8 +75,9 @@ class Service:
             label = str(frame["method"])
             if "id" in frame:
                 self._pending[frame["id"]] = label
-                if label == "tools/call" and self._sent is not None:
-                    self.sent_id = frame["id"]
+                rid = frame["id"]
+                if label == "tools/call" and self._sent is not None and isinstance(rid, int | str):
+                    self.sent_id = rid
                     self._sent.set()
         else:
             label = self._pending.pop(frame.get("id"), "response")
@@ -85,7 +87,7 @@ class Service:
         self.trace.add("mcp", sender, receiver, label, frame)
 
     async def call(
-        self, tool: str, args: dict[str, object], timeout: float, link: dict[str, Any], sending: anyio.Lock
+        self, tool: str, args: dict[str, object], timeout: float, link: Link, sending: anyio.Lock
     ) -> tuple[str, bool]:
         """Send one ``tools/call``: (feedback text, is_error); ``link["mcp_id"]`` gets its JSON-RPC id."""
         from mcp.shared.exceptions import MCPError
@@ -151,18 +153,18 @@ async def execute_calls(
     routes: Mapping[str, Route],
     services: Mapping[str, Service],
     timeout: float,
-    links: list[dict[str, Any]],
+    links: list[Link],
 ) -> list[CallResult]:
     """Run the calls of one reply concurrently; one result per call, in the calls' order."""
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
-    async def one(index: int, call: ToolCall, link: dict[str, Any]) -> None:
+    async def one(index: int, call: ToolCall, link: Link) -> None:
         results[index] = await _execute(call, routes, services, timeout, link, sending)
 
     async with anyio.create_task_group() as tg:
         for index, call in enumerate(calls):
-            link: dict[str, Any] = {
+            link: Link = {
                 "call_id": call.call_id,
                 "alias": call.name,
                 "service": None,
@@ -179,7 +181,7 @@ async def _execute(
     routes: Mapping[str, Route],
     services: Mapping[str, Service],
     timeout: float,
-    link: dict[str, Any],
+    link: Link,
     sending: anyio.Lock,
 ) -> CallResult:
     """One call -> one result: route the alias, parse the arguments, send ``tools/call``."""
@@ -187,7 +189,7 @@ async def _execute(
     if route is None:
         known = ", ".join(sorted(routes)) or "none"
         return CallResult(call, marked(f"unknown tool '{call.name}'; declared tools: {known}", True), True)
-    link.update(service=route.service, tool=route.tool)
+    link["service"], link["tool"] = route.service, route.tool
     args, problem = parse_arguments(call.arguments)
     if args is None:
         return CallResult(call, marked(problem, True), True)

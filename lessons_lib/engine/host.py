@@ -26,10 +26,12 @@ import anyio
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import DEFAULT_API, MODEL_APIS
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop, adapter_for
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
-from lessons_lib.engine.models import ModelSetting, live_setting, make_http_client, offline_setting, redact
+from lessons_lib.engine.models import ModelSetting, live_setting, make_http_client, offline_setting
 from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
 
 if TYPE_CHECKING:
     import httpx2
@@ -58,13 +60,14 @@ class _Run:
     body: JsonObject = field(default_factory=dict)  # the latest model reply, as received
     model_input: list[JsonObject] = field(default_factory=list)  # what the next request sends
 
-    def on_body(self, direction: str, body: dict[str, Any], status: int | None) -> None:
-        import json
+    refused: str | None = None  # why the client would not take the latest reply
 
-        body = json.loads(redact(json.dumps(body, ensure_ascii=False), self.setting.key))
+    def on_body(self, direction: str, body: dict[str, Any], status: int | None) -> None:
         if direction == "request":
             self.rounds += 1
             self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
+        elif direction == "refused":
+            self.refused = str(body.get("reason"))
         else:
             self.body = body
             label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
@@ -100,7 +103,15 @@ async def arun_chain(
     setting = live_setting(model) if live else offline_setting(model)
     if setting is None:
         raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
-    trace = Trace(task=text, model=setting.public())
+    info = setting.public()
+    if adapter.api != DEFAULT_API:  # part one's traces (Responses) keep their bytes
+        known = [a for a in MODEL_APIS if a == adapter.api]
+        if not known:
+            raise ValueError(
+                f"adapter api '{adapter.api}' is not a trace model.api ({', '.join(MODEL_APIS)})"
+            )
+        info["api"] = known[0]
+    trace = Trace(task=text, model=info)
     run = _Run(trace, setting, limits)
     transport = None if live else adapter.offline_transport(script or Script())
     with anyio.move_on_after(limits.total_timeout) as scope:
@@ -111,13 +122,30 @@ async def arun_chain(
         except* Stop as group:  # raised inside the MCP clients' task groups, so it arrives grouped
             stop = _first(group)
             assert isinstance(stop, Stop)
-            trace.outcome = {"status": stop.status, "reason": redact(stop.reason, setting.key)}  # type: ignore[typeddict-item]  # merge of hardening + layers
+            trace.outcome = {"status": stop.status, "reason": stop.reason}
+        except* Exception as group:  # an unplanned failure is an outcome too, never a traceback
+            trace.outcome = {"status": "error", "reason": f"the run failed: {_one_line(_first(group))}"}
     if scope.cancelled_caught:
         trace.outcome = {
             "status": "stopped",
             "reason": f"total time bound of {limits.total_timeout:g} s reached",
         }
-    return trace
+    return _cleaned(trace, setting.key)
+
+
+def _cleaned(trace: Trace, key: str) -> Trace:
+    """The one place the key is removed: the whole trace, before anything shows or saves it."""
+    if key == OFFLINE_KEY:
+        return trace
+    data = redact_json(trace.to_dict(), key)
+    assert isinstance(data, dict)
+    return Trace.from_dict(data)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:199] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 async def _loop(
@@ -159,20 +187,31 @@ async def _loop(
                 }
                 return
             _check_pairable(reply, run.rounds, limits.max_calls)
-            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)  # type: ignore[arg-type]  # merge of hardening + layers
+            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
 
 
 async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> ModelReply:
-    """One model request and its reply; every failure becomes a :class:`Stop`."""
+    """One model request and its reply; every failure becomes a :class:`Stop` with one line."""
     timeout = run.limits.call_timeout
+    run.body, run.refused = {}, None
+    failure: BaseException | None = None
     try:
         with anyio.fail_after(timeout):
             await adapter.send(run.model_input, tools, first=run.rounds == 0)
     except TimeoutError:
         raise Stop("stopped", f"the model API did not answer within {timeout:g} s") from None
-    return adapter.read(run.body)
+    except Exception as exc:  # noqa: BLE001  (judged below: refused, a Stop, or an unreadable reply)
+        failure = exc
+    if run.refused is not None:
+        raise Stop("error", run.refused)
+    if isinstance(failure, Stop):
+        raise failure
+    reply = adapter.read(run.body)  # a reply of the wrong shape raises its own Stop
+    if failure is not None:
+        raise Stop("error", f"the model API's reply could not be read: {_one_line(failure)}")
+    return reply
 
 
 def _check_pairable(reply: ModelReply, round_no: int, max_calls: int) -> None:

@@ -271,7 +271,9 @@ async def _execute(
     timeout = guards.timeouts.get(call.name, guards.call_timeout)
     attempts: list[object] = []
     for _ in range(1 + guards.tool_retries):
-        output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
+        output, is_error = await services[route.service].call(
+            route.tool, args, timeout, cast(Link, link), sending
+        )
         attempts.append(link["mcp_id"])
         if not (is_error and '"code": "internal"' in output):
             break  # tool layer: only an internal failure is sent again (same call_id, same key)

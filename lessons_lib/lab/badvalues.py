@@ -24,7 +24,8 @@ from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.lab.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
-from lessons_lib.views.changetable import abbreviate, text_table
+from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -105,7 +106,7 @@ class BadValueResult(Displayable):
         )
         return f'<table class="lessons-badvalue">{rows}</table>'
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         return f"{self.bad.name!r}, layer={self.layer!r}"
 
 
@@ -190,7 +191,7 @@ class BadValueTable(Displayable):
             f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
         )
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         return f"rows={len(self.results)}"
 
 

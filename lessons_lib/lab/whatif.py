@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
@@ -22,11 +21,11 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
-from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value, text_table
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     from lessons_lib.core.trace import Trace
-    from lessons_lib.lab.widgets import HeadView
 
 
 PARSED: Final = "arguments（解析后）"
@@ -219,54 +218,6 @@ def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAM
     return compare_chains(_cached(None, b, path)[1], _cached(None, a, path)[1], (f"tail={b}", f"tail={a}"))
 
 
-def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
-    """The slider's pure view for one head value (see ``lessons_lib.lab.widgets``). Lesson 09."""
-    from lessons_lib.lab.widgets import head_view as view
-
-    return view(head, baseline)
-
-
-def head_lab(baseline: int = EXAMPLE_HEAD) -> Any:
-    """An ipywidgets control: a head slider that redraws the comparison. Lesson 09."""
-    from lessons_lib.lab.widgets import head_lab as lab
-
-    return lab(baseline)
-
-
-# ------------------------------------------------------------------ command line
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key]`` (or ``--tail``)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib whatif",
-        description="Run the chain twice and compare every field (lesson 09).",
-    )
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--head", type=int, help="the first run's head (default 20)")
-    which.add_argument("--tail", type=int, help="compare tail values instead of head")
-    parser.add_argument("--vs", type=int, default=5, help="the second run's value (default 5)")
-    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
-    view = parser.add_mutually_exclusive_group()
-    view.add_argument("--changed", action="store_true", help="only the fields that changed")
-    view.add_argument("--key", action="store_true", help="only the lesson's key fields")
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        if args.tail is not None:
-            table = compare_tail(args.tail, args.vs, path=args.path)
-        else:
-            table = compare_head(EXAMPLE_HEAD if args.head is None else args.head, args.vs, path=args.path)
-    except ValueError as exc:
-        print(f"whatif: {exc}; give positive whole numbers, e.g. --head 20 --vs 5.", file=sys.stderr)
-        return 2
-    table = table.changed() if args.changed else table.key() if args.key else table
-    print(table.text(), end="")
-    return 0
-
-
 __all__ = [
     "ABSENT",
     "ChangeRow",
@@ -275,8 +226,5 @@ __all__ = [
     "compare_head",
     "compare_runs",
     "compare_tail",
-    "head_lab",
-    "head_view",
-    "main",
     "text_table",
 ]

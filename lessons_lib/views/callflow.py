@@ -16,7 +16,7 @@ from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.tracetypes import DEFAULT_API
-from lessons_lib.views.diagrams import Diagram, _box, _graph
+from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
 _STATUS_FILL = {"ok": "#E8F5E9", "created": "#E8F5E9", "replayed": "#FFF8E1"}
 
@@ -55,37 +55,33 @@ def call_flow(trace: Any) -> Diagram:
     """The run's calls per round, parallel ones side by side (lesson 31)."""
     rows = ledger(trace)
     labels = [e.get("label", "") for e in q.events(trace)]
-    body: list[str] = []
+    g = digraph("callflow", rankdir="TB", nodesep="0.25", ranksep="0.3", pad="0.2")
     text = ["图：每轮的调用（并排 = 同一轮、同时执行；虚线 = 依赖上一轮的结果）"]
-    rounds = sorted({r.round for r in rows})
     prev = "start"
-    body.append(_box("start", "用户任务", fillcolor="#F2F2F2"))
-    for k in rounds:
+    box(g, "start", "用户任务", fillcolor="#F2F2F2")
+    for k in sorted({r.round for r in rows}):
         mine = [(n, r) for n, r in enumerate(rows) if r.round == k]
         head = f"r{k}"
-        body.append(_box(head, f"response_{k}：模型提出 {len(mine)} 个调用", fillcolor="#F2F2F2"))
-        body.append(f"  {prev} -> {head};")
+        box(g, head, f"response_{k}：模型提出 {len(mine)} 个调用", fillcolor="#F2F2F2")
+        g.edge(prev, head)
         for n, r in mine:
             shown = r.arguments if len(r.arguments) <= 44 else r.arguments[:42] + "…"
             label = f"{r.call_id}\n{r.alias}\n{shown}\n→ {r.status}"
-            body.append(_box(f"c{n}", label, fontsize=10, fillcolor=_STATUS_FILL.get(r.status, "#FFEBEE")))
-            body.append(f"  {head} -> c{n};")
-        body.append("  {rank=same; " + "; ".join(f"c{n}" for n, _ in mine) + "}")
+            box(g, f"c{n}", label, fontsize=10, fillcolor=_STATUS_FILL.get(r.status, "#FFEBEE"))
+            g.edge(head, f"c{n}")
+        same_rank(g, [f"c{n}" for n, _ in mine])
         back = f"f{k}"
-        failed = f"http_error_{k + 1}" in labels
-        note = "（这次请求失败：HTTP 错误，应用重新发问）" if failed else ""
-        body.append(
-            _box(back, f"request_{k + 1}：{len(mine)} 个输出，按 call_id 配对{note}", fillcolor="#F2F2F2")
-        )
-        body += [f"  c{n} -> {back};" for n, _ in mine]
+        note = "（这次请求失败：HTTP 错误，应用重新发问）" if f"http_error_{k + 1}" in labels else ""
+        box(g, back, f"request_{k + 1}：{len(mine)} 个输出，按 call_id 配对{note}", fillcolor="#F2F2F2")
+        for n, _ in mine:
+            g.edge(f"c{n}", back)
         text.append(f"第 {k} 轮：" + "，".join(f"{r.alias}({r.arguments}) → {r.status}" for _, r in mine))
         prev = back
-    body.append(_box("answer", "答复", fillcolor="#F2F2F2"))
-    body.append(f"  {prev} -> answer;")
+    box(g, "answer", "答复", fillcolor="#F2F2F2")
+    g.edge(prev, "answer")
     for i, j, value in _dependencies(trace, rows):
-        body.append(
-            f'  c{i} -> c{j} [style=dashed, color="#1565C0", label=" {value} ", fontcolor="#1565C0"];'
+        g.edge(
+            f"c{i}", f"c{j}", label=edge_label(value), style="dashed", color="#1565C0", fontcolor="#1565C0"
         )
         text.append(f"依赖：{rows[j].call_id} 用到了 {rows[i].call_id} 的结果里的 {value}")
-    source = _graph("callflow", body, rankdir="TB", nodesep=0.25, ranksep=0.3, pad=0.2)
-    return Diagram("callflow", source, "\n".join(text))
+    return Diagram("callflow", g.source, "\n".join(text))
