@@ -20,7 +20,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     listing = "\n".join(f"  {n:<14} {scenario(n).title}" for n in names)
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib run --example orders",
-        description=__doc__,
+        description=(
+            "Run one order-desk scenario (lessons 30-33) and print the answer, the call ledger and the "
+            "many-call checks, or the trace with --json. Exit codes: 0 answered and every call pairs up; "
+            "1 the run stopped or a check failed; 2 bad options."
+        ),
         epilog="scenarios:\n" + listing,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -66,17 +70,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def main_verify_calls(argv: Sequence[str] | None = None) -> int:
     """``python -m lessons_lib verify-calls TRACE``: 0 every call pairs up, 1 a check failed, 2 bad input."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib verify-calls",
+        description=(
+            "Check a trace with many rounds and many calls (for example from run --example orders --json): "
+            "each round with verify-roundtrip and diagnose, then the pairing of the whole run. Exit codes: "
+            "0 every call pairs up, 1 a check failed, 2 bad input."
+        ),
+    )
+    parser.add_argument("trace", help="a trace file (JSON)")
+    args = parser.parse_args(argv)
     import json
-    import sys
 
-    args = list(argv or [])
-    if len(args) != 1 or args[0] in ("-h", "--help"):
-        print("usage: python -m lessons_lib verify-calls TRACE.json\n\n" + (__doc__ or "").split("\n")[0])
-        return 0 if args and args[0] in ("-h", "--help") else 2
     try:
-        data = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+        data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        print(f"verify-calls: cannot read {args[0]} as JSON ({exc}); give a trace file", file=sys.stderr)
+        print(f"verify-calls: cannot read {args.trace} as JSON ({exc}); give a trace file", file=sys.stderr)
         return 2
     if not isinstance(data, dict) or "events" not in data:
         print(
