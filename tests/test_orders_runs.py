@@ -192,3 +192,23 @@ def test_a_reply_with_too_many_calls_runs_none() -> None:
     run = run_orders(THREE_TASK, guards=Guards(max_calls=2))
     assert run.trace.outcome["status"] == "stopped" and "max_calls=2" in run.trace.outcome["reason"]
     assert not [x for x in q.mcp_exchanges(run.trace) if x.request["params"]["name"] == "get_order"]
+
+
+def test_the_order_desk_views_use_the_one_display_protocol(runs: dict[str, Any]) -> None:
+    from lessons_lib.core.display import HTML, PLAIN, Displayable
+    from lessons_lib.lab.acceptance import AcceptanceMatrix, Case
+    from lessons_lib.lab.orderexercises import check_pairing
+    from lessons_lib.lab.orders import execute_sql_demo, order_scenarios
+
+    trace = runs["parallel"].trace
+    matrix = AcceptanceMatrix(
+        (Case("合法输入", "get_order", {"order_id": "O-1042"}, "ok", "ok", "接受"),), True
+    )
+    sabotages = try_sabotages({"parallel": trace, "retry": runs["retry"].trace})
+    shown = [ledger_table(trace), order_scenarios(), execute_sql_demo("SELECT 1"), verify_calls(trace)]
+    for obj in [*shown, matrix, sabotages, check_pairing(...)]:
+        assert isinstance(obj, Displayable)
+        full = obj._repr_mimebundle_()
+        assert set(full) == {PLAIN, HTML} and str(obj) == full[PLAIN]
+        assert obj._repr_mimebundle_(include=[PLAIN]) == {PLAIN: full[PLAIN]}
+        assert "\n" not in repr(obj) and repr(obj).startswith(type(obj).__name__ + "(")

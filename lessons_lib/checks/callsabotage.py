@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from lessons_lib.checks.ledger import check_calls
 from lessons_lib.checks.verify_report import html_table
+from lessons_lib.core.display import Displayable
 
 Edit = Callable[[dict[str, Any]], None]
 
@@ -94,8 +95,8 @@ class SabotageResult:
     message: str
 
 
-@dataclass(frozen=True)
-class SabotageTable:
+@dataclass(frozen=True, repr=False)
+class SabotageTable(Displayable):
     """Every sabotage with the checks' answer (lesson 32)."""
 
     results: tuple[SabotageResult, ...]
@@ -111,15 +112,12 @@ class SabotageTable:
         ]
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return f"SabotageTable(ok={self.ok}, sabotages={len(self.results)})"
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, sabotages={len(self.results)}"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = [(r.title, r.key, "已拒绝" if r.rejected else "没有被发现", r.message) for r in self.results]
-        return {
-            "text/plain": self.text(),
-            "text/html": html_table(("破坏", "键", "结果", "核对的原话"), rows),
-        }
+        return html_table(("破坏", "键", "结果", "核对的原话"), rows)
 
 
 def try_sabotages(traces: dict[str, Any]) -> SabotageTable:

@@ -23,6 +23,7 @@ from typing import Any, Final
 from lessons_lib.checks.ledger import check_calls, ledger
 from lessons_lib.checks.verify_report import esc, html_table
 from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
 
 _END_RULES: Final = ("第二次响应是模型的答复",)
 _END_LINK: Final = "next_input"
@@ -40,8 +41,8 @@ class WindowVerdict:
     ok: bool
 
 
-@dataclass(frozen=True)
-class ManyCallsReport:
+@dataclass(frozen=True, repr=False)
+class ManyCallsReport(Displayable):
     """Every window's verdicts plus the run-wide pairing problems (lesson 31)."""
 
     windows: tuple[WindowVerdict, ...]
@@ -63,19 +64,17 @@ class ManyCallsReport:
         lines += [f"配对问题：{p}" for p in self.problems]
         return "\n".join([*lines, f"结论：{self.verdict()}"])
 
-    __str__ = text
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, windows={len(self.windows)}, problems={len(self.problems)}"
 
-    def __repr__(self) -> str:
-        return f"ManyCallsReport(ok={self.ok}, windows={len(self.windows)}, problems={len(self.problems)})"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = [
             (w.round, w.calls, w.roundtrip, w.diagnosis, "通过" if w.ok else "未通过") for w in self.windows
         ]
         table = html_table(("轮次", "调用数", "verify-roundtrip", "diagnose", "结论"), rows)
         extra = "".join(f"<li>{esc(p)}</li>" for p in self.problems)
         listing = f"<ul>{extra}</ul>" if extra else ""
-        return {"text/plain": self.text(), "text/html": f"{table}{listing}<p>结论：{esc(self.verdict())}</p>"}
+        return f"{table}{listing}<p>结论：{esc(self.verdict())}</p>"
 
 
 def windows(trace: Any) -> list[tuple[int, dict[str, Any]]]:

@@ -56,8 +56,12 @@ class OrderDesk:
     tools: list[JSON] = field(init=False)
 
     def __post_init__(self) -> None:
+        from jsonschema import Draft202012Validator
+
         self.tools = declarations(idempotency_key=self.idempotency_key)
         self._by_name = {t["name"]: t for t in self.tools}
+        # compiled once, when the desk starts: no call pays for importing or compiling them
+        self._validators = {t["name"]: Draft202012Validator(t["input"]) for t in self.tools}
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> tuple[JSON, bool]:
         """Run one tool on ``arguments``; return ``(structured result, is_error)``."""
@@ -65,7 +69,7 @@ class OrderDesk:
         if tool is None:
             raise KeyError(name)
         try:
-            check_arguments(tool["input"], arguments)
+            check_arguments(self._validators[name], arguments)
             if name in self.faults or self.flaky.get(name, 0) > 0:
                 self.flaky[name] = self.flaky.get(name, 1) - 1
                 raise RuntimeError(f"injected fault in {name}")
@@ -148,12 +152,11 @@ class OrderDesk:
         }
 
 
-def check_arguments(schema: JSON, arguments: Mapping[str, Any]) -> None:
-    """Validate against the tool's own inputSchema (jsonschema, draft 2020-12) or DeskError."""
-    from jsonschema import Draft202012Validator
+def check_arguments(validator: Any, arguments: Mapping[str, Any]) -> None:
+    """Validate against the tool's own inputSchema (a jsonschema draft 2020-12 validator) or DeskError."""
     from jsonschema.exceptions import best_match
 
-    error = best_match(Draft202012Validator(schema).iter_errors(dict(arguments)))
+    error = best_match(validator.iter_errors(dict(arguments)))
     if error is None:
         return
     where = ".".join(str(p) for p in error.absolute_path)
@@ -215,7 +218,8 @@ def build_server(desk: OrderDesk, name: str = SERVICE) -> Server[Any]:
         delay = desk.delays.get(params.name, 0.0)
         if delay:
             await anyio.sleep(delay)  # a slow back end: other calls run meanwhile
-        structured, is_error = desk.call(params.name, params.arguments or {})
+        # the desk's work (sqlite3, jsonschema) is blocking: a worker thread keeps other calls moving
+        structured, is_error = await anyio.to_thread.run_sync(desk.call, params.name, params.arguments or {})
         text = json.dumps(structured, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from lessons_lib.core import orderdata as od
+from lessons_lib.core.display import Displayable
 
 VALID: Final[dict[str, dict[str, Any]]] = {
     "get_order": {"order_id": "O-1042"},
@@ -107,8 +108,8 @@ class Case:
         return self.got == self.expect or (self.expect == "refused" and self.got not in ("ok", "created"))
 
 
-@dataclass(frozen=True)
-class AcceptanceMatrix:
+@dataclass(frozen=True, repr=False)
+class AcceptanceMatrix(Displayable):
     """The matrix (lesson 30) and whether the database is byte-for-byte what it was."""
 
     cases: tuple[Case, ...]
@@ -139,10 +140,10 @@ class AcceptanceMatrix:
         lines.append(f"被拒绝的调用之后数据库没有变化：{self.unchanged}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return f"AcceptanceMatrix({len(self.cases)} cases, ok={self.ok})"
+    def repr_args(self) -> str:
+        return f"{len(self.cases)} cases, ok={self.ok}"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEADERS)
         body = "".join(
             "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self._rows()
@@ -151,7 +152,7 @@ class AcceptanceMatrix:
         table = (
             f'<table class="lessons-acceptance"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
         )
-        return {"text/plain": self.text(), "text/html": table + note}
+        return table + note
 
 
 def _plan(schemas: dict[str, dict[str, Any]]) -> list[tuple[str, str, dict[str, Any], str]]:

@@ -13,11 +13,13 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core.display import Displayable
+
 TODO: Final = "还没有完成"
 
 
-@dataclass(frozen=True)
-class ExerciseResult:
+@dataclass(frozen=True, repr=False)
+class ExerciseResult(Displayable):
     """The checker's answer: passed or not, with one line per finding."""
 
     ok: bool
@@ -31,13 +33,13 @@ class ExerciseResult:
         )
         return "\n".join([head, *self.lines])
 
-    def __repr__(self) -> str:
-        return self.text()
+    def repr_args(self) -> str:
+        return f"ok={self.ok}"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in self.lines)
         first = html.escape(self.text().splitlines()[0])
-        return {"text/plain": self.text(), "text/html": f"<p><b>{first}</b></p><ul>{items}</ul>"}
+        return f"<p><b>{first}</b></p><ul>{items}</ul>"
 
 
 def _open(value: Any, hint: str) -> ExerciseResult | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -124,8 +125,8 @@ def run_scenario(
     return run_orders(chosen.task, live=live, db_path=db_path, **options)
 
 
-@dataclass(frozen=True)
-class LedgerTable:
+@dataclass(frozen=True, repr=False)
+class LedgerTable(Displayable):
     """The call ledger as a table (lesson 31): one row per call, in the order proposed."""
 
     rows: tuple[LedgerRow, ...]
@@ -159,17 +160,17 @@ class LedgerTable:
         lines += [" | ".join(c) for c in self._cells()]
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return f"LedgerTable({len(self.rows)} calls)"
+    def repr_args(self) -> str:
+        return f"{len(self.rows)} calls"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEADERS)
         body = "".join(
             "<tr>" + "".join(f"<td><code>{html.escape(c)}</code></td>" for c in cells) + "</tr>"
             for cells in self._cells()
         )
         table = f'<table class="lessons-ledger"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        return {"text/plain": self.text(), "text/html": table}
+        return table
 
 
 def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
@@ -182,8 +183,8 @@ def run_order_scenario(name: str, **options: Any) -> Any:
     return run_scenario(name, **options)
 
 
-@dataclass(frozen=True)
-class ScenarioTable:
+@dataclass(frozen=True, repr=False)
+class ScenarioTable(Displayable):
     """The scenarios ``run --example orders --scenario`` knows, as a table."""
 
     scenarios: tuple[OrderScenario, ...]
@@ -191,20 +192,17 @@ class ScenarioTable:
     def text(self) -> str:
         return "\n".join(f"{s.name}：{s.title}（任务：{s.task}）" for s in self.scenarios)
 
-    def __repr__(self) -> str:
-        return f"ScenarioTable({len(self.scenarios)} scenarios)"
+    def repr_args(self) -> str:
+        return f"{len(self.scenarios)} scenarios"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = "".join(
             f"<tr><td><code>{html.escape(s.name)}</code></td><td>{html.escape(s.title)}</td>"
             f"<td>{html.escape(s.task)}</td></tr>"
             for s in self.scenarios
         )
         head = "<tr><th>场景</th><th>演示什么</th><th>用户任务</th></tr>"
-        return {
-            "text/plain": self.text(),
-            "text/html": f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>",
-        }
+        return f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>"
 
 
 def order_scenarios() -> ScenarioTable:
@@ -220,8 +218,8 @@ EXECUTE_SQL_TOOL: Final[dict[str, Any]] = {
 """The tool seed 001 and seed 003 warn against, declared only to be compared (lesson 30)."""
 
 
-@dataclass(frozen=True)
-class SqlDemo:
+@dataclass(frozen=True, repr=False)
+class SqlDemo(Displayable):
     """What one ``execute_sql`` call did to a throwaway database."""
 
     sql: str
@@ -238,8 +236,11 @@ class SqlDemo:
         )
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return self.text()
+    def repr_args(self) -> str:
+        return repr(self.sql[:40])
+
+    def html(self) -> str:
+        return f"<pre>{html.escape(self.text())}</pre>"
 
 
 def execute_sql_demo(sql: str) -> SqlDemo:
