@@ -53,7 +53,7 @@ class Guards:
     max_rounds: int = 6
     max_calls: int = 8
     """Calls one model reply may ask for; a reply with more runs none of them."""
-    call_timeout: float = 5.0
+    call_timeout: float = 10.0
     timeouts: Mapping[str, float] = field(default_factory=dict)
     """Per alias, seconds before the application gives up on a call (else ``call_timeout``)."""
     tool_retries: int = 1
