@@ -200,7 +200,7 @@ def test_a_break_in_the_second_call_is_found(
 def test_input_that_is_not_a_trace_raises_one_clear_value_error(data: Any) -> None:
     with pytest.raises(ValueError) as info:
         diagnose(data)
-    assert "trace" in str(info.value) or "找不到" in str(info.value)
+    assert "trace" in str(info.value) or "no such file" in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -255,7 +255,7 @@ def test_cli_through_the_dispatcher_prints_no_traceback(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert run.returncode == 2 and "Traceback" not in run.stderr and "不是合法的 JSON" in run.stderr
+    assert run.returncode == 2 and "Traceback" not in run.stderr and "is not valid JSON" in run.stderr
     run = subprocess.run(
         [sys.executable, "-m", "lessons_lib", "verify-roundtrip"], capture_output=True, text=True, timeout=60
     )

@@ -169,4 +169,4 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert cli_checks.main_roundtrip([str(fragments)]) == 2
     err = capsys.readouterr().err
-    assert "不是 roundtrip / trace 文件" in err and "Traceback" not in err
+    assert "is not a roundtrip / trace file" in err and "Traceback" not in err

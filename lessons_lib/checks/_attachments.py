@@ -9,7 +9,6 @@ keys are listed in ``lessons_lib.checks.verify``. Standard library only.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from lessons_lib.checks._evidence import (
     FRAGMENTS_FORMAT,
@@ -23,9 +22,10 @@ from lessons_lib.checks._evidence import (
     model_body,
     pick_feedback,
 )
+from lessons_lib.core.jsonvalue import JSONObject
 
 
-def _note(trace: Any, what: str, command: str) -> str:
+def _note(trace: object, what: str, command: str) -> str:
     model = trace.get("model") if isinstance(trace, dict) else None
     mode = model.get("mode") if isinstance(model, dict) else None
     mode = {"offline": "离线", "live": "在线"}.get(mode if isinstance(mode, str) else "", "")
@@ -35,7 +35,7 @@ def _note(trace: Any, what: str, command: str) -> str:
     )
 
 
-def fragments_from_trace(trace: Any) -> dict[str, Any]:
+def fragments_from_trace(trace: object) -> JSONObject:
     """The field fragments of a trace's first tool call (missing pieces are null). Lesson 07."""
     t = as_dict(trace)
     call, link, mcp_request, mcp_result = first_exchange(t)
@@ -57,7 +57,7 @@ def fragments_from_trace(trace: Any) -> dict[str, Any]:
     )
 
 
-def roundtrip_from_trace(trace: Any) -> dict[str, Any]:
+def roundtrip_from_trace(trace: object) -> JSONObject:
     """The complete two-round exchange with the MCP pair in the middle. Lesson 07."""
     t = as_dict(trace)
     _, _, mcp_request, mcp_response = first_exchange(t)
@@ -77,7 +77,7 @@ def roundtrip_from_trace(trace: Any) -> dict[str, Any]:
     )
 
 
-def fragments_from_roundtrip(roundtrip: Any) -> dict[str, Any]:
+def fragments_from_roundtrip(roundtrip: object) -> JSONObject:
     """The field fragments inside a round trip (it has no MCP declaration)."""
     rt = roundtrip if isinstance(roundtrip, dict) else {}
     call = first_call(rt.get("response_1"))

@@ -33,6 +33,7 @@ from lessons_lib.checks._rules import (
     rule_summary,
     values_follow_rule,
 )
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 STEPS: Final = (
@@ -54,13 +55,13 @@ class Chain:
         self.index = index
         self.request_1 = model_body(trace, "request_1")
         self.request_2 = model_body(trace, "request_2")
-        self.call: dict[str, Any] = {}
-        self.args: dict[str, Any] = {}
-        self.request: dict[str, Any] = {}
-        self.response: dict[str, Any] = {}
+        self.call: JSONObject = {}
+        self.args: JSONObject = {}
+        self.request: JSONObject = {}
+        self.response: JSONObject = {}
         self.tool_text: str | None = None
         self.tool_failed = False
-        self.feedback: dict[str, Any] | None = None
+        self.feedback: JSONObject | None = None
 
 
 def _model_response(c: Chain) -> str:

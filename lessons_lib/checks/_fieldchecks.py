@@ -8,8 +8,6 @@ helpers here, so ``lessons_lib.checks.doctor`` states them with the same words. 
 
 from __future__ import annotations
 
-from typing import Any
-
 from lessons_lib.checks._evidence import feedback_output, result_text
 from lessons_lib.checks._jsoncheck import first_text_diff, need, obj, same, show
 from lessons_lib.checks._rules import (
@@ -22,9 +20,10 @@ from lessons_lib.checks._rules import (
 )
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 
-def need_reply_to(reply_id: Any, mcp_id: Any) -> None:
+def need_reply_to(reply_id: object, mcp_id: object) -> None:
     """The MCP response answers the request with this JSON-RPC id."""
     need(
         same(reply_id, mcp_id),
@@ -32,7 +31,7 @@ def need_reply_to(reply_id: Any, mcp_id: Any) -> None:
     )
 
 
-def need_link_to(link: dict[str, Any], call_id: Any, mcp_id: Any, where: str = "link") -> None:
+def need_link_to(link: JSONObject, call_id: object, mcp_id: object, where: str = "link") -> None:
     """The application's link ties this call_id to the MCP id actually sent."""
     need(
         same(link.get("mcp_id"), mcp_id),
@@ -40,7 +39,7 @@ def need_link_to(link: dict[str, Any], call_id: Any, mcp_id: Any, where: str = "
     )
 
 
-def need_not_mcp_id(got: Any, call_ids: list[Any], mcp_id: Any, hint: str = "") -> None:
+def need_not_mcp_id(got: object, call_ids: list[JSON], mcp_id: object, hint: str = "") -> None:
     """A feedback's call_id is not the MCP id written where the model's call_id belongs."""
     need(
         got in call_ids or mcp_id is None or str(got) != str(mcp_id),
@@ -66,7 +65,7 @@ def compare_feedback(output: str, tool_text: str, is_error: bool) -> str:
     return f"output 与 MCP result.content 的文本逐字相同（{len(tool_text)} 个字符）"
 
 
-def check_rule(fragments: Any) -> str:
+def check_rule(fragments: object) -> str:
     """The declaration is a rule (types, no values of this call) and the call carries values."""
     fr = obj(fragments, "片段文件")
     decl = obj(fr.get("declaration"), "declaration（Responses 的 tools 项）")
@@ -93,7 +92,7 @@ def check_rule(fragments: Any) -> str:
     return f"声明只含类型（{summary}），调用只含符合类型的值（{checked}）"
 
 
-def check_text_object(fragments: Any) -> str:
+def check_text_object(fragments: object) -> str:
     """The model's arguments are JSON text; the MCP arguments are an object."""
     fr = obj(fragments, "片段文件")
     call = obj(fr.get("model_call"), "model_call（模型的 function_call 项）")
@@ -103,7 +102,7 @@ def check_text_object(fragments: Any) -> str:
     return f"arguments 是 JSON 文本（{size} 个字符），params.arguments 是对象（{len(mcp_args)} 个键）"
 
 
-def check_values_equal(fragments: Any) -> str:
+def check_values_equal(fragments: object) -> str:
     """Parsing the text gives exactly the values the service receives (path, head)."""
     fr = obj(fragments, "片段文件")
     parsed = parse_arguments(fr.get("model_call"))
@@ -119,7 +118,7 @@ def check_values_equal(fragments: Any) -> str:
     return f"{pairs}（arguments 文本解析后与 MCP arguments 对象逐项相同）"
 
 
-def check_route(fragments: Any) -> str:
+def check_route(fragments: object) -> str:
     """The application's link maps the alias back to the tool and ties call_id to the MCP id."""
     fr = obj(fragments, "片段文件")
     call = obj(fr.get("model_call"), "model_call（模型的 function_call 项）")
@@ -147,7 +146,7 @@ def check_route(fragments: Any) -> str:
     return f"应用把 {alias}（{call_id}）路由到服务 {link.get('service')} 的 {tool}（MCP id {show(mcp_id)}）"
 
 
-def check_mcp_pair(fragments: Any) -> str:
+def check_mcp_pair(fragments: object) -> str:
     """The MCP request and response pair by their JSON-RPC id."""
     fr = obj(fragments, "片段文件")
     need(fr.get("mcp_request") is not None, "没有 MCP tools/call 请求，无从配对")
@@ -168,7 +167,7 @@ def check_mcp_pair(fragments: Any) -> str:
     return f"tools/call 请求 id={show(mcp_id)}，响应 id={show(response['id'])}"
 
 
-def check_call_pair(fragments: Any) -> str:
+def check_call_pair(fragments: object) -> str:
     """The model's function_call and the feedback pair by call_id."""
     fr = obj(fragments, "片段文件")
     call = obj(fr.get("model_call"), "model_call（模型的 function_call 项）")
@@ -191,7 +190,7 @@ def check_call_pair(fragments: Any) -> str:
     return f"function_call 与 function_call_output 的 call_id 都是 {call_id}"
 
 
-def check_feedback(fragments: Any) -> str:
+def check_feedback(fragments: object) -> str:
     """The feedback text is the tool's own result text and keeps success or failure."""
     fr = obj(fragments, "片段文件")
     need(fr.get("mcp_result") is not None, "没有 MCP 响应：反馈没有可以来自的执行结果")
@@ -200,7 +199,7 @@ def check_feedback(fragments: Any) -> str:
     return compare_feedback(feedback_output(fr.get("feedback")), tool_text, is_error)
 
 
-def field_checks(fr: Any) -> list[Check]:
+def field_checks(fr: object) -> list[Check]:
     """The seven checks of ``verify_fields`` on one set of fragments, in the seed's order."""
     return [
         run_check("rule", "规则保持规则", check_rule, fr),

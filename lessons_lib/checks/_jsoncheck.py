@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.jsonvalue import JSON, diff_path, same
+
 
 class Fail(Exception):
     """A check's failure: the message is the reason printed after FAIL."""
@@ -21,7 +23,7 @@ def need(condition: object, reason: str) -> None:
         raise Fail(reason)
 
 
-def json_kind(value: Any) -> str:
+def json_kind(value: object) -> str:
     """The JSON name of a value's type, in Chinese, for reasons."""
     if value is None:
         return "null（或缺失）"
@@ -31,7 +33,7 @@ def json_kind(value: Any) -> str:
     return next((name for types, name in names if isinstance(value, types)), type(value).__name__)
 
 
-def show(value: Any, limit: int = 60) -> str:
+def show(value: object, limit: int = 60) -> str:
     """A short JSON spelling of a value for a reason line."""
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -40,48 +42,22 @@ def show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def obj(value: Any, where: str) -> dict[str, Any]:
+def obj(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Fail(f"{where} 应当是 JSON 对象，实际是{json_kind(value)}")
     return value
 
 
-def text_of(value: Any, where: str) -> str:
+def text_of(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise Fail(f"{where} 应当是文本，实际是{json_kind(value)}")
     return value
 
 
-def list_of(value: Any, where: str) -> list[Any]:
+def list_of(value: object, where: str) -> list[JSON]:
     if not isinstance(value, list):
         raise Fail(f"{where} 应当是数组，实际是{json_kind(value)}")
     return value
-
-
-def same(a: Any, b: Any) -> bool:
-    """Strict JSON equality: 20, 20.0, "20" and true are four different values."""
-    return diff_path(a, b) is None
-
-
-def diff_path(a: Any, b: Any, path: str = "") -> str | None:
-    """The first path where two JSON values differ, or None if they are the same."""
-    if type(a) is not type(b):
-        return path or "（整体）"
-    if isinstance(a, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            if key not in a or key not in b:
-                return f"{path}.{key}"
-            found = diff_path(a[key], b[key], f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if isinstance(a, list):
-        for n, (x, y) in enumerate(zip(a, b, strict=False)):
-            found = diff_path(x, y, f"{path}[{n}]")
-            if found:
-                return found
-        return None if len(a) == len(b) else f"{path}[{min(len(a), len(b))}]"
-    return None if a == b else (path or "（整体）")
 
 
 def first_text_diff(expected: str, actual: str) -> str:
@@ -94,26 +70,30 @@ def first_text_diff(expected: str, actual: str) -> str:
     return f"从第 {n + 1} 个字符起不同，服务返回 {want}，反馈里是 {got}"
 
 
-def short(path: Any) -> str:
+def short(path: object) -> str:
     """A file's name only: reports never print a machine's absolute path."""
     return Path(str(path)).name
 
 
-def load_json(path: Any) -> Any:
-    """Read a JSON file; any problem becomes one Fail sentence saying what to do."""
+def load_json(path: object) -> JSON:
+    """Read a JSON file; any problem becomes one Fail sentence saying what to do (in English,
+    like every command-line message)."""
     p = Path(str(path))
     try:
         raw = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise Fail(f"找不到文件 {p}：请检查路径，或先运行 python -m lessons_lib record 生成附件") from None
+        raise Fail(f"no such file: {p}; check the path, or run python -m lessons_lib record") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Fail(f"无法读取 {p}（{type(exc).__name__}）：请给出一个 UTF-8 编码的 JSON 文件") from None
+        raise Fail(f"cannot read {p} ({type(exc).__name__}); give a UTF-8 JSON file") from None
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
         where = (
-            f"第 {exc.lineno} 行第 {exc.colno} 列：{exc.msg}"
+            f"line {exc.lineno} column {exc.colno}: {exc.msg}"
             if isinstance(exc, json.JSONDecodeError)
-            else "嵌套过深"
+            else "nested too deeply"
         )
-        raise Fail(f"{p} 不是合法的 JSON（{where}）：请修正后再运行") from None
+        raise Fail(f"{p} is not valid JSON ({where}); fix it and run again") from None
+
+
+__all__ = ["diff_path", "same"]  # re-exported for the checks

@@ -25,21 +25,22 @@ from lessons_lib.checks._evidence import (
     result_text,
 )
 from lessons_lib.checks._jsoncheck import Fail
+from lessons_lib.core.jsonvalue import JSONObject
 
 Trace = dict[str, Any]
 
 
-def _copy(trace: Any) -> Trace:
+def _copy(trace: object) -> Trace:
     return require_trace(copy.deepcopy(as_dict(trace)))
 
 
-def _drop_events(t: Trace, keep: Callable[[dict[str, Any]], bool]) -> None:
+def _drop_events(t: Trace, keep: Callable[[JSONObject], bool]) -> None:
     t["events"] = [e for e in t["events"] if not isinstance(e, dict) or keep(e)]
     for n, event in enumerate(e for e in t["events"] if isinstance(e, dict)):
         event["seq"] = n
 
 
-def _round(label: Any) -> int:
+def _round(label: object) -> int:
     head, _, number = str(label).rpartition("_")
     return int(number) if head in ("request", "response") and number.isdigit() else 0
 
@@ -60,11 +61,11 @@ def _call_copies(t: Trace) -> list[dict[str, Any]]:
     return [i for i in items if is_call(i) and i.get("call_id") == call.get("call_id")]
 
 
-def _feedback_items(t: Trace) -> list[dict[str, Any]]:
+def _feedback_items(t: Trace) -> list[JSONObject]:
     return [i for i in _later_inputs(t) if is_output(i)]
 
 
-def _edit_arguments(t: Trace, edit: Callable[[dict[str, Any]], None]) -> None:
+def _edit_arguments(t: Trace, edit: Callable[[JSONObject], None]) -> None:
     """Change this call's values everywhere they travel: the arguments text and the MCP object."""
     copies = _call_copies(t)
     if not copies:
@@ -79,7 +80,7 @@ def _edit_arguments(t: Trace, edit: Callable[[dict[str, Any]], None]) -> None:
         params["arguments"] = copy.deepcopy(args)
 
 
-def _replace_text(value: Any, old: str, new: str) -> Any:
+def _replace_text(value: object, old: str, new: str) -> Any:
     if isinstance(value, str):
         return value.replace(old, new)
     if isinstance(value, list):
@@ -92,7 +93,7 @@ def _replace_text(value: Any, old: str, new: str) -> Any:
 # ----------------------------------------------------------------------------- the seven mistakes
 
 
-def declaration_as_execution(trace: Any) -> Trace:
+def declaration_as_execution(trace: object) -> Trace:
     """No tools/call is sent: the application treats the declared tool as if it had run."""
     t = _copy(trace)
     _, _, request, response = first_exchange(t)
@@ -103,14 +104,14 @@ def declaration_as_execution(trace: Any) -> Trace:
     return t
 
 
-def rule_as_value(trace: Any) -> Trace:
+def rule_as_value(trace: object) -> Trace:
     """The rule {"type": "number"} travels as the value of head."""
     t = _copy(trace)
     _edit_arguments(t, lambda args: args.__setitem__("head", {"type": "number"}))
     return t
 
 
-def parse_as_read(trace: Any) -> Trace:
+def parse_as_read(trace: object) -> Trace:
     """The service reports a failure; the feedback still carries file content as if it was read."""
     t = _copy(trace)
     call, _, _, response = first_exchange(t)
@@ -127,7 +128,7 @@ def parse_as_read(trace: Any) -> Trace:
     return t
 
 
-def format_as_permission(trace: Any) -> Trace:
+def format_as_permission(trace: object) -> Trace:
     """A well-formed path outside the root comes back as a successful read."""
     t = _copy(trace)
     copies = _call_copies(t)
@@ -137,7 +138,7 @@ def format_as_permission(trace: Any) -> Trace:
     return dict(_replace_text(t, old, "/workspace/../etc/passwd"))
 
 
-def mixed_ids(trace: Any) -> Trace:
+def mixed_ids(trace: object) -> Trace:
     """The feedback carries the MCP JSON-RPC id where the model's call_id belongs."""
     t = _copy(trace)
     _, _, request, _ = first_exchange(t)
@@ -146,7 +147,7 @@ def mixed_ids(trace: Any) -> Trace:
     return t
 
 
-def logged_not_fed_back(trace: Any) -> Trace:
+def logged_not_fed_back(trace: object) -> Trace:
     """The result stays in the application (a log); the next model input has no function_call_output."""
     t = _copy(trace)
     for event in t["events"]:
@@ -157,7 +158,7 @@ def logged_not_fed_back(trace: Any) -> Trace:
     return t
 
 
-def raw_as_answer(trace: Any) -> Trace:
+def raw_as_answer(trace: object) -> Trace:
     """No second model request: the raw tool text is shown to the user as the answer."""
     t = _copy(trace)
     _, _, _, response = first_exchange(t)

@@ -33,9 +33,10 @@ from lessons_lib.checks._fieldchecks import (
 from lessons_lib.checks._jsoncheck import diff_path, list_of, need, obj, same, show
 from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
 from lessons_lib.checks.verify_report import Check, run_check
+from lessons_lib.core.jsonvalue import JSONObject
 
 
-def check_declaration_kept(roundtrip: Any) -> str:
+def check_declaration_kept(roundtrip: object) -> str:
     """Both requests carry the same tools, and every call names a declared tool."""
     rt = obj(roundtrip, "往返文件")
     first = obj(rt.get("request_1"), "request_1")
@@ -59,7 +60,7 @@ def check_declaration_kept(roundtrip: Any) -> str:
     return f"两次请求的 tools 完全相同（{', '.join(names) or '无函数工具'}），都只含规则"
 
 
-def check_context(roundtrip: Any) -> str:
+def check_context(roundtrip: object) -> str:
     """The second input keeps the task and the original call, then adds the feedback."""
     rt = obj(roundtrip, "往返文件")
     first = obj(rt.get("request_1"), "request_1")
@@ -91,7 +92,7 @@ def check_context(roundtrip: Any) -> str:
     return f"第二次 input 依次保留原输入 {len(before)} 项、原调用 {len(calls)} 项，再追加工具反馈 {n_out} 项"
 
 
-def _call_copy_diff(call: dict[str, Any], copy_: dict[str, Any]) -> str | None:
+def _call_copy_diff(call: JSONObject, copy_: JSONObject) -> str | None:
     """The first key where the copy in the next input differs from the call (status may be left out)."""
     for key in ("type", "call_id", "name", "arguments", "id", "status"):
         if (key == "status" and key not in copy_) or (key == "id" and key not in call and key not in copy_):
@@ -101,17 +102,17 @@ def _call_copy_diff(call: dict[str, Any], copy_: dict[str, Any]) -> str | None:
     return None
 
 
-def check_values_passed(fragments: Any) -> str:
+def check_values_passed(fragments: object) -> str:
     """arguments is JSON text whose values follow the rule and reach the service unchanged."""
     check_text_object(fragments)
     equal = check_values_equal(fragments)
     decl = obj(obj(fragments, "片段").get("declaration"), "request_1 里被调用工具的声明")
     parameters = obj(decl.get("parameters"), "声明的 parameters")
-    values_follow_rule(parse_arguments(fragments.get("model_call")), parameters)
+    values_follow_rule(parse_arguments(obj(fragments, "片段").get("model_call")), parameters)
     return f"{equal}，且符合声明的类型"
 
 
-def check_id_domains(roundtrip: Any, fragments: Any) -> str:
+def check_id_domains(roundtrip: object, fragments: object) -> str:
     """call_id pairs inside the model exchange, the MCP id inside the MCP exchange; links tie them."""
     rt = obj(roundtrip, "往返文件")
     calls = call_items(rt.get("response_1"))
@@ -136,7 +137,7 @@ def check_id_domains(roundtrip: Any, fragments: Any) -> str:
     return f"call_id 在模型往返内配对，MCP id 在服务往返内配对；{route}"
 
 
-def check_answer(roundtrip: Any) -> str:
+def check_answer(roundtrip: object) -> str:
     """The second response carries the model's answer text."""
     rt = obj(roundtrip, "往返文件")
     need(rt.get("response_2") is not None, "没有第二次响应 response_2：模型没有基于反馈作答")
@@ -145,7 +146,7 @@ def check_answer(roundtrip: Any) -> str:
     return f"response_2 里有 assistant 答复（{len(text)} 个字符）；答得对不对不在本地核对范围内"
 
 
-def roundtrip_checks(rt: Any) -> list[Check]:
+def roundtrip_checks(rt: object) -> list[Check]:
     """The six checks of ``verify_roundtrip`` on one round trip, in order."""
     fr = fragments_from_roundtrip(rt)
     return [
@@ -158,7 +159,7 @@ def roundtrip_checks(rt: Any) -> list[Check]:
     ]
 
 
-def _trial(key: str, title: str, sabotage: Callable[[Any], Any], rt: Any) -> Check:
+def _trial(key: str, title: str, sabotage: Callable[[Any], Any], rt: object) -> Check:
     try:
         broken = sabotage(copy.deepcopy(rt))
     except Exception as exc:  # a round trip too malformed to sabotage
@@ -169,14 +170,14 @@ def _trial(key: str, title: str, sabotage: Callable[[Any], Any], rt: Any) -> Che
     return Check(key, title, True, "已拒绝 —— " + "；".join(f"{c.name}：{c.reason}" for c in failed[:2]))
 
 
-def _sab_wrong_id(rt: dict[str, Any]) -> dict[str, Any]:
+def _sab_wrong_id(rt: JSONObject) -> JSONObject:
     for item in input_items(rt.get("request_2")):
         if is_output(item):
             item["call_id"] = f"{item.get('call_id')}_wrong"
     return rt
 
 
-def _sab_drop_call(rt: dict[str, Any]) -> dict[str, Any]:
+def _sab_drop_call(rt: JSONObject) -> JSONObject:
     request_2 = obj(rt.get("request_2"), "request_2")
     request_2["input"] = [i for i in input_items(request_2) if not is_call(i)]
     return rt
@@ -197,6 +198,6 @@ _BUILT_IN: Final = (
 )
 
 
-def trials(rt: Any) -> list[Check]:
+def trials(rt: object) -> list[Check]:
     """Each built-in sabotage applied to a copy: PASS when the checks reject it."""
     return [_trial(name, title, fn, rt) for name, title, fn in _BUILT_IN]

@@ -13,13 +13,14 @@ import posixpath
 from typing import Any, Final
 
 from lessons_lib.checks._jsoncheck import Fail, json_kind, need, obj, same, show
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 JSON_TYPES: Final = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _VALUE_KEYS: Final = ("const", "default", "enum", "examples")
 
 
-def rule_summary(schema: Any, where: str) -> str:
+def rule_summary(schema: object, where: str) -> str:
     """'path: string, head: number' if the schema is a rule made of types, else Fail."""
     s = obj(schema, where)
     need(
@@ -48,7 +49,7 @@ def rule_summary(schema: Any, where: str) -> str:
     return ", ".join(parts) or "没有参数"
 
 
-def value_in_rule(schema: Any, values: list[Any], where: str) -> str | None:
+def value_in_rule(schema: object, values: list[Any], where: str) -> str | None:
     """Where a rule carries one of this call's values (in const/default/enum/examples or a string)."""
     if isinstance(schema, dict):
         for key, sub in schema.items():
@@ -71,13 +72,13 @@ def value_in_rule(schema: Any, values: list[Any], where: str) -> str | None:
     return None
 
 
-def looks_like_rule(value: Any) -> bool:
+def looks_like_rule(value: object) -> bool:
     return isinstance(value, dict) and (
         value.get("type") in JSON_TYPES or "properties" in value or "$schema" in value
     )
 
 
-def type_ok(value: Any, kind: Any) -> bool:
+def type_ok(value: object, kind: object) -> bool:
     kinds = kind if isinstance(kind, list) else [kind]
     checks = {
         "string": lambda v: isinstance(v, str),
@@ -109,7 +110,7 @@ def values_follow_rule(args: dict[str, Any], schema: dict[str, Any]) -> str:
     return "，".join(f"{k}={show(v)}" for k, v in args.items())
 
 
-def parse_arguments(call: Any, where: str = "model_call.arguments") -> dict[str, Any]:
+def parse_arguments(call: object, where: str = "model_call.arguments") -> JSONObject:
     """The model's arguments text parsed to an object, else Fail saying why."""
     text = obj(call, "model_call（模型的 function_call 项）").get("arguments")
     if not isinstance(text, str):
@@ -123,7 +124,7 @@ def parse_arguments(call: Any, where: str = "model_call.arguments") -> dict[str,
     return parsed
 
 
-def mcp_arguments(request: Any) -> dict[str, Any]:
+def mcp_arguments(request: object) -> JSONObject:
     """The MCP tools/call ``params.arguments`` object, else Fail saying why."""
     need(request is not None, "没有 MCP tools/call 请求：模型的调用只是数据，声明和调用都不会自己执行")
     req = obj(request, "mcp_request")
@@ -137,7 +138,7 @@ def mcp_arguments(request: Any) -> dict[str, Any]:
     return args
 
 
-def call_values(fr: dict[str, Any]) -> dict[str, Any]:
+def call_values(fr: JSONObject) -> JSONObject:
     """This call's values: the parsed arguments text, else the MCP arguments, else {}."""
     for read in (lambda: parse_arguments(fr.get("model_call")), lambda: mcp_arguments(fr.get("mcp_request"))):
         try:

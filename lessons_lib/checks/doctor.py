@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks.verify_report import esc, html_table
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSONObject
 
 STEP_ZH: Final = dict(STEPS)
 STATUS_ZH: Final = {"ok": "通过", "broken": "断开", "unchecked": "未检查"}
@@ -83,7 +84,7 @@ class Diagnosis(Displayable):
         return f'<div class="lessons-diagnosis">{table}<p>结论：{esc(self.verdict())}</p></div>'
 
 
-def diagnose(trace: Any) -> Diagnosis:
+def diagnose(trace: object) -> Diagnosis:
     """Walk the seven links of a trace in the troubleshooting order; stop at the first broken one. Lesson 08.
 
     ``trace`` is a trace dict, a ``lessons_lib.core.trace.Trace`` or a path to a trace file;
@@ -114,7 +115,7 @@ def _walk_step(key: str, name: str, step: Callable[[Chain], str], chains: list[C
     return Finding(key, name, "ok", " ".join(evidence))
 
 
-def _as_trace(trace: Any) -> dict[str, Any]:
+def _as_trace(trace: object) -> JSONObject:
     if isinstance(trace, str | Path):
         try:
             trace = load_json(trace)

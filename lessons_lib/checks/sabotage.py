@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks._mistakes import (
@@ -29,6 +29,7 @@ from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
 from lessons_lib.checks.verify import Report, roundtrip_from_trace, verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import esc, html_table
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSON
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Sabotage:
     mistake: str
     change: str
     link: str
-    apply: Callable[[Trace], Trace] = field(repr=False, compare=False)
+    apply: Callable[[object], Trace] = field(repr=False, compare=False)
 
     @property
     def link_zh(self) -> str:
@@ -87,7 +88,9 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
         return html_table(("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"), rows)
 
 
-def _entry(apply: Callable[[Any], Trace], title: str, change: str, link: str, mistake: str = "") -> Sabotage:
+def _entry(
+    apply: Callable[[object], Trace], title: str, change: str, link: str, mistake: str = ""
+) -> Sabotage:
     """An entry named after its function; the mistake is the title unless the seed words it longer."""
     return Sabotage(apply.__name__, title, mistake or title, change, link, apply)
 
@@ -183,7 +186,7 @@ class SabotageOutcome(Displayable):
         return head + html_table(("检查", "回答"), self.lines())
 
 
-def run_sabotage(name: str, trace: Any = None) -> SabotageOutcome:
+def run_sabotage(name: str, trace: object = None) -> SabotageOutcome:
     """Apply one catalogue entry (to the recorded data/trace.json by default) and check it. Lesson 08."""
     entry = SABOTAGES.get(name)
     broken = entry.apply(_default_trace() if trace is None else trace)
@@ -195,7 +198,7 @@ def run_sabotage(name: str, trace: Any = None) -> SabotageOutcome:
     )
 
 
-def _default_trace() -> Any:
+def _default_trace() -> JSON:
     from lessons_lib.core.paths import DATA_DIR
 
     try:

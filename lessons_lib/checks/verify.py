@@ -30,7 +30,7 @@ Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never a
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._attachments import (
     fragments_from_roundtrip,
@@ -66,7 +66,7 @@ ROUNDTRIP_LIMITS: Final = (
 )
 
 
-def verify_fields(fragments: Any) -> Report:
+def verify_fields(fragments: object) -> Report:
     """Seven offline checks of the field fragments (seed section 7). Lesson 07.
 
     Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
@@ -78,7 +78,7 @@ def verify_fields(fragments: Any) -> Report:
     return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
 
 
-def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
+def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
     rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt

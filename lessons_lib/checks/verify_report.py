@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lessons_lib.checks._jsoncheck import Fail
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSON
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def mark(check: Check) -> str:
     return "PASS" if check.passed else "FAIL"
 
 
-def run_check(key: str, name: str, fn: Callable[..., str], *args: Any) -> Check:
+def run_check(key: str, name: str, fn: Callable[..., str], *args: object) -> Check:
     """Run one check: its return is the PASS reason; Fail or any error becomes a FAIL line."""
     try:
         return Check(key, name, True, fn(*args))
@@ -88,12 +88,12 @@ def run_check(key: str, name: str, fn: Callable[..., str], *args: Any) -> Check:
         return Check(key, name, False, f"形状不对，无法核对（{type(exc).__name__}: {exc}）")
 
 
-def esc(value: Any) -> str:
-    """Any value as HTML-escaped text."""
+def esc(value: object) -> str:
+    """A value as HTML-escaped text."""
     return html.escape(str(value))
 
 
-def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def html_table(header: Sequence[str], rows: Sequence[Sequence[JSON]]) -> str:
     """A plain HTML table; every cell is escaped."""
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lessons_lib.checks._evidence import kind_of
-from lessons_lib.checks._jsoncheck import load_json, need, short
+from lessons_lib.checks._jsoncheck import load_json, need
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import Report
@@ -43,7 +43,7 @@ def _main(
         data = load_json(path)
         need(
             kind_of(data) in kinds,
-            f"{short(path)} 不是 {' / '.join(kinds)} 文件：请给出 {default} 或 trace.json",
+            f"{path} is not a {' / '.join(kinds)} file; give {default} or trace.json",
         )
         return verify(data)
 

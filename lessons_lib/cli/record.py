@@ -18,7 +18,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         written = record_fixtures(args.out)
-    except (OSError, RuntimeError) as exc:  # RendererMissing is a RuntimeError too
+    except OSError as exc:
+        print(f"record: cannot write into {args.out}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:  # RendererMissing: says which renderer to install
         print(f"record: {exc}", file=sys.stderr)
         return 1
     for path in written:

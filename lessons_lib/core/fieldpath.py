@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lessons_lib.core.jsonvalue import JSON
+
 PathT = tuple[str | int, ...]
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_$@][\w$@/-]*$")
@@ -33,7 +35,7 @@ def format_path(path: Sequence[str | int]) -> str:
 
 
 def _tokens(text: str) -> list[tuple[str, Any]]:
-    tokens: list[tuple[str, Any]] = []
+    tokens: list[tuple[str, object]] = []
     pos = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
@@ -70,13 +72,13 @@ class Pattern:
     """A compiled path pattern; ``matches(path, nodes)`` needs the values along the path."""
 
     text: str
-    tokens: tuple[tuple[str, Any], ...]
+    tokens: tuple[tuple[str, JSON], ...]
 
     @classmethod
     def compile(cls, text: str) -> Pattern:
         return cls(text, tuple(_tokens(text)))
 
-    def matches(self, path: PathT, nodes: Sequence[Any]) -> bool:
+    def matches(self, path: PathT, nodes: Sequence[JSON]) -> bool:
         return _match(self.tokens, 0, path, 0, nodes)
 
 
@@ -103,5 +105,5 @@ def _match(tokens: Sequence[tuple[str, Any]], ti: int, path: PathT, pi: int, nod
     return ok and _match(tokens, ti + 1, path, pi + 1, nodes)
 
 
-def _as_text(value: Any) -> str | None:
+def _as_text(value: object) -> str | None:
     return value if isinstance(value, str) else None if value is None else json.dumps(value)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 JSON: TypeAlias = "str | int | float | bool | None | list[JSON] | dict[str, JSON]"
-"""Any JSON value, as ``json.loads`` returns it."""
+"""A JSON value of any shape, as ``json.loads`` returns it."""
 JSONObject: TypeAlias = "dict[str, JSON]"
 """A JSON object: a message body, a frame, an item."""
 

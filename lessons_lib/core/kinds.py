@@ -19,6 +19,7 @@ from typing import Any
 
 from lessons_lib.core.fieldpath import PathT, Pattern, format_path, parse_path
 from lessons_lib.core.glossary import Kind
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kindtables import NEST, TABLES, TYPE_TITLES, compiled_table
 from lessons_lib.core.msgtype import DETECTORS, detect_known, detect_type
 
@@ -36,7 +37,7 @@ class Match:
         return self.pattern is None
 
 
-def nodes_along(message: Any, path: PathT) -> list[Any]:
+def nodes_along(message: Any, path: PathT) -> list[JSON]:
     """The values at path[:0], path[:1], ... path; ValueError if the path is not in the message."""
     nodes = [message]
     for i, seg in enumerate(path):
@@ -54,7 +55,7 @@ def nodes_along(message: Any, path: PathT) -> list[Any]:
 
 
 def _classify(
-    message_type: str, path: PathT, nodes: Sequence[Any], hint: Callable[[Any], str] | None
+    message_type: str, path: PathT, nodes: Sequence[JSON], hint: Callable[[object], str] | None
 ) -> Match:
     if message_type == "bundle":
         for i in range(1, len(path) + 1):
@@ -85,7 +86,7 @@ def _classify(
     return Match("envelope", message_type, None)
 
 
-def _event_hint(event: Any) -> str:
+def _event_hint(event: object) -> str:
     return (
         detect_type(event.get("body"), label=event.get("label"))
         if isinstance(event, dict)
@@ -93,7 +94,7 @@ def _event_hint(event: Any) -> str:
     )
 
 
-def classify(message: Any, path: str | Sequence[str | int], message_type: str | None = None) -> Match:
+def classify(message: JSON, path: str | Sequence[str | int], message_type: str | None = None) -> Match:
     """Classify one field; ``path`` like ``output[0].arguments`` or a tuple of keys/indices."""
     p = parse_path(path) if isinstance(path, str) else tuple(path)
     nodes = nodes_along(message, p)
@@ -101,7 +102,7 @@ def classify(message: Any, path: str | Sequence[str | int], message_type: str | 
     return _classify(mtype, p, nodes, _event_hint if mtype == "trace" else None)
 
 
-def kind_of(message: Any, path: str | Sequence[str | int], message_type: str | None = None) -> Kind:
+def kind_of(message: JSON, path: str | Sequence[str | int], message_type: str | None = None) -> Kind:
     """The kind of the field at ``path``: ``kind_of(response_1, "output[0].call_id") == "identifier"``.
 
     Introduced in lesson 03. Unclassified fields count as ``"envelope"``; see ``classify``.
@@ -114,7 +115,7 @@ class Field:
     """One field of a message, as the field tree shows it."""
 
     path: PathT
-    value: Any
+    value: JSON
     match: Match
 
     @property
@@ -126,12 +127,12 @@ class Field:
         return self.match.kind
 
 
-def walk(message: Any, message_type: str | None = None) -> Iterator[Field]:
+def walk(message: JSON, message_type: str | None = None) -> Iterator[Field]:
     """Every field of the message, depth first in document order, root first."""
     mtype = message_type or detect_type(message)
     hint = _event_hint if mtype == "trace" else None
 
-    def visit(path: PathT, nodes: list[Any]) -> Iterator[Field]:
+    def visit(path: PathT, nodes: list[JSON]) -> Iterator[Field]:
         node = nodes[-1]
         yield Field(path, node, _classify(mtype, path, nodes, hint))
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()

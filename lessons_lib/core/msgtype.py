@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from lessons_lib.core.jsonvalue import JSON, JSONObject
+
 _MCP_METHODS: Final = ("tools/call", "tools/list", "initialize")
 
 
-def _mcp_response_type(d: dict[str, Any], method: str | None = None) -> str:
+def _mcp_response_type(d: JSONObject, method: str | None = None) -> str:
     if "error" in d:
         return "mcp_response/error"
     result = d.get("result")
@@ -25,7 +27,7 @@ def _mcp_response_type(d: dict[str, Any], method: str | None = None) -> str:
     return f"mcp_response/{method}" if method in _MCP_METHODS else "mcp_response"
 
 
-def _is_dict(m: Any) -> bool:
+def _is_dict(m: JSON) -> bool:
     return isinstance(m, dict)
 
 
@@ -86,7 +88,7 @@ def detect_type(message: Any, *, label: str | None = None) -> str:
     return "unclassified"
 
 
-def _holds_known(node: Any, depth: int) -> bool:
+def _holds_known(node: JSON, depth: int) -> bool:
     children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
     for child in children:
         if isinstance(child, dict | list):
@@ -95,7 +97,7 @@ def _holds_known(node: Any, depth: int) -> bool:
     return False
 
 
-def detect_known(node: Any) -> str | None:
+def detect_known(node: JSON) -> str | None:
     """The type if one of ``DETECTORS`` recognises the node itself, else None (no bundles)."""
     if any(test(node) for _, test in DETECTORS):
         return detect_type(node)

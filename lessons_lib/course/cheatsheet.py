@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.views.textwidth import shorten, text_table, width
 
 _PREVIEW: Final = 56  # display columns of an example value
@@ -42,7 +43,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
 
 
-def preview(value: Any) -> str:
+def preview(value: JSON) -> str:
     """A value as one short line of JSON; long text keeps its start and says how many lines it has."""
     text = json.dumps(value, ensure_ascii=False)
     if width(text) <= _PREVIEW:
@@ -74,7 +75,7 @@ class RefRow:
     where: str
     path: str
     kind: str
-    value: Any
+    value: JSON
 
 
 @dataclass(frozen=True, repr=False)
@@ -113,7 +114,7 @@ class QuickReference(Displayable):
         return f"rows={len(self.rows)}"
 
 
-def _get(message: Any, path: str) -> Any:
+def _get(message: Any, path: str) -> JSON:
     from lessons_lib.core.kinds import parse_path
 
     node = message
@@ -122,7 +123,7 @@ def _get(message: Any, path: str) -> Any:
     return node
 
 
-def _index(items: list[Any], item_type: str) -> int:
+def _index(items: list[JSON], item_type: str) -> int:
     return next(i for i, item in enumerate(items) if isinstance(item, dict) and item.get("type") == item_type)
 
 

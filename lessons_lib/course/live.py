@@ -3,7 +3,7 @@
 Without a key, :func:`try_live` shows exactly one deterministic line (the course runs offline
 and says how to go live), so a notebook's stored output is the same on every machine without a
 key. With a key it runs the same loop with the real model, then checks the live trace with the
-course's verifiers (``verify_roundtrip`` and, when available, ``diagnose``). Any failure (HTTP
+course's verifiers (``verify_roundtrip`` and, when available, ``diagnose``). JSON failure (HTTP
 401, no network, a crash) shows a reason, never a traceback, and never the key.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.engine.models import redact
 
 _HTML_STYLE = "font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;margin:0"
@@ -28,7 +29,7 @@ class LiveResult(Displayable):
     headline: str
     sections: tuple[tuple[str, str], ...] = ()  # (title, text) blocks shown under the headline
     status: str = "offline"  # outcome status of the live run ("answered", "error", ...)
-    trace: Any = field(default=None, compare=False)
+    trace: object = field(default=None, compare=False)
 
     def text(self) -> str:
         """Plain text: the headline, then each section under its title."""
@@ -49,7 +50,7 @@ class LiveResult(Displayable):
         return f"mode={self.mode!r}, status={self.status!r}"
 
 
-def try_live(head: int = 20) -> LiveResult:
+def try_live(head: int = EXAMPLE_HEAD) -> LiveResult:
     """Run the chain once with the real model if a key is set; otherwise say how to go live."""
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
@@ -100,7 +101,7 @@ def _verify(trace: Any) -> str:
     return str(verify_roundtrip(roundtrip_from_trace(trace.to_dict())))
 
 
-def _diagnose(trace: Any) -> str:
+def _diagnose(trace: object) -> str:
     from lessons_lib.checks.doctor import diagnose
 
     try:

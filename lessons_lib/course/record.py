@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -26,7 +27,7 @@ TRACE_FILE = "trace.json"
 DIAGRAM_DIR = "diagrams"
 
 
-def fixtures_from_trace(trace: Trace) -> dict[str, Any]:
+def fixtures_from_trace(trace: Trace) -> JSONObject:
     """File name -> JSON object: the four model messages, the MCP pair, the attachments, the trace."""
     from lessons_lib.checks import verify
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.paths import DATA_DIR
 
 NOTEBOOK_DIR = DATA_DIR.parent / "notebooks"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def clean(nb: Any) -> Any:
+def clean(nb: Any) -> JSON:
     """Drop the run- and machine-dependent parts of an executed notebook (in place)."""
     nb.metadata.pop("widgets", None)
     nb.metadata.get("language_info", {}).pop("version", None)

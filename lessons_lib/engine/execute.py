@@ -18,11 +18,12 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from lessons_lib.core.example import ALIAS_SEPARATOR
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from mcp.server import Server
     from mcp_types import CallToolResult
 
-ServerFactory = Callable[[str], "Server[Any]"]
+ServerFactory = Callable[[str], "Server"]
 """Builds the low-level MCP server for a service name."""
 
 ServiceSpec = str | Path | ServerFactory
@@ -69,7 +70,7 @@ class Service:
         self._sent: anyio.Event | None = None
         self.sent_id: int | str | None = None
 
-    def sink(self, direction: str, frame: dict[str, Any]) -> None:
+    def sink(self, direction: str, frame: JSONObject) -> None:
         """Every frame of this service lands in the trace; a sent ``tools/call`` is noted."""
         if "method" in frame:
             label = str(frame["method"])

@@ -16,13 +16,16 @@ import posixpath
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 
 if TYPE_CHECKING:
     from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
+    from mcp_types import CallToolResult
 
 MAX_BYTES: Final = 1_048_576
 """Size cap: a larger file is refused without being read."""
@@ -37,7 +40,7 @@ DESCRIPTION: Final = (
     "Only works within allowed directories."
 )
 
-INPUT_SCHEMA: Final[dict[str, Any]] = {
+INPUT_SCHEMA: Final[JSONObject] = {
     "type": "object",
     "properties": {
         "path": {"type": "string"},
@@ -186,7 +189,7 @@ def _read_bytes(opened: Opened) -> bytes:
     return b"".join(chunks)
 
 
-def _line_count(field: str, value: Any) -> int | None:
+def _line_count(field: str, value: object) -> int | None:
     """Accept None or a positive whole number (5 or 5.0); refuse 0, negatives, fractions, text."""
     if value is None:
         return None
@@ -221,7 +224,7 @@ def read_text_file(
     return FileService(root or WORKSPACE_DIR).read(path, head, tail)
 
 
-def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
+def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server:
     """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
     import mcp_types as types
     from mcp.server import Server
@@ -236,10 +239,14 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[A
         annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool])
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         if params.name != TOOL_NAME:
             # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
@@ -249,13 +256,15 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[A
         try:
             text = service.read(args.get("path"), args.get("head"), args.get("tail"))
         except ToolRefusal as refusal:
-            return _result(types, str(refusal), is_error=True)
+            return _result(str(refusal), is_error=True)
         except Exception as exc:  # never leak a Python exception or a machine path to the client
-            return _result(types, f"Internal error while reading: {type(exc).__name__}", is_error=True)
-        return _result(types, text, is_error=False)
+            return _result(f"Internal error while reading: {type(exc).__name__}", is_error=True)
+        return _result(text, is_error=False)
 
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-def _result(types: Any, text: str, *, is_error: bool) -> Any:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
+def _result(text: str, *, is_error: bool) -> CallToolResult:
+    from mcp_types import CallToolResult, TextContent
+
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -62,7 +62,7 @@ class _Run:
 
     refused: str | None = None  # why the client would not take the latest reply
 
-    def on_body(self, direction: str, body: dict[str, Any], status: int | None) -> None:
+    def on_body(self, direction: str, body: JsonObject, status: int | None) -> None:
         if direction == "request":
             self.rounds += 1
             self.trace.add("model", "application", "model", f"request_{self.rounds}", body)

@@ -11,11 +11,12 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import httpx2
 
 from lessons_lib.core.example import MODEL_NAME
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY, redact, redact_json
 
@@ -29,7 +30,7 @@ ENABLE_LIVE: Final = (
 MAX_REPLY_BYTES: Final = 8 * 1024 * 1024
 """The largest model reply the client accepts (decoded); a larger one is refused unread."""
 
-BodySink = Callable[[str, dict[str, Any], int | None], None]
+BodySink = Callable[[str, JSONObject, int | None], None]
 """Called as ``sink("request" | "response", body, http_status)`` for each JSON body, and as
 ``sink("refused", {"reason": ...}, http_status)`` for a reply the client would not take."""
 
@@ -89,7 +90,7 @@ class ReplyRefused(Exception):
     """The client would not take a reply (too large); the reason is one line."""
 
 
-def _json_or_text(raw: bytes) -> dict[str, Any]:
+def _json_or_text(raw: bytes) -> JSONObject:
     try:
         value = json.loads(raw)
     except ValueError:

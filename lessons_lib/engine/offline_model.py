@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
@@ -60,17 +61,16 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         self.turns += 1
         return httpx2.Response(200, json=self.respond(body), request=request)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+    def respond(self, body: JSONObject) -> JSONObject:
         """The Response object for one request body (pure apart from the turn counter)."""
-        raw = body.get("input")
-        items: list[Any] = raw if isinstance(raw, list) else []
-        outputs = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
+        items = objects(body.get("input"))
+        outputs = [i for i in items if i.get("type") == "function_call_output"]
         output = [self._answer(items, outputs)] if outputs else self._calls(body, items)
         return _response(f"resp_offline_{self.turns:03d}", body, output)
 
-    def _calls(self, body: dict[str, Any], items: list[Any]) -> list[dict[str, Any]]:
+    def _calls(self, body: JSONObject, items: list[JSONObject]) -> list[JSONObject]:
         task = _user_text(items)
-        aliases = [t.get("name", "") for t in body.get("tools") or [] if t.get("type") == "function"]
+        aliases = [str(t.get("name", "")) for t in objects(body.get("tools")) if t.get("type") == "function"]
         if self.script.tool is not None:
             chosen = [self.script.tool]
         else:
@@ -91,13 +91,11 @@ class OfflineModel(httpx2.AsyncBaseTransport):
             for n, name in enumerate(chosen, start=1)
         ]
 
-    def _answer(self, items: list[Any], outputs: list[dict[str, Any]]) -> dict[str, Any]:
-        calls = {
-            i.get("call_id"): i for i in items if isinstance(i, dict) and i.get("type") == "function_call"
-        }
+    def _answer(self, items: list[JSONObject], outputs: list[JSONObject]) -> JSONObject:
+        calls = {str(i.get("call_id")): i for i in items if i.get("type") == "function_call"}
         parts = []
         for out in outputs:
-            call = calls.get(out.get("call_id"), {})
+            call = calls.get(str(out.get("call_id")), {})
             what = _describe(call.get("arguments", ""))
             raw = out.get("output")
             text = raw if isinstance(raw, str) else json.dumps(raw)
@@ -108,7 +106,7 @@ class OfflineModel(httpx2.AsyncBaseTransport):
                 parts.append(f"这是{what}：\n\n{text}")
         return self._message("\n\n".join(parts))
 
-    def _message(self, text: str) -> dict[str, Any]:
+    def _message(self, text: str) -> JSONObject:
         return {
             "type": "message",
             "id": f"msg_offline_{self.turns:03d}",
@@ -118,20 +116,20 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         }
 
 
-def _user_text(items: list[Any]) -> str:
+def _user_text(items: list[JSONObject]) -> str:
     for item in items:
-        if isinstance(item, dict) and item.get("role") == "user":
+        if item.get("role") == "user":
             content = item.get("content")
             if isinstance(content, str):
                 return content
             if isinstance(content, list):
-                return " ".join(str(c.get("text", "")) for c in content if isinstance(c, dict))
+                return " ".join(str(c.get("text", "")) for c in objects(content))
     return ""
 
 
 def _arguments_from(task: str) -> str:
     """The arguments text the stand-in derives from the task: path, then head or tail."""
-    args: dict[str, Any] = {}
+    args: JSONObject = {}
     quoted = _QUOTED_PATH.search(task)
     path = _PATH.search(task)
     if quoted:
@@ -145,7 +143,9 @@ def _arguments_from(task: str) -> str:
     return json.dumps(args, ensure_ascii=False)
 
 
-def _describe(arguments: str) -> str:
+def _describe(arguments: JSON) -> str:
+    if not isinstance(arguments, str):
+        return "所请求的内容"
     try:
         args = json.loads(arguments)
     except (TypeError, ValueError):
@@ -160,7 +160,7 @@ def _describe(arguments: str) -> str:
     return f"{path}的内容"
 
 
-def _response(resp_id: str, body: dict[str, Any], output: list[dict[str, Any]]) -> dict[str, Any]:
+def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONObject:
     return {
         "id": resp_id,
         "object": "response",
@@ -171,7 +171,7 @@ def _response(resp_id: str, body: dict[str, Any], output: list[dict[str, Any]]) 
         "instructions": body.get("instructions"),
         "max_output_tokens": None,
         "model": body.get("model", ""),
-        "output": output,
+        "output": [*output],
         "parallel_tool_calls": True,
         "previous_response_id": None,
         "reasoning": {"effort": None, "summary": None},

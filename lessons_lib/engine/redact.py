@@ -14,7 +14,7 @@ OFFLINE_KEY: Final = "offline-stand-in-no-key"
 """The stand-in's placeholder key: nothing to hide."""
 
 MIN_FRAGMENT: Final = 8
-"""Any run of this many characters of the key is hidden wherever it appears."""
+"""Every run of this many characters of the key is hidden wherever it appears."""
 
 _BLOCK: Final = MIN_FRAGMENT // 2
 _KEYISH = re.compile(r"[A-Za-z0-9_-]*")  # the characters API keys are made of

@@ -13,13 +13,26 @@ import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import anyio
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 
-FrameSink = Callable[[str, dict[str, Any]], None]
+from lessons_lib.core.jsonvalue import JSONObject
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+    from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCMessage
+
+FrameSink = Callable[[str, JSONObject], None]
 """Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"``."""
+
+Item: TypeAlias = "SessionMessage | Exception"
+"""What an MCP stream carries: a message, or the error a transport met reading one."""
+Streams: TypeAlias = (
+    "tuple[ObjectReceiveStream[SessionMessage | Exception], ObjectSendStream[SessionMessage]]"
+)
 
 _BUFFER = 16
 
@@ -27,12 +40,12 @@ _BUFFER = 16
 class FramedTransport:
     """An MCP client transport to an in-process server; every frame goes through JSON text."""
 
-    def __init__(self, server: Any, sink: FrameSink) -> None:
+    def __init__(self, server: Server, sink: FrameSink) -> None:
         self._server = server
         self._sink = sink
-        self._cm: AbstractAsyncContextManager[Any] | None = None
+        self._cm: AbstractAsyncContextManager[Streams] | None = None
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Streams:
         self._cm = self._connect()
         return await self._cm.__aenter__()
 
@@ -44,11 +57,11 @@ class FramedTransport:
             self._cm = None
 
     @asynccontextmanager
-    async def _connect(self) -> AsyncIterator[tuple[Any, Any]]:
-        client_out_send, client_out_recv = anyio.create_memory_object_stream[Any](_BUFFER)
-        client_in_send, client_in_recv = anyio.create_memory_object_stream[Any](_BUFFER)
-        server_in_send, server_in_recv = anyio.create_memory_object_stream[Any](_BUFFER)
-        server_out_send, server_out_recv = anyio.create_memory_object_stream[Any](_BUFFER)
+    async def _connect(self) -> AsyncIterator[Streams]:
+        client_out_send, client_out_recv = anyio.create_memory_object_stream[Item](_BUFFER)
+        client_in_send, client_in_recv = anyio.create_memory_object_stream[Item](_BUFFER)
+        server_in_send, server_in_recv = anyio.create_memory_object_stream[Item](_BUFFER)
+        server_out_send, server_out_recv = anyio.create_memory_object_stream[Item](_BUFFER)
         server = self._server
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._relay, client_out_recv, server_in_send, "to_service")
@@ -63,12 +76,12 @@ class FramedTransport:
                 tg.cancel_scope.cancel()
 
     @staticmethod
-    async def _serve(server: Any, read: Any, write: Any) -> None:
+    async def _serve(server: Server, read: ObjectReceiveStream[Item], write: ObjectSendStream[Item]) -> None:
         async with read, write:
             await server.run(read, write, server.create_initialization_options())
 
     async def _relay(
-        self, source: ObjectReceiveStream[Any], dest: ObjectSendStream[Any], direction: str
+        self, source: ObjectReceiveStream[Item], dest: ObjectSendStream[Item], direction: str
     ) -> None:
         from mcp.shared.message import SessionMessage
         from mcp_types import jsonrpc_message_adapter
@@ -83,6 +96,6 @@ class FramedTransport:
                 await dest.send(SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False)))
 
 
-def to_wire(message: Any) -> str:
+def to_wire(message: JSONRPCMessage) -> str:
     """The JSON text of one JSON-RPC message, spelled as the SDK's stdio transport writes it."""
     return str(message.model_dump_json(by_alias=True, exclude_unset=True))

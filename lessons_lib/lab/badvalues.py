@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.example import ALIAS, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
+from lessons_lib.core.example import ALIAS, EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.offline_model import Script
@@ -66,7 +66,7 @@ BAD_VALUES: Final[dict[str, BadValue]] = {
         BadValue("head_and_tail", "head: 5 与 tail: 5 同时给出", _args(head=5, tail=5)),
         BadValue("unknown_alias", "模型调用没有声明的工具 fs__nope", tool="fs__nope"),
         BadValue("unknown_mcp_tool", "应用把调用发给服务没有的工具名 nope", service_tool="nope"),
-        BadValue("invalid_json", "arguments 不是合法 JSON（少了右花括号）", _args(head=20)[:-1]),
+        BadValue("invalid_json", "arguments 不是合法 JSON（少了右花括号）", _args(head=EXAMPLE_HEAD)[:-1]),
         BadValue("outside_path", f'path: "{OUTSIDE_PATH}"', json.dumps({"path": OUTSIDE_PATH, "head": 20})),
     )
 }

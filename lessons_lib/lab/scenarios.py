@@ -17,7 +17,14 @@ from typing import Final
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX, MISSING_PATH, OUTSIDE_PATH, TOOL_NAME
+from lessons_lib.core.example import (
+    ALIAS_SEPARATOR,
+    EXAMPLE_HEAD,
+    FAILURE_PREFIX,
+    MISSING_PATH,
+    OUTSIDE_PATH,
+    TOOL_NAME,
+)
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.verdicts import Verdict, schema_check, verdict_line, verifiers
@@ -203,7 +210,7 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
     def run() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]]]:
         from lessons_lib.engine.host import run_chain
 
-        trace = run_chain(path=path, head=20)
+        trace = run_chain(path=path, head=EXAMPLE_HEAD)
         call = q.calls(trace, 1)[0]
         reply = q.mcp_exchanges(trace)[0].reply
         message = q.reply_text(reply)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
@@ -126,7 +126,7 @@ def _lines_read(reply: JSONObject) -> JSONObject:
     }
 
 
-def leaves(msg: ChainMessage) -> Iterator[tuple[str, Any, Kind]]:
+def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
     """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.kinds``."""
     from lessons_lib.core.kinds import format_path, walk
 
@@ -140,7 +140,7 @@ def _key_note(message: str, path: str) -> str | None:
     return next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
 
 
-Fields = dict[str, tuple[Any, Kind]]
+Fields = dict[str, tuple[JSON, Kind]]
 Chain = list[tuple[ChainMessage, Fields]]
 
 
@@ -187,7 +187,7 @@ def notes_line_count(path: str = EXAMPLE_PATH) -> int:
     return len(select_lines(text, head=10**9).split("\n"))
 
 
-def _count(name: str, value: Any) -> int:
+def _count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be a whole number of lines, at least 1 (got {value!r})")
     return value

@@ -21,7 +21,7 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.glossary import STEP_ZH
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.whatif import ChangeTable, cached_run, compare_head, notes_line_count
 
@@ -166,7 +166,7 @@ def _lab_class() -> Any:
     return HeadLab
 
 
-def head_lab(baseline: int = EXAMPLE_HEAD, *, warm: bool = True) -> Any:
+def head_lab(baseline: int = EXAMPLE_HEAD, *, warm: bool = True) -> JSON:
     """An ``IntSlider`` (head, 1 to the file's line count) that redraws :func:`head_view`. Lesson 09.
 
     The returned ``VBox`` has ``.slider``, ``.out`` (an ``Output`` holding the view) and ``.view``.

@@ -11,7 +11,7 @@ import html
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH, STEP_ZH, Kind, Step
@@ -40,13 +40,13 @@ class ChangeRow:
     message: str
     path: str
     kind: Kind
-    before: Any
-    after: Any
+    before: object
+    after: object
     changed: bool
     note: str = ""
 
 
-def same_value(a: Any, b: Any) -> bool:
+def same_value(a: object, b: object) -> bool:
     """Equal as JSON (so 20 and 20.0, or 1 and true, count as different); ABSENT only equals itself."""
     if a is ABSENT or b is ABSENT:
         return a is b
@@ -174,14 +174,14 @@ class ChangeTable(Displayable):
 
 
 # ------------------------------------------------------------------ deterministic text helpers
-def full_text(value: Any) -> str:
+def full_text(value: object) -> str:
     """A value as one string: strings as they are, everything else as compact JSON; ABSENT as —."""
     if value is ABSENT:
         return "—"
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def abbreviate(value: Any, width: int = 52) -> str:
+def abbreviate(value: object, width: int = 52) -> str:
     """Short, deterministic display text: strings quoted, newlines as ⏎, long text cut in the middle.
 
     ``width`` counts terminal columns (a Chinese character takes two); a multi-line string

@@ -17,6 +17,7 @@ from typing import Any
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
 from lessons_lib.views.textwidth import shorten, width
@@ -28,7 +29,7 @@ _HL_BG = "#FFF3B0"
 _MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono','WenQuanYi Micro Hei Mono',monospace"
 
 
-def json_text_value(value: Any) -> Any:
+def json_text_value(value: JSON) -> JSON:
     """The parsed object if ``value`` is JSON text of an object or array, else None."""
     if isinstance(value, str) and value.lstrip()[:1] in {"{", "["}:
         try:
@@ -86,7 +87,7 @@ class FieldTree(Displayable):
 
     def __init__(
         self,
-        message: Any,
+        message: JSON,
         *,
         title: str = "消息",
         message_type: str | None = None,
@@ -279,7 +280,7 @@ def load_message(obj: Any) -> tuple[Any, str, str | None]:
 
 
 def field_tree(
-    message: Any,
+    message: JSON,
     highlight: str | Sequence[str] | None = None,
     *,
     title: str | None = None,

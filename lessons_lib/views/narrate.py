@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lessons_lib.core.glossary import ACTOR_ZH
-from lessons_lib.core.jsonvalue import objects
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.trace import Trace, event_number
 from lessons_lib.core.tracetypes import Event
 from lessons_lib.views.textwidth import one_line, shorten
@@ -18,7 +18,7 @@ def _who(actor: str) -> str:
 def describe_event(event: Event) -> str:
     """E.g. ``[07] 应用 → 服务 fs  tools/call id=3 read_text_file {"path": ..., "head": 20}``."""
     raw = event.get("body")
-    body: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    body: JSONObject = raw if isinstance(raw, dict) else {}
     head = f"{event_number(event)} {_who(str(event.get('from')))} → {_who(str(event.get('to')))}  "
     label = str(event.get("label"))
     if event.get("channel") == "model":
@@ -29,7 +29,7 @@ def describe_event(event: Event) -> str:
 def _model_summary(label: str, body: dict[str, Any]) -> str:
     if label.startswith("request_"):
         raw = body.get("input")
-        items: list[Any] = raw if isinstance(raw, list) else []
+        items: list[JSON] = raw if isinstance(raw, list) else []
         kinds = [str(i.get("type", i.get("role", "?"))) for i in items if isinstance(i, dict)]
         tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
         return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
@@ -48,7 +48,7 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
                 parts.append(str(item.get("type")))
         return "; ".join(parts) or "(no output items)"
     raw = body.get("error")
-    error: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    error: JSONObject = raw if isinstance(raw, dict) else {}
     return f"HTTP error: {shorten(one_line(error.get('message', body)), 100)}"
 
 

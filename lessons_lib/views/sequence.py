@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from lessons_lib.core import glossary
+from lessons_lib.core import apishapes, glossary
+from lessons_lib.core import queries as q
+from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.trace import Trace, event_number, load_trace
-from lessons_lib.core.tracetypes import TraceData
+from lessons_lib.core.tracetypes import Event, TraceData
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
 from lessons_lib.views.textwidth import ems, shorten
 
@@ -31,21 +32,21 @@ class SeqRow:
     missing: bool = False
 
 
-def _short(text: Any, em: float) -> str:
+def _short(text: object, em: float) -> str:
     """The first line of ``text`` cut to about ``em`` ems."""
     s = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     s = next((ln for ln in s.splitlines() if ln.strip()), "")
     return shorten(s, em, room=0, measure=ems)
 
 
-def _event_label(e: dict[str, Any]) -> str:
-    body, label = e.get("body") or {}, e.get("label", "")
+def _event_label(e: Event) -> str:
+    body, label = e["body"], e["label"]
     head = f"{event_number(e)} {label}"
     if e.get("channel") == "model":
         items = body.get("input") if "input" in body else body.get("output")
         lines = [head]
-        for item in items if isinstance(items, list) else []:
-            kind = item.get("type") if isinstance(item, dict) else None
+        for item in q.objects(items):
+            kind = item.get("type")
             if kind == "function_call" and "output" in body:
                 lines += [f"function_call {item.get('name')}", f"call_id={item.get('call_id')}"]
             elif kind == "function_call_output":
@@ -57,9 +58,9 @@ def _event_label(e: dict[str, Any]) -> str:
         return "\n".join(lines)
     if "method" in body:
         head = f"{event_number(e)} {body['method']}" + (f" · id={body['id']}" if "id" in body else "（通知）")
-        params = body.get("params") or {}
         if body["method"] == "tools/call":
-            return f"{head}\n{params.get('name')} {_short(params.get('arguments'), 26)}"
+            name, arguments = q.get_in(body, "params", "name"), q.get_in(body, "params", "arguments")
+            return f"{head}\n{name} {_short(arguments, 26)}"
         return head
     head = f"{event_number(e)} {label} 的结果 · id={body.get('id')}"
     if "error" in body:
@@ -72,84 +73,46 @@ def _event_label(e: dict[str, Any]) -> str:
 
 def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
-    events: list[dict[str, Any]] = [dict(e) for e in data["events"]]
+    events = data["events"]
     lanes = ["user", "application", "model"]
-    for name in [t.get("service") for t in data.get("tools") or []] + [
-        x for e in events for x in (e["from"], e["to"])
-    ]:
+    for name in [t["service"] for t in data["tools"]] + [x for e in events for x in (e["from"], e["to"])]:
         if name and name not in lanes:
             lanes.append(name)
     after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
     replies: dict[int, list[SeqRow]] = {}  # missing replies come before missing feedback
-    links: dict[Any, dict[str, Any]] = {k.get("call_id"): dict(k) for k in data["links"]}
-    bodies = [e.get("body") or {} for e in events]
     services = lanes[3:] or ["service"]
-
-    def reply_to(i: int) -> int | None:
-        want = bodies[i].get("id")
-        return next(
-            (
-                j
-                for j in range(i + 1, len(events))
-                if "method" not in bodies[j] and "jsonrpc" in bodies[j] and bodies[j].get("id") == want
-            ),
-            None,
-        )
-
-    for i, e in enumerate(events):
-        body = bodies[i]
-        if e.get("channel") == "mcp" and "method" in body and "id" in body and reply_to(i) is None:
-            replies.setdefault(i, []).append(
-                SeqRow(e["to"], e["from"], f"缺失：{body['method']} 的结果\nid={body['id']}", True)
-            )
-        if e.get("channel") == "model" and "input" in body:
-            nxt = next((j for j in range(i + 1, len(events)) if events[j].get("channel") == "model"), None)
-            if nxt is None or "input" in bodies[nxt]:
-                after.setdefault(i, []).append(
-                    SeqRow("model", "application", f"缺失：{e['label'].replace('request', 'response')}", True)
-                )
-        if e.get("channel") != "model" or "output" not in body:
+    exchanges = q.mcp_exchanges(data, method=None)  # every request, paired by service + JSON-RPC id
+    for x in exchanges:
+        if x.reply is None:
+            e = events[x.request_at]
+            text = f"缺失：{x.request.get('method')} 的结果\nid={x.id}"
+            replies.setdefault(x.request_at, []).append(SeqRow(e["to"], e["from"], text, True))
+    model_at = [i for i, e in enumerate(events) if e["channel"] == "model"]
+    api = q.model_api(data)
+    for i in model_at:
+        e, body = events[i], events[i]["body"]
+        later = [j for j in model_at if j > i]
+        if "input" in body and (not later or "input" in events[later[0]]["body"]):
+            missing = e["label"].replace("request", "response")
+            after.setdefault(i, []).append(SeqRow("model", "application", f"缺失：{missing}", True))
+        if "output" not in body:
             continue
-        for item in body.get("output") or []:
-            if not isinstance(item, dict) or item.get("type") != "function_call":
-                continue
-            cid, link = item.get("call_id"), links.get(item.get("call_id"), {})
-            service = link.get("service") or str(item.get("name", "")).split("__")[0]
+        for call in q.tool_calls(body, api):
+            link = q.link_for(data, call.call_id)
+            service = (link["service"] if link else None) or str(call.name or "").split(ALIAS_SEPARATOR)[0]
             service = service if service in lanes else services[0]
-            req = next(
-                (
-                    j
-                    for j in range(i + 1, len(events))
-                    if bodies[j].get("method") == "tools/call"
-                    and link.get("mcp_id") is not None
-                    and bodies[j].get("id") == link.get("mcp_id")
-                ),
-                None,
-            )
-            if req is None:
-                after.setdefault(i, []).append(
-                    SeqRow(
-                        "application", service, f"缺失：tools/call\ncall_id={cid} 没有对应的 MCP 请求", True
-                    )
-                )
-            fed = any(
-                events[j].get("channel") == "model"
-                and any(
-                    isinstance(x, dict)
-                    and x.get("type") == "function_call_output"
-                    and x.get("call_id") == cid
-                    for x in bodies[j].get("input") or []
-                )
-                for j in range(i + 1, len(events))
-            )
+            exchange = q.exchange_for(data, call.call_id)
+            if exchange is None:
+                text = f"缺失：tools/call\ncall_id={call.call_id} 没有对应的 MCP 请求"
+                after.setdefault(i, []).append(SeqRow("application", service, text, True))
+            fed = any(apishapes.feedback_for(events[j]["body"], call.call_id, api) for j in later)
             if not fed:
-                where = i if req is None else (reply_to(req) or req)
-                later = any(events[j].get("channel") == "model" for j in range(i + 1, len(events)))
+                where = i if exchange is None else (exchange.reply_at or exchange.request_at)
                 text = "function_call_output" if later else "下一次模型请求（function_call_output）"
                 after.setdefault(where, []).append(
-                    SeqRow("application", "model", f"缺失：{text}\ncall_id={cid}", True)
+                    SeqRow("application", "model", f"缺失：{text}\ncall_id={call.call_id}", True)
                 )
-    rows = [SeqRow("user", "application", f"任务\n{_short(data.get('task', ''), 18)}")]
+    rows = [SeqRow("user", "application", f"任务\n{_short(data['task'], 18)}")]
     for i, e in enumerate(events):
         rows.append(SeqRow(e["from"], e["to"], _event_label(e)))
         rows += replies.get(i, []) + after.get(i, [])

@@ -12,10 +12,10 @@ import html
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import Field, PathT, format_path
 from lessons_lib.views.fieldtree import (
     SHORT_ZH,
@@ -159,8 +159,8 @@ class SideBySide(Displayable):
 
 
 def side_by_side(
-    left: Any,
-    right: Any,
+    left: JSON,
+    right: JSON,
     *,
     highlight: str | Sequence[str] | None = None,
     titles: tuple[str, str] | None = None,

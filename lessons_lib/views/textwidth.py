@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import wcwidth
 
 
+@lru_cache(maxsize=8192)
 def char_width(char: str, ambiguous: int = 1) -> int:
     """Columns one character takes (0 for combining marks and control characters)."""
     return max(wcwidth.wcwidth(char, "auto", ambiguous), 0)
@@ -22,9 +24,12 @@ def char_width(char: str, ambiguous: int = 1) -> int:
 
 def width(text: str) -> int:
     """Terminal columns a text takes on one line."""
-    return sum(char_width(c) for c in text)
+    if text.isascii() and text.isprintable():  # the common case, and the slider redraws often
+        return len(text)
+    return sum(map(char_width, text))
 
 
+@lru_cache(maxsize=8192)
 def is_wide(char: str) -> bool:
     """Drawn two columns (one em) wide by a CJK font, ambiguous glyphs included."""
     return char_width(char, ambiguous=2) == 2
