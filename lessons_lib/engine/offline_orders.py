@@ -27,6 +27,7 @@ from typing import Any, Final
 import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.offline_model import OfflineModel, _error, _response
 
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
@@ -71,7 +72,7 @@ class OrdersModel(OfflineModel):
             output = output[:1]  # the request allows one call per reply: the rest wait a round
         if isinstance(output, str):
             return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
-        calls = [
+        calls: list[JSONObject] = [
             {
                 "type": "function_call",
                 "id": f"fc_offline_{self.turns:03d}_{n}",

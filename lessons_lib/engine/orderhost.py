@@ -24,7 +24,10 @@ from collections.abc import Mapping
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import httpx2
 
 import anyio
 
@@ -34,7 +37,7 @@ from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link, Status
-from lessons_lib.engine.adapters import CallResult, ResponsesAdapter, Stop, ToolCall, marked
+from lessons_lib.engine.adapters import CallResult, JsonObject, ResponsesAdapter, Stop, ToolCall, marked
 from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments
 from lessons_lib.engine.host import Limits, _Run
 from lessons_lib.engine.models import live_setting, make_http_client, offline_setting, redact
@@ -67,16 +70,20 @@ class _OrdersAdapter(ResponsesAdapter):
         super().__init__()
         self.parallel, self.instructions = parallel, instructions
 
-    async def send(self, model_input: list[Any], tools: list[Any], first: bool) -> None:
+    async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
         import openai
 
         client = self._client
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
-        extra: dict[str, Any] = {"parallel_tool_calls": self.parallel}
-        if self.instructions:
-            extra["instructions"] = self.instructions
         try:
-            await client.responses.create(model=self._model, input=model_input, tools=tools, **extra)
+            # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
+            await client.responses.create(
+                model=self._model,
+                input=model_input,  # type: ignore[arg-type]
+                tools=tools,  # type: ignore[arg-type]
+                parallel_tool_calls=self.parallel,
+                instructions=self.instructions or openai.omit,
+            )
         except openai.APITimeoutError:
             raise TimeoutError from None
         except openai.APIStatusError as exc:
@@ -152,7 +159,7 @@ async def _loop(
     rec: _Run,
     adapter: _OrdersAdapter,
     services: Mapping[str, ServiceSpec],
-    transport: Any,
+    transport: httpx2.AsyncBaseTransport | None,
     guards: Guards,
     confirm: Confirm,
 ) -> None:
