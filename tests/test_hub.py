@@ -1,0 +1,125 @@
+"""A class on a real JupyterHub: three learners run lessons 03 and 09 at once, each in their own server.
+
+JupyterHub (PyPI) with configurable-http-proxy (npm, installed by ``.ci/run``; locally
+``npm install --prefix /tmp/chp configurable-http-proxy``) on 127.0.0.1 with random ports,
+``SimpleLocalProcessSpawner`` and the dummy authenticator; the harness is
+``benchmarks/hubkit.py``. Every learner is created and started through the hub's REST API and
+runs both lessons through the hub's proxy (Jupyter server REST + kernel websocket). Outputs are
+compared with the stored ones as strict nbval does. One learner, ``ada``, changes ``head`` to 5
+in lesson 03: her outputs show 5, the others' still equal the stored ``head=20`` outputs.
+At the end every process the hub started (servers, kernels, proxy, hub) is gone.
+Skips without jupyterhub or the proxy, except under ``CI=true``, where it fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import nbformat
+import pytest
+from conftest import REPO_ROOT, skip_or_fail
+
+LESSONS = ("03_minimal_walkthrough.ipynb", "09_what_if.ipynb")
+LEARNERS = ["ada", "bo", "cy"]
+CHANGED = "ada"  # runs lesson 03 with head=5
+DEADLINE = 240  # seconds for the learners' runs, on a busy 2-core machine
+PROBE = 'import os\nos.environ["JUPYTERHUB_USER"], os.getppid()'
+
+# ada's lesson 03 after `trace = run_chain(head=5)`: checked by hand against a run of the chain
+HEAD_5_OUTPUTS = {
+    11: "('fs__read_text_file', '{\"path\": \"/workspace/notes.txt\", \"head\": 5}')",
+    15: "('str', 'dict', '/workspace/notes.txt', 5)",
+    21: "(False, 5, '01 项目笔记：文件读取工具接入（每行开头是行号）')",
+}
+
+
+def _hubkit() -> ModuleType:
+    path = REPO_ROOT / "benchmarks" / "hubkit.py"
+    spec = importlib.util.spec_from_file_location("lessons_hubkit", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look the module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+def _lesson(name: str, learner: str) -> tuple[Any, Any]:
+    """(the stored notebook, the copy this learner runs: ada's head=5 edit, the probe cell)."""
+    stored = nbformat.read(REPO_ROOT / "notebooks" / name, as_version=4)
+    mine = copy.deepcopy(stored)
+    if learner == CHANGED and name.startswith("03"):
+        (cell,) = [c for c in mine.cells if c.cell_type == "code" and c.source.startswith("trace = run_chain()")]
+        cell.source = cell.source.replace("run_chain()", "run_chain(head=5)")
+    mine.cells.append(nbformat.v4.new_code_cell(PROBE))
+    return stored, mine
+
+
+def _text(run: Any) -> str:
+    return "".join(out.get("data", {}).get("text/plain", "") for out in run.outputs)
+
+
+def test_three_learners_run_two_lessons_each_in_their_own_server(tmp_path: Path) -> None:
+    if importlib.util.find_spec("jupyterhub") is None:
+        skip_or_fail("jupyterhub is not installed (pip install -e '.[test]')")
+    if importlib.util.find_spec("psutil") is None:
+        skip_or_fail("psutil is not installed (pip install -e '.[test]')")
+    kit = _hubkit()
+    proxy = kit.find_proxy()
+    if proxy is None:
+        skip_or_fail(
+            "configurable-http-proxy not found: npm install --prefix /tmp/chp configurable-http-proxy "
+            f"(or set {kit.PROXY_ENV})"
+        )
+
+    async def one_learner(hub: Any, learner: Any) -> dict[str, tuple[Any, list[Any]]]:
+        done = {}
+        for name in LESSONS:
+            stored, mine = _lesson(name, learner.name)
+            runs, _ = await kit.run_notebook(hub.server_url(learner.name), learner.token, mine)
+            done[name] = (stored, runs)
+        return done
+
+    async def the_class(hub: Any) -> tuple[list[Any], list[dict[str, Any]], int]:
+        learners = await hub.add_learners(LEARNERS)
+        results = await asyncio.gather(*(one_learner(hub, learner) for learner in learners))
+        # a learner's own token opens her server and no one else's
+        from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+        foreign = await AsyncHTTPClient().fetch(
+            HTTPRequest(
+                f"{hub.server_url('bo')}/api/status",
+                headers={"Authorization": f"token {learners[0].token}"},
+                follow_redirects=False,
+            ),
+            raise_error=False,
+        )
+        return learners, list(results), foreign.code
+
+    with kit.Hub(tmp_path / "hub", proxy) as hub:
+        try:
+            learners, results, foreign_code = asyncio.run(asyncio.wait_for(the_class(hub), DEADLINE))
+        except Exception as exc:
+            pytest.fail(f"the class did not run: {exc!r}\nhub log:\n{hub.log_tail()}")
+    assert not hub.alive(), f"processes left running after the hub stopped: {hub.alive()}"
+
+    assert foreign_code in (302, 403), f"ada's token on bo's server answered {foreign_code}"
+    for learner, done in zip(learners, results, strict=True):
+        for name, (stored, runs) in done.items():
+            probe = runs[-1]
+            assert _text(probe) == repr((learner.name, learner.server_pid)), (
+                f"{name} of {learner.name} ran in another kernel or server: {_text(probe)}"
+            )
+            found = kit.differences(stored, runs[:-1])
+            if learner.name == CHANGED and name.startswith("03"):
+                by_index = {run.index: run for run in runs}
+                for index, expected in HEAD_5_OUTPUTS.items():
+                    assert _text(by_index[index]) == expected, (index, _text(by_index[index]))
+                assert {f"cell {i}: outputs differ from the stored ones" for i in HEAD_5_OUTPUTS} <= set(found)
+            else:
+                assert found == [], f"{learner.name}, {name}: {found}"
