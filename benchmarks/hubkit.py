@@ -172,7 +172,9 @@ class Hub:
         for name in names:
             learner = Learner(name)
             learner.server_pid = await self._wait_server(name, 120)
-            reply = await self.api("POST", f"/users/{name}/tokens", {"note": "course run", "expires_in": 3600})
+            reply = await self.api(
+                "POST", f"/users/{name}/tokens", {"note": "course run", "expires_in": 3600}
+            )
             learner.token = reply["token"]
             self.learners[name] = learner
             self.pids.add(learner.server_pid)

@@ -33,7 +33,7 @@ PROBE = 'import os\nos.environ["JUPYTERHUB_USER"], os.getppid()'
 
 # ada's lesson 03 after `trace = run_chain(head=5)`: checked by hand against a run of the chain
 HEAD_5_OUTPUTS = {
-    11: "('fs__read_text_file', '{\"path\": \"/workspace/notes.txt\", \"head\": 5}')",
+    11: '(\'fs__read_text_file\', \'{"path": "/workspace/notes.txt", "head": 5}\')',
     15: "('str', 'dict', '/workspace/notes.txt', 5)",
     21: "(False, 5, '01 项目笔记：文件读取工具接入（每行开头是行号）')",
 }
@@ -54,7 +54,9 @@ def _lesson(name: str, learner: str) -> tuple[Any, Any]:
     stored = nbformat.read(REPO_ROOT / "notebooks" / name, as_version=4)
     mine = copy.deepcopy(stored)
     if learner == CHANGED and name.startswith("03"):
-        (cell,) = [c for c in mine.cells if c.cell_type == "code" and c.source.startswith("trace = run_chain()")]
+        (cell,) = [
+            c for c in mine.cells if c.cell_type == "code" and c.source.startswith("trace = run_chain()")
+        ]
         cell.source = cell.source.replace("run_chain()", "run_chain(head=5)")
     mine.cells.append(nbformat.v4.new_code_cell(PROBE))
     return stored, mine
@@ -120,6 +122,8 @@ def test_three_learners_run_two_lessons_each_in_their_own_server(tmp_path: Path)
                 by_index = {run.index: run for run in runs}
                 for index, expected in HEAD_5_OUTPUTS.items():
                     assert _text(by_index[index]) == expected, (index, _text(by_index[index]))
-                assert {f"cell {i}: outputs differ from the stored ones" for i in HEAD_5_OUTPUTS} <= set(found)
+                assert {f"cell {i}: outputs differ from the stored ones" for i in HEAD_5_OUTPUTS} <= set(
+                    found
+                )
             else:
                 assert found == [], f"{learner.name}, {name}: {found}"
