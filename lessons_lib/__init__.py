@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "TASK": "lessons_lib.core.example",
     "MODEL_NAME": "lessons_lib.core.example",
     "task_text": "lessons_lib.core.example",
+    "FAILURE_PREFIX": "lessons_lib.core.example",
     # engine (lessons 01-06)
     "FileService": "lessons_lib.engine.fileservice",
     "build_server": "lessons_lib.engine.fileservice",
@@ -74,6 +75,12 @@ _EXPORTS: dict[str, str] = {
     "BAD_VALUES": "lessons_lib.lab.badvalues",
     "run_bad_value": "lessons_lib.lab.badvalues",
     "bad_values_table": "lessons_lib.lab.badvalues",
+    # write the loop yourself (lessons 03, 06, 07, 11)
+    "workbench": "lessons_lib.engine.kit",
+    "check_step": "lessons_lib.course.exercises",
+    "check_exercise": "lessons_lib.course.exercises_early",
+    "grade_loop": "lessons_lib.course.grading",
+    "grade_file": "lessons_lib.course.grading",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",

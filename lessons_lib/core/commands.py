@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tree": ("lessons_lib.views.fieldtree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.views.diagrams", "main", "draw the actors, loop, chain or trace diagram"),
     "whatif": ("lessons_lib.lab.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "grade": ("lessons_lib.cli.grade", "main", "grade a learner's application loop offline (lesson 11)"),
     "refresh": (
         "lessons_lib.course.refresh",
         "main",

@@ -31,6 +31,11 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     "tree": ("tree response_1 --highlight output[0].arguments", "把一份报文画成字段树", "03"),
     "diagram": ("diagram loop", "输出闭环图的 DOT 文本（加 -o 名称 写成 SVG）", "01"),
     "whatif": ("whatif --head 20 --vs 5 --changed", "对照两次运行，只列出改变的字段", "09"),
+    "grade": (
+        "grade notebooks/11_write_the_loop.ipynb --cells solution",
+        "给应用循环评分（这里评第 11 课的参考答案；换成你的 .py 或笔记本）",
+        "11",
+    ),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
 }
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""

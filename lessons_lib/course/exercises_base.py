@@ -1,0 +1,80 @@
+"""What every exercise checker shares: the verdict object and the blank detector. Lesson 03.
+
+``run_checker`` turns any outcome of a learner's function into a :class:`StepResult`: a blank
+left in the starter code (``...`` or ``# TODO``) is "还没有完成" plus a hint; a wrong answer is
+the checker's reason; an exception the learner's code raised is named in one line. It never
+raises, so a notebook as the learner first gets it runs from top to bottom under strict nbval.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lessons_lib.checks._jsoncheck import Fail, show
+
+UNFINISHED: Final = "还没有完成"
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """A checker's verdict: passed, what it found, and a hint for the next try."""
+
+    title: str
+    passed: bool
+    message: str
+    hint: str = ""
+    unfinished: bool = False
+
+    def text(self) -> str:
+        mark = "✓" if self.passed else "…" if self.unfinished else "✗"
+        lines = [f"{mark} {self.title}：{self.message}"]
+        return "\n".join([*lines, f"提示：{self.hint}"] if self.hint and not self.passed else lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        colour = "#009E73" if self.passed else "#E69F00" if self.unfinished else "#D55E00"
+        body = html.escape(self.text()).replace("\n", "<br>")
+        return {
+            "text/plain": self.text(),
+            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
+        }
+
+
+def has_blank(fn: Any) -> bool:
+    """True when the function still holds a starter blank: an ``...`` or a ``# TODO`` line."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return False
+    if "# TODO" in source:
+        return True
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.Constant) and n.value is Ellipsis for n in ast.walk(tree))
+
+
+def run_checker(title: str, hint: str, checker: Callable[[Any], str], fn: Any) -> StepResult:
+    """Run one checker on a learner function; every outcome is a StepResult, never an exception."""
+    if not callable(fn):
+        return StepResult(title, False, f"需要一个函数，收到的是 {show(fn)}", hint)
+    if has_blank(fn):
+        return StepResult(
+            title, False, f"{UNFINISHED}：把标着 ... 或 # TODO 的空白换成你的代码，再运行。", hint, True
+        )
+    try:
+        return StepResult(title, True, checker(fn))
+    except Fail as wrong:
+        return StepResult(title, False, str(wrong), hint)
+    except Exception as exc:  # the learner's code raised: say what and keep going
+        detail = str(exc).splitlines()[0][:160] if str(exc) else ""
+        return StepResult(title, False, f"你的函数抛出了 {type(exc).__name__}（{detail}）", hint)
