@@ -36,6 +36,7 @@ from run import machine
 LESSONS = ("03_minimal_walkthrough.ipynb", "09_what_if.ipynb")
 SAMPLE_SECONDS = 0.25
 RUN_ALL_TARGET = 10.0  # seconds a lesson's Run All may take when the whole class presses it at once
+STEADY_SECONDS = 300  # the steady pace: each learner runs one whole lesson every five minutes
 
 
 @dataclass
@@ -188,18 +189,24 @@ def report(n: int, figures: dict[str, LearnerFigures], wall: float, base_rss: in
 
 def sizing(largest: dict[str, float], n: int) -> None:
     """A class of 30 and 300, extrapolated linearly from the largest measured N."""
+    kernel = largest["pss"] - largest["idle"]
     print(f"\nsizing, extrapolated from N={n} on this machine (linear in learners):")
     for size in (30, 300):
-        memory = largest["base"] + size * largest["pss"]
-        cores = size * largest["cpu"] / RUN_ALL_TARGET
+        one = largest["base"] + size * largest["pss"]
+        two = one + size * kernel
+        peak = size * largest["cpu"] / RUN_ALL_TARGET
+        steady = size * largest["cpu"] / STEADY_SECONDS
         print(
-            f"  class of {size}: memory {memory / 2**30:.1f} GiB (hub + proxy + {size} x peak PSS "
-            f"{_mib(largest['pss'])}; by RSS {size * largest['rss'] / 2**30:.1f} GiB), "
-            f"cores {math.ceil(cores)} for everyone's Run All of one lesson within {RUN_ALL_TARGET:.0f} s "
-            f"({size} x {largest['cpu']:.1f} CPU s / {RUN_ALL_TARGET:.0f} s)"
+            f"  class of {size}: memory {one / 2**30:.1f} GiB with one lesson open each "
+            f"(hub + proxy + {size} x {_mib(largest['pss'])} PSS), {two / 2**30:.1f} GiB with two; "
+            f"cores {math.ceil(peak)} when everyone's Run All of a lesson ({largest['cpu']:.1f} CPU s) "
+            f"must end within {RUN_ALL_TARGET:.0f} s, {steady:.1f} at one lesson per learner "
+            f"every {STEADY_SECONDS // 60} min"
         )
-    kernel = largest["pss"] - largest["idle"]
-    print(f"  each further lesson a learner keeps open adds one kernel: about {_mib(kernel)} PSS")
+    print(
+        f"  (a further open lesson is one more kernel, {_mib(kernel)} PSS; by RSS one lesson is "
+        f"{_mib(largest['rss'])}, which counts shared pages once per process)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

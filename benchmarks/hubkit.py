@@ -16,7 +16,6 @@ notebook outputs through ``nbformat.v4.output_from_msg``.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import os
 import secrets
@@ -309,52 +308,3 @@ def _execute_request(code: str, msg_id: str, session: str) -> dict[str, Any]:
     content = {"code": code, "silent": False, "store_history": True, "user_expressions": {}}
     content.update(allow_stdin=False, stop_on_error=True)
     return {"header": header, "parent_header": {}, "metadata": {}, "content": content, "channel": "shell"}
-
-
-# nbval's own rule for what it compares (nbval.plugin.IPyNbFile.skip_compare, without nbdime)
-SKIP_COMPARE = {
-    "metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
-    "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg",
-}  # fmt: skip
-
-
-def _flatten(outputs: list[Any]) -> dict[str, list[Any]]:
-    """nbval's comparison form: one list of values per output key and MIME type."""
-    from nbval.plugin import coalesce_streams, transform_streams_for_comparison
-
-    flat: dict[str, list[Any]] = {}
-    merged = coalesce_streams(copy.deepcopy(outputs))  # it merges streams in place
-    for output in transform_streams_for_comparison(merged):
-        for key, value in output.items():
-            if key in SKIP_COMPARE:
-                continue
-            pairs = value.items() if key == "data" else [(key, value)]
-            for name, item in pairs:
-                if name not in SKIP_COMPARE:
-                    flat.setdefault(name, []).append(item)
-    return flat
-
-
-def differences(stored: Any, runs: list[CellRun]) -> list[str]:
-    """Cells whose fresh outputs differ from the stored ones, compared the way strict nbval does.
-
-    Cells marked ``# NBVAL_IGNORE_OUTPUT`` (or tagged ``nbval-ignore-output``) are run, not
-    compared; ``NBVAL_SKIP`` cells must not be in a lesson that this harness runs.
-    """
-    from nbval.plugin import find_comment_markers, find_metadata_tags
-
-    found, by_index = [], {run.index: run for run in runs}
-    for index, cell in enumerate(stored.cells):
-        if cell.cell_type != "code":
-            continue
-        run = by_index.get(index)
-        if run is None:
-            found.append(f"cell {index}: not run")
-            continue
-        if run.status != "ok":
-            found.append(f"cell {index}: {run.status}")
-            continue
-        options = dict(find_comment_markers(cell.source)) | dict(find_metadata_tags(cell.metadata))
-        if options.get("check", True) and _flatten(run.outputs) != _flatten(cell.outputs):
-            found.append(f"cell {index}: outputs differ from the stored ones")
-    return found

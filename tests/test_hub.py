@@ -39,6 +39,55 @@ HEAD_5_OUTPUTS = {
 }
 
 
+# nbval's own rule for what it compares (nbval.plugin.IPyNbFile.skip_compare, without nbdime)
+SKIP_COMPARE = {
+    "metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
+    "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg",
+}  # fmt: skip
+
+
+def _flatten(outputs: list[Any]) -> dict[str, list[Any]]:
+    """nbval's comparison form: one list of values per output key and MIME type."""
+    from nbval.plugin import coalesce_streams, transform_streams_for_comparison
+
+    flat: dict[str, list[Any]] = {}
+    merged = coalesce_streams(copy.deepcopy(outputs))  # it merges streams in place
+    for output in transform_streams_for_comparison(merged):
+        for key, value in output.items():
+            if key in SKIP_COMPARE:
+                continue
+            pairs = value.items() if key == "data" else [(key, value)]
+            for name, item in pairs:
+                if name not in SKIP_COMPARE:
+                    flat.setdefault(name, []).append(item)
+    return flat
+
+
+def differences(stored: Any, runs: list[Any]) -> list[str]:
+    """Cells whose fresh outputs differ from the stored ones, compared the way strict nbval does.
+
+    Cells marked ``# NBVAL_IGNORE_OUTPUT`` (or tagged ``nbval-ignore-output``) are run, not
+    compared; ``NBVAL_SKIP`` cells must not be in a lesson that this harness runs.
+    """
+    from nbval.plugin import find_comment_markers, find_metadata_tags
+
+    found, by_index = [], {run.index: run for run in runs}
+    for index, cell in enumerate(stored.cells):
+        if cell.cell_type != "code":
+            continue
+        run = by_index.get(index)
+        if run is None:
+            found.append(f"cell {index}: not run")
+            continue
+        if run.status != "ok":
+            found.append(f"cell {index}: {run.status}")
+            continue
+        options = dict(find_comment_markers(cell.source)) | dict(find_metadata_tags(cell.metadata))
+        if options.get("check", True) and _flatten(run.outputs) != _flatten(cell.outputs):
+            found.append(f"cell {index}: outputs differ from the stored ones")
+    return found
+
+
 def _hubkit() -> ModuleType:
     path = REPO_ROOT / "benchmarks" / "hubkit.py"
     spec = importlib.util.spec_from_file_location("lessons_hubkit", path)
@@ -117,7 +166,7 @@ def test_three_learners_run_two_lessons_each_in_their_own_server(tmp_path: Path)
             assert _text(probe) == repr((learner.name, learner.server_pid)), (
                 f"{name} of {learner.name} ran in another kernel or server: {_text(probe)}"
             )
-            found = kit.differences(stored, runs[:-1])
+            found = differences(stored, runs[:-1])
             if learner.name == CHANGED and name.startswith("03"):
                 by_index = {run.index: run for run in runs}
                 for index, expected in HEAD_5_OUTPUTS.items():
