@@ -9,6 +9,9 @@ compared with the stored ones as strict nbval does. One learner, ``ada``, change
 in lesson 03: her outputs show 5, the others' still equal the stored ``head=20`` outputs.
 At the end every process the hub started (servers, kernels, proxy, hub) is gone.
 Skips without jupyterhub or the proxy, except under ``CI=true``, where it fails.
+
+Three fast tests check the README's hand-out for a hub: the nbgitpuller link, the
+repo2docker image command (run with ``--no-build``) and the Zero to JupyterHub ``config.yaml``.
 """
 
 from __future__ import annotations
@@ -176,3 +179,61 @@ def test_three_learners_run_two_lessons_each_in_their_own_server(tmp_path: Path)
                 )
             else:
                 assert found == [], f"{learner.name}, {name}: {found}"
+
+
+# --------------------------------------------------------------------------- the README's hand-out
+
+
+def _readme_block(marker: str) -> str:
+    """The fenced block right after ``<!-- marker -->`` in README.md."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    after = text.split(f"<!-- {marker} -->", 1)[1]
+    return after.split("```", 2)[1].split("\n", 1)[1].strip()
+
+
+def test_the_nbgitpuller_link_opens_lesson_00_of_this_repository() -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    link = urlsplit(_readme_block("nbgitpuller-link"))
+    assert link.scheme == "https" and link.path == "/hub/user-redirect/git-pull", link
+    query = {key: values[0] for key, values in parse_qs(link.query, strict_parsing=True).items()}
+    assert set(query) == {"repo", "branch", "urlpath"}, query
+    repo = urlsplit(query["repo"])
+    assert repo.netloc == "github.com" and len(repo.path.strip("/").split("/")) == 2, query["repo"]
+    clone = repo.path.rsplit("/", 1)[1]  # nbgitpuller clones into a folder named after the repository
+    prefix = f"lab/tree/{clone}/"
+    assert query["urlpath"].startswith(prefix), query["urlpath"]
+    assert (REPO_ROOT / query["urlpath"].removeprefix(prefix)).is_file(), query["urlpath"]
+    assert query["urlpath"].endswith("notebooks/00_start_here.ipynb")
+
+
+def test_the_hub_image_is_planned_from_binder_with_nbgitpuller() -> None:
+    import shlex
+    import subprocess
+
+    if importlib.util.find_spec("repo2docker") is None:
+        skip_or_fail("jupyter-repo2docker is not installed (pip install -e '.[test]')")
+    words = shlex.split(_readme_block("hub-image-command"))
+    assert words[0] == "jupyter-repo2docker" and words[-1].startswith("https://github.com/"), words
+    # the same options on this checkout, without Docker: repo2docker prints the Dockerfile it would build
+    command = [sys.executable, "-m", "repo2docker", "--no-build", *words[1:-1], str(REPO_ROOT)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    plan = proc.stdout + proc.stderr
+    requirements = plan.find('pip install --no-cache-dir -r "binder/requirements.txt"')
+    puller = plan.find("pip install --no-cache-dir nbgitpuller")
+    assert 0 <= requirements < puller, plan[-2000:]
+
+
+def test_the_hub_config_uses_that_image() -> None:
+    import shlex
+
+    import yaml
+
+    config = yaml.safe_load(_readme_block("hub-config"))
+    words = shlex.split(_readme_block("hub-image-command"))
+    image = words[words.index("--image-name") + 1]
+    single = config["singleuser"]
+    assert f"{single['image']['name']}:{single['image']['tag']}" == image
+    assert single["defaultUrl"] == "/lab"
+    assert words[words.index("--user-id") + 1] == "1000"  # the chart's default singleuser uid
