@@ -4,7 +4,8 @@ Introduced with lesson 11 (``python -m lessons_lib grade FOLDER``). A submission
 notebook or a ``.py`` file at the top of the folder (the learner's name is the file's stem),
 or a sub-folder named after the learner holding one (the layout of nbgrader's and a hub's
 exchange folders). Each submission is copied into a fresh folder of its own and graded by
-``gradebook_worker`` in a separate process with a time limit, a memory limit and an audit hook
+``gradebook_worker`` in a separate process (a fork of a server that has imported the grader
+once) with a time limit, a memory limit and an audit hook
 (see that module); a submission that crashes, hangs, reads outside the workspace or opens a
 socket is a failed row with a reason, and the run goes on. Rows are sorted (learner, then the
 exercises in lesson order), and hold no path, time or machine detail, so a gradebook is
@@ -15,16 +16,15 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
+from multiprocessing.context import ForkServerContext
 from pathlib import Path
 from typing import Final
 
@@ -85,41 +85,69 @@ def submissions(folder: Path) -> list[tuple[str, Path | None, str]]:
     return found
 
 
+PRELOAD: Final = [
+    "lessons_lib.course.gradebook_worker",
+    "lessons_lib.course.grading",
+    "lessons_lib.course.exercises",
+]
+PRELOAD_SDKS: Final = ["openai", "mcp", "lessons_lib.engine.host", "lessons_lib.engine.kit"]
+
+
+def _context() -> ForkServerContext:
+    """A fork server that imports the grader and the SDKs once; each submission is a fork of it."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    assert isinstance(context, ForkServerContext)
+    context.set_forkserver_preload([*PRELOAD, *PRELOAD_SDKS])
+    return context
+
+
 def _job_rows(
     learner: str, shown: str, path: Path, functions: tuple[str, ...], cells: str, timeout: int, memory_mb: int
 ) -> list[Row]:
     """Grade one submission in its own process and folder; every outcome becomes rows."""
+    from lessons_lib.course.gradebook_worker import Job, run_job
+
+    rows: list[Row] = []
+    link = ended = ""
     with tempfile.TemporaryDirectory(prefix="lessons-grade-") as work:
         copy = Path(work) / "submission" / path.name
         copy.parent.mkdir()
         shutil.copyfile(path, copy)
+        env = {
+            key: os.environ[key]
+            for key in ("PATH", "LANG", "LC_ALL", "LESSONS_DATA_DIR", "LESSONS_DOT")
+            if key in os.environ
+        }
+        env.update(HOME=work, PYTHONDONTWRITEBYTECODE="1")
         cpu_seconds = STARTUP + timeout * len(functions)
-        job = {"path": str(copy), "functions": list(functions), "cells": cells, "timeout": timeout}
-        job.update(memory_mb=memory_mb, cpu_seconds=cpu_seconds)
-        env = {key: os.environ[key] for key in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if key in os.environ}
-        env.update(HOME=work, PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
-        for key in ("LESSONS_DATA_DIR", "LESSONS_DOT"):
-            if key in os.environ:
-                env[key] = os.environ[key]
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lessons_lib.course.gradebook_worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=copy.parent,
-            env=env,
-            start_new_session=True,  # its own process group: a timeout ends all of it
-            text=True,
-            encoding="utf-8",
+        job = Job(
+            str(copy), functions, cells, timeout, memory_mb, cpu_seconds, env, str(Path(work) / "output.log")
         )
-        try:
-            out, err = proc.communicate(json.dumps(job), timeout=cpu_seconds + STARTUP)
-            link, ended = _death(proc.returncode, err) if proc.returncode else ("", "")
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-            link, ended = "time_limit", f"评分进程超过 {cpu_seconds + STARTUP} 秒仍未结束，被停止"
-    rows = [_row(learner, shown, line) for line in out.splitlines() if line.startswith("{")]
+        context = _context()
+        receive, send = context.Pipe(duplex=False)
+        proc = context.Process(target=run_job, args=(job, send), name=f"grade {learner}", daemon=True)
+        proc.start()
+        send.close()
+        deadline = time.monotonic() + cpu_seconds + STARTUP  # wall clock: a process asleep uses no CPU
+        while len(rows) < len(functions):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                link, ended = "time_limit", f"评分进程超过 {cpu_seconds + STARTUP} 秒仍未结束，被停止"
+                break
+            if receive.poll(min(left, 1.0)):
+                try:
+                    rows.append(_row(learner, shown, receive.recv()))
+                except EOFError:  # the process ended early
+                    break
+        proc.join(10)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+        if not ended and proc.exitcode and len(rows) < len(functions):
+            link, ended = _death(proc.exitcode, Path(job.log).read_text(encoding="utf-8", errors="replace"))
     done = {row.exercise for row in rows}
     missing = ended or "评分进程没有给出这一题的结果"
     link = link or "worker_died"
@@ -127,10 +155,15 @@ def _job_rows(
     return rows
 
 
-def _row(learner: str, shown: str, line: str) -> Row:
-    data = json.loads(line)
+def _row(learner: str, shown: str, data: dict[str, str | bool]) -> Row:
     return Row(
-        learner, shown, data["exercise"], bool(data["passed"]), data["link"], data["hint"], data["message"]
+        learner,
+        shown,
+        str(data["exercise"]),
+        bool(data["passed"]),
+        str(data["link"]),
+        str(data["hint"]),
+        str(data["message"]),
     )
 
 

@@ -1,8 +1,9 @@
 """One learner's submission, graded in a process of its own (started by the gradebook).
 
-Introduced with the gradebook (lesson 11's grader, run over a folder). ``python -m
-lessons_lib.course.gradebook_worker`` reads a JSON job on stdin (the copied submission, the
-exercises, the limits), then, in this order:
+Introduced with the gradebook (lesson 11's grader, run over a folder). ``run_job`` is the
+body of a process forked for one submission from a fork server that has already imported the
+grader and the SDKs (so a submission costs a fork, not an interpreter start). It gets a
+:class:`Job` (the copied submission, the exercises, the limits), then, in this order:
 
 1. sets its own limits with ``resource.setrlimit``: address space (memory) and CPU seconds;
 2. imports and warms up everything the grader needs (the real SDKs, one offline chain run);
@@ -10,26 +11,27 @@ exercises, the limits), then, in this order:
    allowed folders (the submission's own folder, the course's ``/workspace`` folder, the Python
    installation and ``lessons_lib`` for imports), every network socket (only the Unix socket
    pairs asyncio makes inside the process are let through), and starting other programs;
-4. grades each exercise with ``grade_file`` under a per-exercise alarm, writing one JSON line
-   per exercise to the result stream as soon as it is known.
+4. grades each exercise with ``grade_file`` under a per-exercise alarm, sending each row to the
+   gradebook through a pipe as soon as it is known.
 
-The learner's prints go to stderr, so they never mix with the results. This stops honest
+The learner's prints go to a log file, so they never mix with the results or the CSV; the
+process gets a small environment of its own (no API keys). This stops honest
 mistakes and casual attempts; it is not a sandbox for hostile code (audit hooks can be
 bypassed from Python itself): for that, grade inside the hub's per-learner containers.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import signal
 import socket
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from types import FrameType
-from typing import IO
 
 REFUSED_EVENTS = (
     "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
@@ -173,27 +175,40 @@ def grade_one(path: Path, function: str, cells: str, timeout: int, guard: Guard)
     return {"exercise": function, **row}
 
 
-def main(stdin: IO[str] | None = None) -> int:
-    job = json.load(stdin or sys.stdin)
-    results = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # the learner's prints land on stderr
-    sys.stdout = sys.stderr
+@dataclass(frozen=True)
+class Job:
+    """What one grading process does: the copied submission, the exercises, the limits."""
+
+    path: str
+    functions: tuple[str, ...]
+    cells: str
+    timeout: int
+    memory_mb: int
+    cpu_seconds: int
+    env: dict[str, str]
+    log: str  # the learner's prints and any traceback land here, never in the results
+
+
+def run_job(job: Job, results: Connection) -> None:
+    """The body of a grading process (forked from the gradebook's preloaded fork server)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    log = os.open(job.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.environ.clear()  # no teacher's keys or tokens for the learner's code to read
+    os.environ.update(job.env)
+    path = Path(job.path)
+    os.chdir(path.parent)
     sys.dont_write_bytecode = True
-    set_limits(int(job["memory_mb"]), int(job["cpu_seconds"]))
+    set_limits(job.memory_mb, job.cpu_seconds)
     warm_up()
     from lessons_lib.core.paths import WORKSPACE_DIR
 
-    path = Path(job["path"])
     package = Path(__file__).resolve().parent.parent
     installs = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     guard = Guard([path.parent, WORKSPACE_DIR, package, *installs, Path(os.devnull)], [path.parent])
     sys.addaudithook(guard)
-    for function in job["functions"]:
-        row = grade_one(path, function, job["cells"], int(job["timeout"]), guard)
-        results.write(json.dumps(row, ensure_ascii=False) + "\n")
-        results.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    for function in job.functions:
+        results.send(grade_one(path, function, job.cells, job.timeout, guard))
+    results.close()
