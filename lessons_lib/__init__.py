@@ -66,10 +66,10 @@ _EXPORTS: dict[str, str] = {
     "environment_check": "lessons_lib.course.envcheck",
     # what-if (lesson 09)
     "compare_runs": "lessons_lib.lab.whatif",
-    "head_lab": "lessons_lib.lab.whatif",
+    "head_lab": "lessons_lib.lab.widgets",
     "compare_head": "lessons_lib.lab.whatif",
     "compare_tail": "lessons_lib.lab.whatif",
-    "head_view": "lessons_lib.lab.whatif",
+    "head_view": "lessons_lib.lab.widgets",
     "SCENARIOS": "lessons_lib.lab.scenarios",
     "run_scenario": "lessons_lib.lab.scenarios",
     "BAD_VALUES": "lessons_lib.lab.badvalues",

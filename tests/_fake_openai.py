@@ -1,15 +1,19 @@
 """A small OpenAI-compatible HTTP server for the live-path tests (no paid key, no network).
 
 It listens on 127.0.0.1 (random port) in a thread and answers ``POST /v1/responses`` from a
-script: each reply is ``(status, json_body)`` or ``HANG`` (hold the connection and never
-answer, until the server is closed). It records every request body and Authorization header.
+script: each reply is ``(status, json_body)``, a :class:`Raw` reply (any bytes, optionally
+streamed in chunks with a pause, or an endless stream), or ``HANG`` (hold the connection and
+never answer, until the server is closed). It records every request body and Authorization
+header.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Final
@@ -19,7 +23,21 @@ FAKE_SECRET: Final = "Qz7rTn4WbX9kLm2PvS8dHc5JfY3gNa6E"
 """32 characters that must never appear in a trace, a printout or a saved file."""
 FAKE_KEY: Final = "sk-test-" + FAKE_SECRET
 
-Reply = tuple[int, dict[str, Any]] | str
+
+@dataclass(frozen=True)
+class Raw:
+    """A reply of raw bytes: ``body`` sent ``repeat`` times (``None``: until the client leaves),
+    ``pause`` seconds between chunks; ``length`` is the Content-Length header (None: no header)."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    repeat: int | None = 1
+    pause: float = 0.0
+    length: int | None = -1  # -1: the real length of body * repeat
+
+
+Reply = tuple[int, dict[str, Any]] | Raw | str
 Script = Sequence[Reply] | Callable[[int, dict[str, Any]], Reply]
 
 
@@ -111,6 +129,9 @@ class FakeOpenAI:
                     fake._release.wait(30)
                     self.close_connection = True
                     return
+                if isinstance(reply, Raw):
+                    self._raw(reply)
+                    return
                 status, payload = reply
                 data = json.dumps(payload).encode()
                 self.send_response(status)
@@ -118,6 +139,25 @@ class FakeOpenAI:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _raw(self, raw: Raw) -> None:
+                self.send_response(raw.status)
+                self.send_header("Content-Type", raw.content_type)
+                length = len(raw.body) * raw.repeat if raw.length == -1 and raw.repeat else raw.length
+                if length is not None and length >= 0:
+                    self.send_header("Content-Length", str(length))
+                self.close_connection = True
+                self.end_headers()
+                sent = 0
+                try:
+                    while (raw.repeat is None or sent < raw.repeat) and not fake._release.is_set():
+                        self.wfile.write(raw.body)
+                        sent += 1
+                        if raw.pause:
+                            self.wfile.flush()
+                            time.sleep(raw.pause)
+                except OSError:  # the client hung up: what a capped client does
+                    return
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 return

@@ -40,7 +40,7 @@ def honest_failure(
     _, response = verify.mcp_exchange(t)
     assert response is not None
     response["result"] = {"content": [{"type": "text", "text": text}], "isError": True}
-    for item in verify.feedback_items(verify.model_body(t, "request_2")):
+    for item in verify.output_items(verify.model_body(t, "request_2")):
         item["output"] = verify.FAILURE_PREFIX + text
     return t
 

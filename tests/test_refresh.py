@@ -7,7 +7,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lessons_lib.course.refresh import WIDGET_VIEW, clean, main
+from lessons_lib.cli.refresh import main
+from lessons_lib.course.refresh import WIDGET_VIEW, clean
 
 
 def executed_notebook() -> nbformat.NotebookNode:

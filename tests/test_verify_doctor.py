@@ -13,7 +13,8 @@ from _verify_samples import event_body, good_trace, honest_failure
 
 from lessons_lib import diagnose as exported
 from lessons_lib.checks import verify
-from lessons_lib.checks.doctor import STEPS, Diagnosis, diagnose, main
+from lessons_lib.checks.doctor import STEPS, Diagnosis, diagnose
+from lessons_lib.cli.checks import main_diagnose as main
 from lessons_lib.core.trace import Trace, dump_json
 
 ORDER = ["模型响应", "解析结果", "路由目标", "服务检查", "实际反馈", "关联标识", "后续模型输入"]
@@ -168,7 +169,8 @@ SECOND_CALL_CASES = [
     (lambda t: t["links"][1].update(mcp_id=99), "ids", "MCP id 99"),
     (lambda t: second_output(t).update(output="编造的文件内容"), "feedback", "不是服务返回的原文"),
     (
-        lambda t: event_body(t, "tools/call", 2)["params"]["arguments"].update(head=5),
+        # the calls of one reply run concurrently: both requests leave before either reply
+        lambda t: event_body(t, "tools/call", 1)["params"]["arguments"].update(head=5),
         "route",
         "值在路由中变了",
     ),
@@ -266,9 +268,8 @@ VERIFIER_MODULES = [
     "doctor",
     "sabotage",
     "verify_report",
-    "verify_cli",
     "_jsoncheck",
-    "_traceread",
+    "_evidence",
     "_rules",
     "_fieldchecks",
     "_roundtripchecks",
@@ -284,7 +285,8 @@ def test_verifiers_doctor_and_catalogue_run_on_the_standard_library_alone(repo_r
         "for name in sys.argv[2:]: importlib.import_module('lessons_lib.checks.' + name)\n"
         "from lessons_lib.checks import verify, doctor, sabotage\n"
         "assert sabotage.run_sabotage('mixed_ids').found_link == 'ids'\n"
-        "assert doctor.main([]) == 0 and verify.main_fields([]) == 0 and verify.main_roundtrip([]) == 0\n"
+        "from lessons_lib.cli import checks as cli\n"
+        "assert cli.main_diagnose([]) == 0 and cli.main_fields([]) == 0 and cli.main_roundtrip([]) == 0\n"
         "heavy = {'openai', 'mcp', 'httpx2', 'anyio', 'pydantic', 'pandas'}\n"
         "third = {m.split('.')[0] for m in sys.modules} & heavy\n"
         "assert not third, third\n"

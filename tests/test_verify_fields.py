@@ -10,6 +10,7 @@ import pytest
 from _verify_samples import event_body, good_fragments, good_trace, honest_failure
 
 from lessons_lib.checks import verify
+from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -86,7 +87,9 @@ def test_the_public_names_stay_on_verify() -> None:
     assert verify.Report is verify_report.Report and verify.Check is verify_report.Check
     for name in ("verify_fields", "verify_roundtrip", "fragments_from_trace", "roundtrip_from_trace"):
         assert callable(getattr(verify, name)), name
-    assert verify.main_fields.__module__ == verify.main_roundtrip.__module__ == "lessons_lib.checks.verify"
+    assert (
+        cli_checks.main_fields.__module__ == cli_checks.main_roundtrip.__module__ == "lessons_lib.cli.checks"
+    )
 
 
 def test_an_honest_failure_passes() -> None:
@@ -187,14 +190,14 @@ def write(tmp_path: Path, name: str, data: Any) -> str:
 
 
 def test_cli_passes_on_the_attachment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert verify.main_fields([write(tmp_path, "field_fragments.json", good_fragments())]) == 0
+    assert cli_checks.main_fields([write(tmp_path, "field_fragments.json", good_fragments())]) == 0
     out = capsys.readouterr().out
     assert out.startswith("核对字段片段（verify-fields）：field_fragments.json\n")
     assert str(tmp_path) not in out and "结论：全部通过。" in out
 
 
 def test_cli_default_path_is_the_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    code = verify.main_fields([])
+    code = cli_checks.main_fields([])
     captured = capsys.readouterr()
     if (DATA_DIR / "field_fragments.json").exists():
         assert code == 0, captured.out
@@ -203,8 +206,8 @@ def test_cli_default_path_is_the_fixture(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert verify.main_fields([write(tmp_path, "trace.json", good_trace())]) == 0
-    assert verify.main_fields([write(tmp_path, "bad.json", edit("feedback.call_id", "3"))]) == 1
+    assert cli_checks.main_fields([write(tmp_path, "trace.json", good_trace())]) == 0
+    assert cli_checks.main_fields([write(tmp_path, "bad.json", edit("feedback.call_id", "3"))]) == 1
     assert "FAIL  模型调用与反馈按 call_id 配对" in capsys.readouterr().out
     for args, words in [
         ([str(tmp_path / "nope.json")], "找不到文件 nope.json"),
@@ -212,11 +215,11 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         ([write(tmp_path, "list.json", [1, 2])], "不是 fragments / roundtrip / trace 文件"),
         ([str(tmp_path)], "无法读取"),
     ]:
-        assert verify.main_fields(args) == 2
+        assert cli_checks.main_fields(args) == 2
         err = capsys.readouterr().err
         assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert verify.main_fields(["--help"]) == 0
-    assert verify.main_fields(["a", "b"]) == 2
+    assert cli_checks.main_fields(["--help"]) == 0
+    assert cli_checks.main_fields(["a", "b"]) == 2
 
 
 def test_the_request_shapes_match_the_recorded_messages() -> None:

@@ -10,6 +10,7 @@ import pytest
 from _verify_samples import good_roundtrip, good_trace, honest_failure
 
 from lessons_lib.checks import verify
+from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import dump_json
 
@@ -156,16 +157,16 @@ def test_wrong_shapes_fail_with_reasons_and_never_raise(data: Any) -> None:
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = tmp_path / "responses_roundtrip.json"
     good.write_text(dump_json(good_roundtrip()), encoding="utf-8")
-    assert verify.main_roundtrip([str(good)]) == 0
+    assert cli_checks.main_roundtrip([str(good)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("核对两轮往返（verify-roundtrip）：responses_roundtrip.json")
     assert out.count("已拒绝") == 3
     bad = tmp_path / "bad.json"
     bad.write_text(dump_json(mutate(("request_2", "input", 2, "call_id"), "3")), encoding="utf-8")
-    assert verify.main_roundtrip([str(bad)]) == 1
+    assert cli_checks.main_roundtrip([str(bad)]) == 1
     fragments = tmp_path / "field_fragments.json"
     fragments.write_text(dump_json(verify.fragments_from_trace(good_trace())), encoding="utf-8")
     capsys.readouterr()
-    assert verify.main_roundtrip([str(fragments)]) == 2
+    assert cli_checks.main_roundtrip([str(fragments)]) == 2
     err = capsys.readouterr().err
     assert "不是 roundtrip / trace 文件" in err and "Traceback" not in err

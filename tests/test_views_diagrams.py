@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from lessons_lib import actors_diagram, chain_diagram, loop_diagram, trace_diagram
+from lessons_lib.cli.diagram import main
 from lessons_lib.core.glossary import KINDS, STEP_ZH
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.views import dot as dotmod
-from lessons_lib.views.diagrams import LOOP_STEPS, Diagram, main, resolve_step
-from lessons_lib.views.sequence import _em, build_rows
+from lessons_lib.views.diagrams import LOOP_STEPS, Diagram, resolve_step
+from lessons_lib.views.sequence import build_rows
+from lessons_lib.views.textwidth import ems as _em
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -6,9 +6,15 @@ import re
 
 import pytest
 
+from lessons_lib.core import queries as q
 from lessons_lib.engine.offline_model import FAILURE_PREFIX
 from lessons_lib.lab.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
-from lessons_lib.lab.scenarios import mcp_pairs
+
+
+def mcp_pairs(t: object) -> list[tuple[dict, dict | None, str]]:
+    """Each tools/call request with its reply and service, through the one set of trace queries."""
+    return [(x.request, x.reply, x.service) for x in q.mcp_exchanges(t)]
+
 
 # name -> (layer, feedback after "ERROR: ", schema check, diagnose's first broken link or None when whole)
 EXPECTED = {

@@ -9,9 +9,11 @@ import sys
 
 import pytest
 
+from lessons_lib.cli.whatif import main
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.lab.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail, main
-from lessons_lib.views.changetable import ABSENT, abbreviate, text_table
+from lessons_lib.lab.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail
+from lessons_lib.views.changetable import ABSENT, abbreviate
+from lessons_lib.views.textwidth import text_table
 
 NOTES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").rstrip("\n").split("\n")
 N = len(NOTES)

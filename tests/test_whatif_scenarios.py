@@ -7,9 +7,21 @@ import re
 
 import pytest
 
+from lessons_lib.core import queries as q
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.engine.offline_model import FAILURE_PREFIX
-from lessons_lib.lab.scenarios import ARCHIVE_DIR, SCENARIOS, feedback_items, mcp_pairs, run_scenario
+from lessons_lib.lab.scenarios import ARCHIVE_DIR, SCENARIOS, run_scenario
+
+
+def mcp_pairs(t: object) -> list[tuple[dict, dict | None, str]]:
+    """Each tools/call request with its reply and service, through the one set of trace queries."""
+    return [(x.request, x.reply, x.service) for x in q.mcp_exchanges(t)]
+
+
+def feedback_items(t: object) -> dict[object, object]:
+    """call_id -> function_call_output.output as the model received it."""
+    return {f.call_id: f.output for f in q.sent_feedback(t)}
+
 
 NOTES = (WORKSPACE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()
 ARCHIVE = (ARCHIVE_DIR / "notes.txt").read_text(encoding="utf-8").splitlines()

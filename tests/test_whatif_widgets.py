@@ -6,7 +6,8 @@ import json
 import statistics
 import time
 
-from lessons_lib.lab.whatif import head_view, notes_line_count
+from lessons_lib.lab.whatif import notes_line_count
+from lessons_lib.lab.widgets import head_view
 
 
 def test_head_view_holds_the_mcp_request_and_the_result() -> None:

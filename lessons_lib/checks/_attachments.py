@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from lessons_lib.checks._traceread import (
+from lessons_lib.checks._evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     as_dict,

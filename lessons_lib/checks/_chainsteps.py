@@ -11,17 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
-from lessons_lib.checks._jsoncheck import Fail, diff_path, need, obj, show
-from lessons_lib.checks._rules import (
-    inside_root,
-    normalised,
-    parse_arguments,
-    rule_summary,
-    values_follow_rule,
-)
-from lessons_lib.checks._traceread import (
-    calls_in,
+from lessons_lib.checks._evidence import (
+    call_items,
     declared_tool,
     feedback_output,
     input_items,
@@ -32,6 +23,15 @@ from lessons_lib.checks._traceread import (
     model_body,
     pick_feedback,
     result_text,
+)
+from lessons_lib.checks._fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
+from lessons_lib.checks._jsoncheck import Fail, diff_path, need, obj, show
+from lessons_lib.checks._rules import (
+    inside_root,
+    normalised,
+    parse_arguments,
+    rule_summary,
+    values_follow_rule,
 )
 from lessons_lib.core.paths import LOGICAL_ROOT
 
@@ -68,7 +68,7 @@ def _model_response(c: Chain) -> str:
     labels = [e.get("label") for e in c.trace["events"] if isinstance(e, dict)]
     need("http_error_1" not in labels, "模型接口对第一次请求返回了 HTTP 错误（http_error_1），没有响应")
     response = obj(model_body(c.trace, "response_1"), "response_1")
-    calls = calls_in(response)
+    calls = call_items(response)
     if not calls:
         said = message_text(response)
         raise Fail(
@@ -93,7 +93,8 @@ def _parse(c: Chain) -> str:
     if tool is None or tool.get("name") != c.call["name"]:
         return f"arguments 文本解析为对象（{', '.join(c.args) or '无键'}）；这个名称的规则在路由时再查"
     rule_summary(tool.get("parameters"), f"声明 {c.call['name']} 的 parameters")
-    return f"arguments 文本解析为对象：{values_follow_rule(c.args, tool['parameters'])}，符合声明的类型"
+    rule = obj(tool.get("parameters"), "parameters")
+    return f"arguments 文本解析为对象：{values_follow_rule(c.args, rule)}，符合声明的类型"
 
 
 def _route(c: Chain) -> str:

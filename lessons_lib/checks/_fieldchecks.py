@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lessons_lib.checks._evidence import feedback_output, result_text
 from lessons_lib.checks._jsoncheck import first_text_diff, need, obj, same, show
 from lessons_lib.checks._rules import (
     call_values,
@@ -19,7 +20,6 @@ from lessons_lib.checks._rules import (
     value_in_rule,
     values_follow_rule,
 )
-from lessons_lib.checks._traceread import feedback_output, result_text
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.example import FAILURE_PREFIX
 

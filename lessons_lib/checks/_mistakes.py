@@ -12,10 +12,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from lessons_lib.checks._jsoncheck import Fail
-from lessons_lib.checks._traceread import (
+from lessons_lib.checks._evidence import (
     as_dict,
-    calls_in,
+    call_items,
     first_call,
     first_exchange,
     input_items,
@@ -25,6 +24,7 @@ from lessons_lib.checks._traceread import (
     require_trace,
     result_text,
 )
+from lessons_lib.checks._jsoncheck import Fail
 
 Trace = dict[str, Any]
 
@@ -56,7 +56,7 @@ def _later_inputs(t: Trace) -> list[Any]:
 
 def _call_copies(t: Trace) -> list[dict[str, Any]]:
     call = first_call(model_body(t, "response_1")) or {}
-    items = calls_in(model_body(t, "response_1")) + _later_inputs(t)
+    items = call_items(model_body(t, "response_1")) + _later_inputs(t)
     return [i for i in items if is_call(i) and i.get("call_id") == call.get("call_id")]
 
 
@@ -74,8 +74,9 @@ def _edit_arguments(t: Trace, edit: Callable[[dict[str, Any]], None]) -> None:
     for item in copies:
         item["arguments"] = json.dumps(args, ensure_ascii=False)
     _, _, request, _ = first_exchange(t)
-    if request is not None and isinstance(request.get("params"), dict):
-        request["params"]["arguments"] = copy.deepcopy(args)
+    params = request.get("params") if request is not None else None
+    if isinstance(params, dict):
+        params["arguments"] = copy.deepcopy(args)
 
 
 def _replace_text(value: Any, old: str, new: str) -> Any:
@@ -114,7 +115,7 @@ def parse_as_read(trace: Any) -> Trace:
     t = _copy(trace)
     call, _, _, response = first_exchange(t)
     try:
-        path = json.loads(call["arguments"])["path"]
+        path = json.loads(str((call or {}).get("arguments")))["path"]
     except (TypeError, KeyError, ValueError):
         path = "/workspace/notes.txt"
     if isinstance(response, dict):

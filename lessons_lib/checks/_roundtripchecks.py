@@ -14,6 +14,14 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from lessons_lib.checks._attachments import fragments_from_roundtrip
+from lessons_lib.checks._evidence import (
+    call_items,
+    input_items,
+    is_call,
+    is_output,
+    message_text,
+    output_items,
+)
 from lessons_lib.checks._fieldchecks import (
     check_feedback,
     check_mcp_pair,
@@ -24,14 +32,6 @@ from lessons_lib.checks._fieldchecks import (
 )
 from lessons_lib.checks._jsoncheck import diff_path, list_of, need, obj, same, show
 from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
-from lessons_lib.checks._traceread import (
-    calls_in,
-    feedback_items,
-    input_items,
-    is_call,
-    is_output,
-    message_text,
-)
 from lessons_lib.checks.verify_report import Check, run_check
 
 
@@ -51,7 +51,7 @@ def check_declaration_kept(roundtrip: Any) -> str:
         if t.get("type") == "function":
             rule_summary(t.get("parameters"), f"request_1.tools[{n}].parameters")
             names.append(str(t.get("name")))
-    for call in calls_in(rt.get("response_1")):
+    for call in call_items(rt.get("response_1")):
         need(
             call.get("name") in names,
             f"模型调用了 {show(call.get('name'))}，它不在声明的工具里（{', '.join(names)}）",
@@ -70,7 +70,7 @@ def check_context(roundtrip: Any) -> str:
     need(isinstance(second.get("input"), list), "request_2.input 应当是数组：任务、原调用、工具反馈")
     changed = diff_path(before, after[: len(before)], "input")
     need(changed is None, f"第二次请求没有原样保留第一次的输入（{changed} 不同）：用户任务丢了或被改了")
-    calls = calls_in(rt.get("response_1"))
+    calls = call_items(rt.get("response_1"))
     need(calls, "response_1.output 里没有 function_call：没有可以延续的调用")
     rest = after[len(before) :]
     for call in calls:
@@ -87,7 +87,7 @@ def check_context(roundtrip: Any) -> str:
         need(
             later, f"原调用 {call.get('call_id')} 之后没有追加 function_call_output：执行结果没有进入模型输入"
         )
-    n_out = len(feedback_items(second))
+    n_out = len(output_items(second))
     return f"第二次 input 依次保留原输入 {len(before)} 项、原调用 {len(calls)} 项，再追加工具反馈 {n_out} 项"
 
 
@@ -114,10 +114,10 @@ def check_values_passed(fragments: Any) -> str:
 def check_id_domains(roundtrip: Any, fragments: Any) -> str:
     """call_id pairs inside the model exchange, the MCP id inside the MCP exchange; links tie them."""
     rt = obj(roundtrip, "往返文件")
-    calls = calls_in(rt.get("response_1"))
+    calls = call_items(rt.get("response_1"))
     need(calls, "response_1.output 里没有 function_call：没有 call_id 可以配对")
     need(rt.get("request_2") is not None, "没有第二次请求 request_2：call_id 没有配对的反馈")
-    outs = feedback_items(rt.get("request_2"))
+    outs = output_items(rt.get("request_2"))
     ids = [c.get("call_id") for c in calls]
     mcp_id = (rt.get("mcp_request") or {}).get("id") if isinstance(rt.get("mcp_request"), dict) else None
     for out in outs:

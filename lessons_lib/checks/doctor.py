@@ -11,15 +11,14 @@ live in ``lessons_lib.checks._chainsteps``. Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
+from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
-from lessons_lib.checks._traceread import as_dict, calls_in, kind_of, model_body, require_trace
-from lessons_lib.checks.verify_cli import run_command
 from lessons_lib.checks.verify_report import esc, html_table
 
 STEP_ZH: Final = dict(STEPS)
@@ -93,7 +92,7 @@ def diagnose(trace: Any) -> Diagnosis:
     anything that is not a trace raises ValueError with one sentence saying what to do.
     """
     data = _as_trace(trace)
-    chains = [Chain(data, n) for n in range(max(1, len(calls_in(model_body(data, "response_1")))))]
+    chains = [Chain(data, n) for n in range(max(1, len(call_items(model_body(data, "response_1")))))]
     findings: list[Finding] = []
     for (key, name), step in zip(STEPS, WALK, strict=True):
         if findings and findings[-1].status != "ok":
@@ -128,15 +127,3 @@ def _as_trace(trace: Any) -> dict[str, Any]:
     if kind in ("fragments", "roundtrip"):
         raise ValueError(f"这是 {kind} 文件，不是完整的 trace：diagnose 需要 data/trace.json 这样的 trace")
     return require_trace(data)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib diagnose [PATH]``: 0 the chain is whole, 1 a link is broken, 2 bad input."""
-    return run_command(
-        "diagnose",
-        argv,
-        default="trace.json",
-        what="trace file",
-        description=diagnose.__doc__,
-        judge=lambda path: diagnose(Path(path)),
-    )

@@ -2,9 +2,10 @@
 
 Standard library only, like the seed's attachment scripts: it runs where nothing else is
 installed and works on plain dicts or a ``lessons_lib.core.trace.Trace``. The work is split over
-small stdlib-only modules: ``_traceread`` (reading a trace), ``_rules`` (rules and values),
+small stdlib-only modules: ``_evidence`` (reading a trace), ``_rules`` (rules and values),
 ``_fieldchecks`` and ``_roundtripchecks`` (the checks), ``_attachments`` (cutting the
-attachments from a trace), ``verify_report`` (``Report``, ``Check``) and ``verify_cli``.
+attachments from a trace), ``verify_report`` (``Report``, ``Check``); the command lines live in
+``lessons_lib.cli.checks``.
 Both attachments are written by ``python -m lessons_lib record`` from the recorded trace
 through ``fragments_from_trace`` and ``roundtrip_from_trace``, never typed by hand.
 
@@ -29,7 +30,6 @@ Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from lessons_lib.checks._attachments import (
@@ -37,20 +37,19 @@ from lessons_lib.checks._attachments import (
     fragments_from_trace,
     roundtrip_from_trace,
 )
-from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
-from lessons_lib.checks._jsoncheck import Fail, load_json, need, same, short, show
-from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
-from lessons_lib.checks._traceread import (
+from lessons_lib.checks._evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     TRACE_FORMAT,
     as_dict,
-    feedback_items,
     kind_of,
     mcp_exchange,
     model_body,
+    output_items,
 )
-from lessons_lib.checks.verify_cli import run_command
+from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
+from lessons_lib.checks._jsoncheck import Fail, same, show
+from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.verify_report import Check, Report
 
 FIELDS_LIMITS: Final = (
@@ -89,38 +88,6 @@ def verify_roundtrip(roundtrip: Any, *, sabotage: bool = True) -> Report:
     )
 
 
-def main_fields(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib verify-fields [PATH]``: 0 all pass, 1 a check failed, 2 bad input."""
-    return _main(
-        "verify-fields", "field_fragments.json", argv, ("fragments", "roundtrip", "trace"), verify_fields
-    )
-
-
-def main_roundtrip(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib verify-roundtrip [PATH]``: 0 all pass, 1 a check failed, 2 bad input."""
-    return _main(
-        "verify-roundtrip", "responses_roundtrip.json", argv, ("roundtrip", "trace"), verify_roundtrip
-    )
-
-
-def _main(
-    prog: str,
-    default: str,
-    argv: Sequence[str] | None,
-    kinds: tuple[str, ...],
-    verify: Callable[[Any], Report],
-) -> int:
-    def judge(path: str) -> Report:
-        data = load_json(path)
-        need(
-            kind_of(data) in kinds,
-            f"{short(path)} 不是 {' / '.join(kinds)} 文件：请给出 {default} 或 trace.json",
-        )
-        return verify(data)
-
-    return run_command(prog, argv, default=default, what="JSON file", description=verify.__doc__, judge=judge)
-
-
 __all__ = [
     "Check",
     "Report",
@@ -130,8 +97,6 @@ __all__ = [
     "kind_of",
     "verify_fields",
     "verify_roundtrip",
-    "main_fields",
-    "main_roundtrip",
     "show",
     # helpers that moved to private modules, still importable from here as before the split
     "FAILURE_PREFIX",
@@ -140,7 +105,7 @@ __all__ = [
     "TRACE_FORMAT",
     "Fail",
     "as_dict",
-    "feedback_items",
+    "output_items",
     "mcp_exchange",
     "model_body",
     "same",

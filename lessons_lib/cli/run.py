@@ -12,32 +12,47 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.core.example import EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
+from lessons_lib.core import queries as q
+from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.trace import Trace
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=__doc__)
-    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
+    parser.add_argument("--path", help=f"logical path to read, sent as given (default {EXAMPLE_PATH})")
     lines = parser.add_mutually_exclusive_group()
-    lines.add_argument("--head", type=int, help="first N lines (default 20 when neither is given)")
+    lines.add_argument(
+        "--head", type=int, help=f"first N lines (default {EXAMPLE_HEAD} when neither is given)"
+    )
     lines.add_argument("--tail", type=int, help="last N lines")
-    parser.add_argument("--task", help="the user's task text (default: built from --path/--head/--tail)")
+    parser.add_argument("--task", help="the user's whole task text, instead of --path/--head/--tail")
     parser.add_argument("--root", type=Path, help="folder served as /workspace (default: data/workspace)")
     parser.add_argument("--live", action="store_true", help="call a real model (needs OPENAI_API_KEY)")
     parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
     parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")
     args = parser.parse_args(argv)
+    given = [f"--{name}" for name in ("path", "head", "tail") if getattr(args, name) is not None]
+    if args.task is not None and given:
+        print(
+            f"run: --task replaces the task built from {'/'.join(given)}; give one or the other.",
+            file=sys.stderr,
+        )
+        return 2
 
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
-    if args.live and live_setting() is None:
+    try:
+        no_key = args.live and live_setting() is None
+    except ValueError as exc:  # a malformed OPENAI_BASE_URL
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if no_key:
         print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
-    head = args.head if args.head is not None or args.tail is not None else 20
+    head = args.head if args.head is not None or args.tail is not None else EXAMPLE_HEAD
 
     from lessons_lib.engine.host import run_chain
     from lessons_lib.views.narrate import narrate
@@ -45,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     services = {SERVICE_NAME: args.root} if args.root is not None else None
     trace = run_chain(
         args.task,
-        path=args.path,
+        path=args.path if args.path is not None else EXAMPLE_PATH,
         head=head,
         tail=args.tail,
         services=services,
@@ -61,15 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def failed_outputs(trace: Trace) -> list[str]:
     """The feedback texts that report a failed call, from the last model request's input."""
-    requests = [
-        e["body"] for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")
-    ]
-    items = requests[-1].get("input", []) if requests else []
-    return [
-        i["output"]
-        for i in items
-        if isinstance(i, dict)
-        and i.get("type") == "function_call_output"
-        and isinstance(i.get("output"), str)
-        and i["output"].startswith(FAILURE_PREFIX)
-    ]
+    rounds = q.model_rounds(trace)
+    items = q.feedback_items(rounds[-1].request, q.model_api(trace)) if rounds else []
+    texts = [i.output for i in items]
+    return [t for t in texts if isinstance(t, str) and t.startswith(FAILURE_PREFIX)]

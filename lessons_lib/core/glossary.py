@@ -31,6 +31,9 @@ KINDS: Final[dict[Kind, KindStyle]] = {
     "envelope": KindStyle("envelope", "封装", "#7F7F7F", "包住内容的外壳与类型标记"),
 }
 
+SHORT_ZH: Final[dict[Kind, str]] = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
+"""Each kind's Chinese name without its gloss (``值`` for ``值（本次参数值）``), for table cells."""
+
 STEPS: Final[tuple[Step, ...]] = ("declaration", "call", "execution", "feedback")
 STEP_ZH: Final[dict[Step, str]] = {
     "declaration": "声明",

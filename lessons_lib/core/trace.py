@@ -5,7 +5,8 @@ Format ``lessons_lib.trace/1`` (a JSON object; key order as written here)::
     {
       "format": "lessons_lib.trace/1",
       "task": "请读取 /workspace/notes.txt 的前 20 行。",
-      "model": {"mode": "offline" | "live", "name": "gpt-4.1", "label": "..."},
+      "model": {"mode": "offline" | "live", "name": "gpt-4.1", "label": "...",
+                "api": "responses" | "chat" | "anthropic"},   # api absent = "responses"
       "tools": [{"alias": "fs__read_text_file", "service": "fs", "name": "read_text_file"}],
       "events": [
         {"seq": 0, "channel": "mcp", "from": "application", "to": "fs",
@@ -30,7 +31,9 @@ Format ``lessons_lib.trace/1`` (a JSON object; key order as written here)::
 Model events are labelled ``request_N`` / ``response_N`` for round N; MCP events carry the
 JSON-RPC method (a response carries the method of the request it answers). A link with
 ``mcp_id: null`` is a call that never reached a service (bad JSON, unknown alias).
-Bodies only: never HTTP headers, never keys.
+Bodies only: never HTTP headers, never keys. The keys' types are in
+:mod:`lessons_lib.core.tracetypes` (checked by ``check_trace`` wherever a trace is loaded); the
+questions every reader asks of a trace are in :mod:`lessons_lib.core.queries`.
 """
 
 from __future__ import annotations
@@ -38,29 +41,45 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
 
-FORMAT: Final = "lessons_lib.trace/1"
+from lessons_lib.core import queries
+from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.tracetypes import (
+    FORMAT,
+    Channel,
+    Event,
+    Link,
+    ModelInfo,
+    Outcome,
+    ToolEntry,
+    TraceData,
+    TraceShapeError,
+    check_trace,
+)
 
 
-def dump_json(obj: Any) -> str:
+def dump_json(obj: object) -> str:
     """The one JSON spelling used for traces and fixtures: UTF-8, 2-space indent, final newline."""
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
 
 
+def _running() -> Outcome:
+    return {"status": "running", "reason": ""}
+
+
 @dataclass
 class Trace:
-    """An ordered record of one run of the chain."""
+    """An ordered record of one run of the chain (plain JSON inside: see ``to_dict``)."""
 
     task: str
-    model: dict[str, str]
-    tools: list[dict[str, str]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    links: list[dict[str, Any]] = field(default_factory=list)
+    model: ModelInfo
+    tools: list[ToolEntry] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
     answer: str | None = None
-    outcome: dict[str, str] = field(default_factory=lambda: {"status": "running", "reason": ""})
+    outcome: Outcome = field(default_factory=_running)
 
-    def add(self, channel: str, sender: str, receiver: str, label: str, body: dict[str, Any]) -> None:
+    def add(self, channel: Channel, sender: str, receiver: str, label: str, body: JSONObject) -> None:
         """Append one message; ``seq`` is its position, so ids stay deterministic."""
         self.events.append(
             {
@@ -73,39 +92,26 @@ class Trace:
             }
         )
 
-    def find(self, label: str, channel: str | None = None) -> list[dict[str, Any]]:
+    def find(self, label: str, channel: Channel | None = None) -> list[Event]:
         """All events with this label (and channel), in order."""
         return [
             e for e in self.events if e["label"] == label and (channel is None or e["channel"] == channel)
         ]
 
-    def body(self, label: str, index: int = 0, channel: str | None = None) -> dict[str, Any] | None:
+    def body(self, label: str, index: int = 0, channel: Channel | None = None) -> JSONObject | None:
         """The body of the index-th event with this label, or None if there is none."""
         found = self.find(label, channel)
         return found[index]["body"] if len(found) > index else None
 
-    def mcp_pair(
-        self, method: str = "tools/call", index: int = 0
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def mcp_pair(self, method: str = "tools/call", index: int = 0) -> tuple[JSONObject, JSONObject | None]:
         """The index-th MCP request of ``method`` and its reply (same service, same JSON-RPC id).
 
         Each service numbers its own requests, so an id alone does not identify a reply.
         """
-        requests = [e for e in self.find(method, "mcp") if "method" in e["body"]]
-        request = requests[index]
-        reply = next(
-            (
-                e["body"]
-                for e in self.find(method, "mcp")
-                if "method" not in e["body"]
-                and e["from"] == request["to"]
-                and e["body"].get("id") == request["body"].get("id")
-            ),
-            None,
-        )
-        return request["body"], reply
+        exchange = queries.mcp_exchanges(self, method)[index]
+        return exchange.request, exchange.reply
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TraceData:
         return {
             "format": FORMAT,
             "task": self.task,
@@ -121,22 +127,18 @@ class Trace:
         return dump_json(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Trace:
-        """Rebuild a trace; raises ValueError with a plain sentence if the shape is wrong."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f'not a trace: expected an object with "format": "{FORMAT}"')
-        try:
-            return cls(
-                task=data["task"],
-                model=data["model"],
-                tools=list(data["tools"]),
-                events=list(data["events"]),
-                links=list(data["links"]),
-                answer=data.get("answer"),
-                outcome=data["outcome"],
-            )
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"trace is missing a field: {exc}") from None
+    def from_dict(cls, data: JSON | object) -> Trace:
+        """Rebuild a trace; raises ``TraceShapeError`` (a ValueError) with one line if the shape is wrong."""
+        checked = check_trace(data)
+        return cls(
+            task=checked["task"],
+            model=checked["model"],
+            tools=list(checked["tools"]),
+            events=list(checked["events"]),
+            links=list(checked["links"]),
+            answer=checked["answer"],
+            outcome=checked["outcome"],
+        )
 
     def __repr__(self) -> str:
         return (
@@ -145,19 +147,22 @@ class Trace:
         )
 
 
-def event_number(event: dict[str, Any]) -> str:
+def event_number(event: Event | JSONObject) -> str:
     """How lessons number a message: ``[01]`` for seq 0, the same in text and diagrams."""
     seq = event.get("seq")
     return f"[{seq + 1:02d}]" if isinstance(seq, int) else "[??]"
 
 
 def load_trace(path: str | Path) -> Trace:
-    """Read a trace file; raises ValueError (with the reason) for a missing or malformed file."""
+    """Read a trace file; raises ValueError (one line, with the reason) for a missing or malformed file."""
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ValueError(f"cannot read {p.name} as JSON: {exc}") from None
     return Trace.from_dict(data)
+
+
+__all__ = ["FORMAT", "Trace", "TraceShapeError", "dump_json", "event_number", "load_trace"]

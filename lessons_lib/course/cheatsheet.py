@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import html
 import json
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from lessons_lib.core.glossary import KINDS
+from lessons_lib.views.textwidth import shorten, text_table, width
 
 _PREVIEW: Final = 56  # display columns of an example value
 
@@ -41,41 +41,18 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
 
 
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _cut(text: str, cols: int) -> str:
-    out, used = "", 0
-    for c in text:
-        used += _width(c)
-        if used > cols - 1:
-            return out + "…"
-        out += c
-    return out
-
-
-def _pad(text: str, cols: int) -> str:
-    return text + " " * max(0, cols - _width(text))
-
-
 def preview(value: Any) -> str:
     """A value as one short line of JSON; long text keeps its start and says how many lines it has."""
     text = json.dumps(value, ensure_ascii=False)
-    if _width(text) <= _PREVIEW:
+    if width(text) <= _PREVIEW:
         return text
     lines = value.count("\n") + 1 if isinstance(value, str) else 0
     tail = f"（共 {lines} 行）" if lines > 1 else ""
-    return _cut(text, _PREVIEW) + tail
+    return shorten(text, _PREVIEW) + tail
 
 
 def _table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
-    lines = [
-        "  ".join(_pad(str(c), w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [headers, ["-" * w for w in widths], *rows]
-    ]
-    return "\n".join(lines)
+    return text_table(headers, [[str(c) for c in row] for row in rows])[:-1]
 
 
 def _kind_cell(kind: str) -> str:

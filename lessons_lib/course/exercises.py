@@ -14,11 +14,13 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
+from lessons_lib.checks._evidence import result_text
 from lessons_lib.checks._fieldchecks import compare_feedback
 from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.checks._roundtripchecks import check_context
-from lessons_lib.checks._traceread import result_text
 from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TOOL_NAME, task_text
+from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.queries import link_for, mcp_exchanges
 from lessons_lib.course.exercises_base import StepResult, run_checker
 
 
@@ -150,28 +152,20 @@ def _step4(fn: Any) -> str:
         check_frames(trace)
     except Broken as broken:
         raise Fail(str(broken)) from None
-    sent = [e["body"] for e in trace.find("tools/call", "mcp") if "method" in e["body"]]
+    sent = [x.request for x in mcp_exchanges(trace, "tools/call")]
     need(len(sent) == 2, f"两次调用应当发出两个 tools/call 请求，发出了 {len(sent)} 个")
     for (call_id, args), frame, reply in zip(moves, sent, replies, strict=True):
-        params = frame.get("params") or {}
-        need(
-            params.get("name") == TOOL_NAME,
-            f"params.name 应当是 {TOOL_NAME}，得到 {show(params.get('name'))}",
-        )
-        need(
-            params.get("arguments") == args,
-            f"params.arguments 应当是 {show(args)}，得到 {show(params.get('arguments'))}",
-        )
+        name, got = get_in(frame, "params", "name"), get_in(frame, "params", "arguments")
+        need(name == TOOL_NAME, f"params.name 应当是 {TOOL_NAME}，得到 {show(name)}")
+        need(got == args, f"params.arguments 应当是 {show(args)}，得到 {show(got)}")
         need(
             isinstance(reply, dict) and reply.get("id") == frame.get("id"),
             "应当返回 fs.send 给的回答（id 与请求相同）",
         )
-        link = next((k for k in trace.links if k.get("call_id") == call_id), {})
-        need(link, f"没有记下 {call_id} 对应哪个请求：调用 fs.send(frame, call_id=call_id)")
-        need(
-            link.get("mcp_id") == frame.get("id"),
-            f"{call_id} 关联到了 id {link.get('mcp_id')}，实际请求的 id 是 {frame.get('id')}",
-        )
+        link = link_for(trace, call_id)
+        need(link is not None, f"没有记下 {call_id} 对应哪个请求：调用 fs.send(frame, call_id=call_id)")
+        mcp_id = link["mcp_id"] if link is not None else None
+        need(mcp_id == frame.get("id"), f"{call_id} 关联到了 id {mcp_id}，实际请求的 id 是 {frame.get('id')}")
     ids = f"id {sent[0].get('id')} 与 {sent[1].get('id')}"
     return f"两个 tools/call（{ids}）：params.arguments 是对象，call_id 与 JSON-RPC id 已配对"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import html
 import inspect
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any, Final
 from lessons_lib.checks._jsoncheck import Fail, show
 
 UNFINISHED: Final = "还没有完成"
+BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码，再运行。"
 
 
 @dataclass(frozen=True)
@@ -48,19 +50,29 @@ class StepResult:
         }
 
 
-def has_blank(fn: Any) -> bool:
-    """True when the function still holds a starter blank: an ``...`` or a ``# TODO`` line."""
+_NONE_TODO: Final = re.compile(r"\bNone\s*#\s*TODO\b")
+
+
+def has_blank(fn: object) -> bool:
+    """True when the function still holds a starter blank: a bare ``...`` or ``None  # TODO``.
+
+    A ``...`` inside a subscript (``Callable[..., str]``) is a type, not a blank; a ``# TODO``
+    comment left next to code the learner filled in is not a blank either.
+    """
     try:
-        source = textwrap.dedent(inspect.getsource(fn))
+        source = textwrap.dedent(inspect.getsource(fn))  # type: ignore[arg-type]
     except (OSError, TypeError):
         return False
-    if "# TODO" in source:
+    if _NONE_TODO.search(source):
         return True
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return False
-    return any(isinstance(n, ast.Constant) and n.value is Ellipsis for n in ast.walk(tree))
+    in_types = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
+    return any(
+        isinstance(n, ast.Constant) and n.value is Ellipsis and id(n) not in in_types for n in ast.walk(tree)
+    )
 
 
 def run_checker(title: str, hint: str, checker: Callable[[Any], str], fn: Any) -> StepResult:
@@ -68,9 +80,7 @@ def run_checker(title: str, hint: str, checker: Callable[[Any], str], fn: Any) -
     if not callable(fn):
         return StepResult(title, False, f"需要一个函数，收到的是 {show(fn)}", hint)
     if has_blank(fn):
-        return StepResult(
-            title, False, f"{UNFINISHED}：把标着 ... 或 # TODO 的空白换成你的代码，再运行。", hint, True
-        )
+        return StepResult(title, False, BLANK_TEXT, hint, True)
     try:
         return StepResult(title, True, checker(fn))
     except Fail as wrong:

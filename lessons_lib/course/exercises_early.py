@@ -15,12 +15,14 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._jsoncheck import need, show
+from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.core.example import TOOL_NAME
+from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.tracetypes import TraceData
 from lessons_lib.course.exercises_base import StepResult, run_checker
 
 
-def _run(head: int, preamble: str | None = None) -> dict[str, Any]:
+def _run(head: int, preamble: str | None = None) -> TraceData:
     from lessons_lib.engine.host import run_chain
     from lessons_lib.engine.offline_model import Script
 
@@ -62,14 +64,24 @@ def _check_03(fn: Any) -> str:
 
 
 def _check_06(fn: Any) -> str:
-    from lessons_lib.checks._traceread import calls_in, model_body
+    from lessons_lib.core.queries import calls, mcp_exchanges, model_body
 
     trace = _run(4, preamble="好的，我先读取。")
-    response_1 = model_body(trace, "response_1")
-    call = calls_in(response_1)[0]
-    mcp_request = next(e["body"] for e in trace["events"] if e["body"].get("method") == "tools/call")
-    want = {"response_id": response_1["id"], "call_id": call["call_id"], "mcp_id": mcp_request["id"]}
-    got = fn(copy.deepcopy(response_1), copy.deepcopy(mcp_request))
+    response_1 = model_body(trace, "response_1") or {}
+    mcp_request = mcp_exchanges(trace)[0].request
+    want = {
+        "response_id": response_1.get("id"),
+        "call_id": calls(trace, 1)[0].call_id,
+        "mcp_id": mcp_request.get("id"),
+    }
+    first = get_in(response_1, "output", 0, "type")
+    try:
+        got = fn(copy.deepcopy(response_1), copy.deepcopy(mcp_request))
+    except (KeyError, IndexError, StopIteration) as exc:
+        raise Fail(
+            f"你的函数抛出了 {type(exc).__name__}（{exc}）：这次 output[0] 是 {first}，不是调用，"
+            "要按 type 找 function_call"
+        ) from None
     need(isinstance(got, dict), f"应当返回一个 dict，键是 response_id、call_id、mcp_id，得到 {show(got)}")
     for key, value in want.items():
         need(key in got, f"缺少 {key}")

@@ -22,7 +22,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from lessons_lib.course.grading_cases import CASES, MAX_ROUNDS, WHERE, Broken, Case, check_frames, check_stop
+from lessons_lib.course.grading_cases import (
+    CASES,
+    MAX_ROUNDS,
+    WHERE,
+    Broken,
+    Case,
+    check_every_call_sent,
+    check_frames,
+    check_stop,
+)
 
 DEFAULT_FUNCTION: Final = "app_loop"
 PASS_TEXT: Final = "通过：你的应用循环在示例和全部 {n} 个没见过的情形里都走通了整条链路。"
@@ -60,7 +69,10 @@ class GradeReport:
     title: str = "应用循环评分（离线，真实 SDK）"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """JSON-ready: for a gradebook row."""
+        data = asdict(self)
+        data["cases"] = list(data["cases"])
+        return data
 
     def text(self) -> str:
         lines = [self.title]
@@ -91,6 +103,7 @@ LINK_ZH: Final = {
     "stop_message": "轮数上限",
     "crashed": "程序出错",
     "first_item": "模型响应",
+    "unexecuted": "执行",
     "roundtrip": "两轮往返",
 }
 
@@ -149,6 +162,10 @@ def judge(fn: Callable[..., Any], case: Case) -> tuple[str, str] | None:
         if isinstance(error, AttributeError) and "ResponseOutputMessage" in str(error):
             return "first_item", _crash_text(error, fn) + FIRST_ITEM
         return "crashed", _crash_text(error, fn)
+    try:
+        check_every_call_sent(trace)
+    except Broken as broken:
+        return broken.key, str(broken)
     if case.expect == "stop":
         return None
     found = diagnose(trace).broken
@@ -164,11 +181,10 @@ def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
     """Grade a learner's ``app_loop(task, model, fs, max_rounds)`` on every case. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
-    from lessons_lib.course.exercises_base import UNFINISHED, has_blank
+    from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
 
     if has_blank(fn):
-        message = f"{UNFINISHED}：函数里还有标着 ... 或 # TODO 的空白，填好再评分"
-        return GradeReport(False, message, link="unfinished", hint=WHERE["no_limit"])
+        return GradeReport(False, BLANK_TEXT, link="unfinished", hint=WHERE["unfinished"])
     done: list[CaseResult] = []
     for case in cases:
         problem = judge(fn, case)

@@ -12,9 +12,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, cast
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, task_text
+from lessons_lib.core.jsonvalue import JSON, get_in, same
+from lessons_lib.core.queries import (
+    ToolCall,
+    calls,
+    declared,
+    links,
+    mcp_exchanges,
+    model_rounds,
+    reply_text,
+)
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.offline_model import Script
 
@@ -55,18 +65,18 @@ CASES: Final = (
         hint="服务拒绝了根目录之外的路径：拒绝也是一种失败，要如实反馈，再让模型作答。",
     ),
     Case(
-        "two_calls",
-        "一轮里两个调用",
-        task_text(head=3),
-        Script(also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)),
-        hint="这一轮模型给了两个 function_call：每个调用各发一次 tools/call（id 各不相同），各回一个反馈。",
-    ),
-    Case(
         "text_first",
         "调用前先有一段文字",
         task_text(head=4),
         Script(preamble="好的，我先读取这个文件。"),
         hint="这一次 output[0] 是一段文字，function_call 在它后面：按 type 找调用，不能假定第一项就是调用。",
+    ),
+    Case(
+        "two_calls",
+        "一轮里两个调用",
+        task_text(head=3),
+        Script(also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)),
+        hint="这一轮模型给了两个 function_call：每个调用各发一次 tools/call（id 各不相同），各回一个反馈。",
     ),
     Case(
         "endless",
@@ -94,6 +104,8 @@ WHERE: Final = {
     "no_limit": "第 7 步 app_loop：用 for _ in range(max_rounds) 限制轮数，到上限后返回一句说明",
     "stop_message": "第 7 步 app_loop：到达上限时返回一句说明（不是 None，不是工具原文）",
     "first_item": "第 2 步 find_calls：遍历 response.output，按 item.type 找 function_call",
+    "unexecuted": "第 2、7 步：find_calls 要找出全部调用（按 type），循环要逐个执行",
+    "unfinished": "第 7 步 app_loop：函数里还留着 ...（轮数上限和到达上限时的说明）",
     "crashed": "看出错的那一行；先用各步的检查单独试一试",
     "roundtrip": "第 6 步 next_input：第二次请求原样保留第一次的输入和原调用",
 }
@@ -108,52 +120,45 @@ class Broken(Exception):
         self.key = key
 
 
-def _short(value: Any, width: int = 60) -> str:
+def _short(value: object, width: int = 60) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def check_frames(trace: Trace) -> None:
     """Raise ``Broken`` at the first tools/call the application wrote wrongly."""
-    declared = _declared_names(trace)
-    calls = _model_calls(trace)
+    aliases = {str(t.name) for r in model_rounds(trace) for t in declared(trace, r.n)}
+    made = calls(trace)
     used: dict[str, str] = {}
-    sent = [e["body"] for e in trace.events if e["channel"] == "mcp" and "method" in e["body"]]
     n_call = 0
-    for frame in sent:
+    for exchange in mcp_exchanges(trace, None):
+        frame = exchange.request
         key = json.dumps(frame.get("id"))
-        if "id" in frame and key in used:
+        if key in used:
             raise Broken(
                 "id_reused",
                 f"JSON-RPC id {key} 在这条连接上已经用过（{used[key]}）：每个请求都要有新的 id，"
                 "否则回答对不回请求",
             )
-        if "id" in frame:
-            used[key] = str(frame.get("method"))
+        used[key] = str(frame.get("method"))
         if frame.get("method") != "tools/call":
             continue
-        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
-        name, arguments = params.get("name"), params.get("arguments")
+        name, arguments = get_in(frame, "params", "name"), get_in(frame, "params", "arguments")
         if isinstance(arguments, str):
             raise Broken(
                 "arguments_text",
                 f"tools/call 的 params.arguments 是文本 {_short(arguments)}：MCP 要的是对象，"
                 "先用 json.loads 把模型的 arguments 文本解析出来",
             )
-        if name in declared or (isinstance(name, str) and ALIAS_SEPARATOR in name):
+        if name in aliases or (isinstance(name, str) and ALIAS_SEPARATOR in name):
             raise Broken(
                 "alias",
                 f"tools/call 的 params.name 是模型侧的别名 {_short(name)}：服务只认识原名，别名没有映射回去",
             )
-        call = _call_for(trace, frame, calls, n_call)
+        call = _call_for(trace, frame.get("id"), made, n_call)
         n_call += 1
-        if call is None:
-            continue
-        try:
-            parsed = json.loads(call.get("arguments", ""))
-        except (TypeError, ValueError):
-            continue
-        if isinstance(parsed, dict) and arguments != parsed:
+        parsed = _parsed(call.arguments) if call is not None else None
+        if isinstance(parsed, dict) and not same(arguments, parsed):
             raise Broken(
                 "hard_coded",
                 f"发给服务的 arguments {_short(arguments)} 与模型给出的 {_short(parsed)} 不同："
@@ -161,59 +166,49 @@ def check_frames(trace: Trace) -> None:
             )
 
 
-def _declared_names(trace: Trace) -> set[str]:
-    names: set[str] = set()
-    for event in trace.events:
-        if event["channel"] == "model" and str(event["label"]).startswith("request_"):
-            tools = event["body"].get("tools")
-            names |= {str(t["name"]) for t in tools or [] if isinstance(t, dict) and t.get("name")}
-    return names
+def _parsed(arguments: JSON) -> JSON:
+    try:
+        return cast(JSON, json.loads(arguments)) if isinstance(arguments, str) else None
+    except ValueError:
+        return None
 
 
-def _model_calls(trace: Trace) -> list[dict[str, Any]]:
-    """Every function_call the model made, in order, over all rounds."""
-    return [
-        item
-        for event in trace.events
-        if event["channel"] == "model" and str(event["label"]).startswith("response_")
-        for item in event["body"].get("output") or []
-        if isinstance(item, dict) and item.get("type") == "function_call"
-    ]
+def check_every_call_sent(trace: Trace) -> None:
+    """Each round: as many tools/call requests as the model made function_calls."""
+    exchanges = mcp_exchanges(trace, "tools/call")
+    starts = [e["seq"] for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")]
+    for n, made in enumerate(calls(trace, r.n) for r in model_rounds(trace)):
+        if not made:
+            continue
+        begin, end = starts[n], starts[n + 1] if n + 1 < len(starts) else len(trace.events)
+        sent = sum(1 for x in exchanges if begin < x.request_at < end)
+        if sent < len(made):
+            raise Broken(
+                "unexecuted",
+                f"模型这一轮给了 {len(made)} 个 function_call，应用只发出了 {sent} 个 tools/call："
+                f"{made[sent].call_id} 没有执行",
+            )
 
 
-def _call_for(
-    trace: Trace, frame: dict[str, Any], calls: list[dict[str, Any]], n: int
-) -> dict[str, Any] | None:
+def _call_for(trace: Trace, mcp_id: JSON, made: list[ToolCall], n: int) -> ToolCall | None:
     """The model call this tools/call serves: by the application's link, else by position."""
-    link = next((k for k in trace.links if k.get("mcp_id") == frame.get("id")), None)
-    if link is not None:
-        found = next((c for c in calls if c.get("call_id") == link.get("call_id")), None)
-        if found is not None:
-            return found
-    return calls[n] if n < len(calls) else None
+    link = next((k for k in links(trace) if same(k.get("mcp_id"), mcp_id)), None)
+    found = next((c for c in made if link is not None and c.call_id == link.get("call_id")), None)
+    return found or (made[n] if n < len(made) else None)
 
 
-def check_stop(trace: Trace, answer: Any, runaway: bool) -> None:
+def check_stop(trace: Trace, answer: object, runaway: bool) -> None:
     """For the never-ending model: the loop stopped within the limit and said so."""
-    rounds = _requests(trace)
+    rounds = len(model_rounds(trace))
     if runaway or rounds > MAX_ROUNDS:
         raise Broken(
             "no_limit",
             f"模型一直要求调用工具，你的循环发出了 {rounds} 次模型请求还没停（max_rounds={MAX_ROUNDS}）："
             "没有轮数上限",
         )
-    tool_texts = {
-        str(block.get("text"))
-        for e in trace.find("tools/call", "mcp")
-        for block in (e["body"].get("result") or {}).get("content") or []
-        if isinstance(block, dict)
-    }
+    tool_texts = {reply_text(x.reply) for x in mcp_exchanges(trace, "tools/call")}
     if not isinstance(answer, str) or not answer.strip() or answer in tool_texts:
         raise Broken(
             "stop_message",
             f"循环停下了，但返回的是 {_short(answer)}：到达上限时要返回一句说明，告诉用户没有得到回答",
         )
-
-
-def _requests(trace: Trace) -> int:
-    return sum(1 for e in trace.events if e["channel"] == "model" and str(e["label"]).startswith("request_"))

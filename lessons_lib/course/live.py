@@ -55,14 +55,21 @@ def try_live(head: int = 20) -> LiveResult:
     """Run the chain once with the real model if a key is set; otherwise say how to go live."""
     from lessons_lib.engine.models import ENABLE_LIVE, live_setting
 
-    setting = live_setting()
+    try:
+        setting = live_setting()
+    except ValueError as exc:  # a malformed OPENAI_BASE_URL: one line, no run
+        return _redacted(LiveResult("live", f"实时运行没有开始：{exc}", status="error"), _key())
     if setting is None:
         return LiveResult("offline", ENABLE_LIVE)
     try:
         result = _live_run(head, setting.name)
     except Exception as exc:  # the live cell never shows a traceback
         result = _failed(exc)
-    return _redacted(result, os.environ.get("OPENAI_API_KEY", "").strip())
+    return _redacted(result, _key())
+
+
+def _key() -> str:
+    return os.environ.get("OPENAI_API_KEY", "").strip()
 
 
 def _live_run(head: int, name: str) -> LiveResult:

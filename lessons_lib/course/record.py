@@ -6,10 +6,7 @@ re-recording is byte-identical and no message is typed by hand.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,17 +84,3 @@ def load_fixture(name: str) -> Any:
     """One fixture from ``data/`` as a JSON object, e.g. ``load_fixture("request_1.json")``."""
     path = DATA_DIR / (name if name.endswith(".json") else f"{name}.json")
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=__doc__)
-    parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder to write into (default: data/)")
-    args = parser.parse_args(argv)
-    try:
-        written = record_fixtures(args.out)
-    except (OSError, RuntimeError) as exc:  # RendererMissing is a RuntimeError too
-        print(f"record: {exc}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path.relative_to(args.out).as_posix()}")
-    return 0

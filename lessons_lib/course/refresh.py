@@ -9,9 +9,6 @@ model ids of widget views (a widget cell keeps its ``text/plain`` form; it is ma
 
 from __future__ import annotations
 
-import argparse
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,28 +44,3 @@ def refresh(path: Path, timeout: int = 180) -> None:
     )
     client.execute()
     nbformat.write(clean(nb), path)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib refresh", description=__doc__)
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
-    args = parser.parse_args(argv)
-    paths = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
-    if not paths:
-        print(
-            f"refresh: no notebooks found in {NOTEBOOK_DIR.name}/; name them on the command line.",
-            file=sys.stderr,
-        )
-        return 2
-    for path in paths:
-        if not path.is_file():
-            print(f"refresh: {path} is not a notebook file.", file=sys.stderr)
-            return 2
-        try:
-            refresh(path)
-        except Exception as exc:  # a cell raised: say which notebook, keep the file as it was
-            last = (str(exc).strip().splitlines() or [""])[-1]
-            print(f"refresh: {path.name} failed: {type(exc).__name__}: {last}", file=sys.stderr)
-            return 1
-        print(f"refreshed {path.name}")
-    return 0

@@ -28,46 +28,33 @@ import httpx2
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from anyio.from_thread import BlockingPortal
 
-from lessons_lib.core.example import ALIAS_SEPARATOR, SERVICE_NAME, TASK
+from lessons_lib.core.example import SERVICE_NAME, TASK
+from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Status
+from lessons_lib.engine.execute import Service
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
 from lessons_lib.engine.offline_model import OfflineModel, Script
 from lessons_lib.engine.wire import FramedTransport, to_wire
 
-JSON = dict[str, Any]
 REPLY_TIMEOUT: Final = 10.0
 RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
 
 
-class Recorder:
-    """Writes model bodies and JSON-RPC frames into a trace, labelled as the host labels them."""
+class _ModelRecorder:
+    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does."""
 
     def __init__(self, trace: Trace) -> None:
         self.trace = trace
         self.rounds = 0
-        self._pending: dict[tuple[str, str], str] = {}  # (service, JSON-RPC id) -> method
 
-    def on_body(self, direction: str, body: JSON, status: int | None) -> None:
+    def on_body(self, direction: str, body: JSONObject, status: int | None) -> None:
         if direction == "request":
             self.rounds += 1
             self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
-        else:
+        elif direction == "response":
             label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
             self.trace.add("model", "model", "application", label, body)
-
-    def frame_sink(self, service: str) -> Any:
-        def sink(direction: str, frame: JSON) -> None:
-            key = (service, json.dumps(frame.get("id")))
-            if "method" in frame:
-                label = str(frame["method"])
-                if "id" in frame:
-                    self._pending[key] = label
-            else:
-                label = self._pending.pop(key, "response")
-            ends = ("application", service) if direction == "to_service" else (service, "application")
-            self.trace.add("mcp", *ends, label, frame)
-
-        return sink
 
 
 class _SharedWire:
@@ -112,7 +99,7 @@ class _SharedWire:
                 else:
                     await to_session.send(item)
 
-    async def request(self, frame: JSON) -> JSON:
+    async def request(self, frame: JSONObject) -> JSONObject:
         """Send one JSON-RPC request as written and wait for the reply with its id."""
         from mcp.shared.message import SessionMessage
         from mcp_types import jsonrpc_message_adapter
@@ -120,7 +107,7 @@ class _SharedWire:
         key = json.dumps(frame.get("id"))
         if key in self._waiting:
             raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
-        send, receive = anyio.create_memory_object_stream[JSON](1)
+        send, receive = anyio.create_memory_object_stream[JSONObject](1)
         self._waiting[key] = send
         assert self._write is not None
         await self._write.send(SessionMessage(jsonrpc_message_adapter.validate_python(frame)))
@@ -150,18 +137,16 @@ class ToolService:
 
     def next_id(self) -> int:
         """A JSON-RPC id not yet used on this connection (the session's own requests count too)."""
-        sent = [
-            e["body"]["id"]
-            for e in self._trace.events
-            if e["channel"] == "mcp" and "method" in e["body"] and isinstance(e["body"].get("id"), int)
-        ]
-        return max(sent, default=0) + 1
+        from lessons_lib.core.queries import mcp_exchanges
+
+        sent = [x.id for x in mcp_exchanges(self._trace, None, self.name)]
+        return max([i for i in sent if isinstance(i, int) and not isinstance(i, bool)], default=0) + 1
 
     def list_tools(self) -> Any:
         """The service's ``tools/list`` result (``mcp_types.ListToolsResult``)."""
         return self._portal.call(self._client.list_tools)
 
-    def send(self, frame: JSON, *, call_id: str | None = None) -> JSON:
+    def send(self, frame: JSONObject, *, call_id: str | None = None) -> JSONObject:
         """Send a JSON-RPC request dict; return the reply dict (a ``result`` or an ``error``)."""
         from pydantic import ValidationError
 
@@ -171,11 +156,17 @@ class ToolService:
             json.dumps(frame)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"请求里有不能写成 JSON 的值（{exc}）") from None
-        link = {"call_id": call_id, "alias": None, "service": self.name, "tool": None, "mcp_id": frame["id"]}
+        request_id, tool = frame["id"], get_in(frame, "params", "name")
         if call_id is not None:
-            params = frame.get("params")
-            link["tool"] = params.get("name") if isinstance(params, dict) else None
-            self._trace.links.append(link)
+            self._trace.links.append(
+                {
+                    "call_id": call_id,
+                    "alias": None,
+                    "service": self.name,
+                    "tool": tool if isinstance(tool, str) else None,
+                    "mcp_id": request_id if isinstance(request_id, int | str) else None,
+                }
+            )
         try:
             return self._portal.call(self._wire.request, frame)
         except ValidationError as exc:
@@ -240,32 +231,34 @@ class Bench:
         """True when the loop kept asking the model past the bench's request cap."""
         return self.cap.runaway
 
-    def course_tools(self) -> list[JSON]:
+    def course_tools(self) -> list[JSONObject]:
         """The course's own declaration of the service's tools (what step 1 produces), for demos."""
-        from lessons_lib.engine.host import adapt_tool
+        from lessons_lib.engine.adapters import Declared, ResponsesAdapter
+        from lessons_lib.engine.execute import alias_of
 
-        return [adapt_tool(self.fs.name, tool)[1] for tool in self.fs.list_tools().tools]
+        name = self.fs.name
+        return ResponsesAdapter().declare(
+            [
+                Declared(alias_of(name, t.name), name, t.name, t.description or "", t.input_schema)
+                for t in self.fs.list_tools().tools
+            ]
+        )
 
-    def finish(self, answer: Any) -> Trace:
+    def finish(self, answer: object) -> Trace:
         """Close the record: the shown answer, the route table the service implies, an outcome."""
-        tools = [
-            t
-            for e in self.trace.find("tools/list", "mcp")
-            for t in (e["body"].get("result") or {}).get("tools", [])
-        ]
+        from lessons_lib.core.queries import listed_tools
+        from lessons_lib.engine.execute import alias_of
+
+        name = self.fs.name
+        listed = [t["name"] for t in listed_tools(self.trace, name) if isinstance(t.get("name"), str)]
         self.trace.tools = [
-            {
-                "alias": f"{self.fs.name}{ALIAS_SEPARATOR}{t['name']}",
-                "service": self.fs.name,
-                "name": t["name"],
-            }
-            for t in tools
+            {"alias": alias_of(name, str(t)), "service": name, "name": str(t)} for t in listed
         ]
-        aliases = {t["name"]: t["alias"] for t in self.trace.tools}
         for link in self.trace.links:
-            link["alias"] = aliases.get(link["tool"], link["tool"])
+            tool = link["tool"]
+            link["alias"] = alias_of(name, tool) if tool is not None and tool in listed else tool
         self.trace.answer = answer if isinstance(answer, str) else None
-        status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
+        status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
         self.trace.outcome = {"status": status, "reason": "the learner's loop returned"}
         return self.trace
 
@@ -287,9 +280,9 @@ def workbench(
 
     setting = offline_setting()
     trace = Trace(task=task, model=setting.public())
-    recorder = Recorder(trace)
+    recorder = _ModelRecorder(trace)
     server = build_server(Path(root) if root is not None else None, SERVICE_NAME)
-    wire = _SharedWire(FramedTransport(server, recorder.frame_sink(SERVICE_NAME)))
+    wire = _SharedWire(FramedTransport(server, Service(SERVICE_NAME, trace).sink))
     cap = _Capped(OfflineModel(script=script or Script()), max_requests)
     error: Exception | None = None
     with start_blocking_portal() as portal:

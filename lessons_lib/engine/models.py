@@ -1,7 +1,7 @@
 """Model clients for the application: the offline stand-in or a live endpoint, one code path.
 
-Introduced in lesson 00. Both are ``openai.AsyncOpenAI`` clients; only the HTTP transport
-differs. A recording wrapper keeps the JSON *bodies* the SDK sent and received (never
+Introduced in lesson 00. Both go through the same SDK client (see ``engine.adapters``); only the
+HTTP transport differs. A recording wrapper keeps the JSON *bodies* the SDK sent and received (never
 headers, never the key) so the trace shows the messages exactly.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -17,30 +16,40 @@ from typing import Any, Final
 import httpx2
 
 from lessons_lib.core.example import MODEL_NAME
+from lessons_lib.core.tracetypes import ModelInfo
+from lessons_lib.engine.redact import OFFLINE_KEY, redact, redact_json
 
-OFFLINE_KEY: Final = "offline-stand-in-no-key"
+__all__ = ["OFFLINE_KEY", "redact", "redact_json"]  # re-exported: lessons and the live cell import them here
+
 ENABLE_LIVE: Final = (
     "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"
     "（可选 OPENAI_BASE_URL、LESSONS_MODEL），再重新运行（笔记本里重跑这个单元，命令行里加 --live）。"
 )
 
+MAX_REPLY_BYTES: Final = 8 * 1024 * 1024
+"""The largest model reply the client accepts (decoded); a larger one is refused unread."""
+
 BodySink = Callable[[str, dict[str, Any], int | None], None]
-"""Called as ``sink("request" | "response", body, http_status)`` for each JSON body."""
+"""Called as ``sink("request" | "response", body, http_status)`` for each JSON body, and as
+``sink("refused", {"reason": ...}, http_status)`` for a reply the client would not take."""
 
 
 class RecordingTransport(httpx2.AsyncBaseTransport):
     """Wraps a transport and hands every JSON request and response body to a sink."""
 
-    def __init__(self, inner: httpx2.AsyncBaseTransport, sink: BodySink) -> None:
+    def __init__(
+        self, inner: httpx2.AsyncBaseTransport, sink: BodySink, max_bytes: int = MAX_REPLY_BYTES
+    ) -> None:
         self._inner = inner
         self._sink = sink
+        self._max = max_bytes
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         sent = await request.aread()
         if sent:
             self._sink("request", _json_or_text(sent), None)
         response = await self._inner.handle_async_request(request)
-        received = await response.aread()
+        received = await self._capped(response)
         self._sink("response", _json_or_text(received), response.status_code)
         # The body is already decoded: drop the headers that described the encoded bytes.
         headers = [
@@ -50,8 +59,34 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         ]
         return httpx2.Response(response.status_code, headers=headers, content=received, request=request)
 
+    async def _capped(self, response: httpx2.Response) -> bytes:
+        """The decoded body, read only up to the cap (announced or counted)."""
+        announced = response.headers.get("content-length", "")
+        chunks: list[bytes] = []
+        size = int(announced) if announced.isdigit() else 0
+        if size <= self._max:
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > self._max:
+                    break
+                chunks.append(chunk)
+        if size > self._max:
+            await response.aclose()
+            reason = (
+                f"the model API sent a reply of more than {self._max} bytes; "
+                f"the client accepts at most {self._max} bytes (MAX_REPLY_BYTES) and read no further"
+            )
+            self._sink("refused", {"reason": reason}, response.status_code)
+            raise ReplyRefused(reason)
+        return b"".join(chunks)
+
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+class ReplyRefused(Exception):
+    """The client would not take a reply (too large); the reason is one line."""
 
 
 def _json_or_text(raw: bytes) -> dict[str, Any]:
@@ -72,7 +107,7 @@ class ModelSetting:
     base_url: str | None = None
     key: str = OFFLINE_KEY
 
-    def public(self) -> dict[str, str]:
+    def public(self) -> ModelInfo:
         """What the trace may say about the model (no key, no address)."""
         return {"mode": self.mode, "name": self.name, "label": self.label}
 
@@ -83,8 +118,25 @@ def live_setting(model: str | None = None) -> ModelSetting | None:
     if not key:
         return None
     name = model or os.environ.get("LESSONS_MODEL") or MODEL_NAME
-    base = os.environ.get("OPENAI_BASE_URL") or None
+    base = check_base_url(os.environ.get("OPENAI_BASE_URL", "").strip() or None)
     return ModelSetting("live", name, "真实模型（经 OPENAI_API_KEY）", base, key)
+
+
+def check_base_url(url: str | None) -> str | None:
+    """``OPENAI_BASE_URL`` if it is a usable http(s) URL; otherwise a one-line ValueError."""
+    if url is None:
+        return None
+    try:
+        parsed = httpx2.URL(url)
+        port = parsed.port
+        ok = parsed.scheme in {"http", "https"} and bool(parsed.host) and (port is None or 0 < port < 65536)
+    except (httpx2.InvalidURL, ValueError, TypeError):
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"OPENAI_BASE_URL={url!r} is not an http(s) URL like https://api.openai.com/v1; fix or unset it"
+        )
+    return url
 
 
 def offline_setting(model: str | None = None) -> ModelSetting:
@@ -95,43 +147,18 @@ def offline_setting(model: str | None = None) -> ModelSetting:
 
 def live_status() -> str:
     """One deterministic line for lesson 00: offline, or live with which model (never the key)."""
-    setting = live_setting()
+    try:
+        setting = live_setting()
+    except ValueError as exc:
+        return f"已检测到 OPENAI_API_KEY，但设置有误：{exc}"
     if setting is None:
         return ENABLE_LIVE
     return f"已检测到 OPENAI_API_KEY：实时单元将调用模型 {setting.name}。"
 
 
-def make_client(
-    setting: ModelSetting, sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
-) -> Any:
-    """An ``AsyncOpenAI`` client whose bodies go to ``sink``; offline uses ``transport``."""
-    from openai import AsyncOpenAI
-
+def make_http_client(
+    sink: BodySink, transport: httpx2.AsyncBaseTransport | None, timeout: float
+) -> httpx2.AsyncClient:
+    """The HTTP client every SDK of a run uses: bodies go to ``sink``; offline uses ``transport``."""
     inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
-    http_client = httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)
-    return AsyncOpenAI(
-        api_key=setting.key,
-        base_url=setting.base_url,
-        max_retries=0,
-        timeout=timeout,
-        http_client=http_client,
-    )
-
-
-_MASKED = re.compile(r"([A-Za-z0-9_-]*)\*{3,}([A-Za-z0-9_-]*)")
-"""A masked echo of a key as API errors print it, e.g. ``sk-test-Qz7******Na6E``."""
-
-
-def redact(text: str, secret: str) -> str:
-    """Remove a secret (and any masked echo of its first or last characters) from text shown to a learner."""
-    if not secret or secret == OFFLINE_KEY:
-        return text
-    text = text.replace(secret, "***")
-
-    def mask(found: re.Match[str]) -> str:
-        head, tail = found.group(1), found.group(2)
-        echoed = (head and secret.startswith(head)) or (tail and secret.endswith(tail))
-        return "***" if echoed else found.group(0)
-
-    text = _MASKED.sub(mask, text)
-    return text.replace(secret[:8], "***") if len(secret) > 12 else text
+    return httpx2.AsyncClient(transport=RecordingTransport(inner, sink), timeout=timeout)

@@ -27,6 +27,7 @@ from lessons_lib.core.example import FAILURE_PREFIX
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
 _PATH = re.compile(r"(/workspace[^\s，。、；：！？,;!?\"'“”]*)")
+_QUOTED_PATH = re.compile(r'"(?:[^"\\]|\\.)*"')  # a path quoted as a JSON string by task_text
 # A sign is kept: "前 -3 行" becomes head -3, and the service (not the stand-in) refuses it.
 _HEAD = re.compile(r"前\s*(-?\d+)\s*行|first\s+(-?\d+)\s+lines?", re.I)
 _TAIL = re.compile(r"(?:最后|末尾|后)\s*(-?\d+)\s*行|last\s+(-?\d+)\s+lines?", re.I)
@@ -140,8 +141,11 @@ def _user_text(items: list[Any]) -> str:
 def _arguments_from(task: str) -> str:
     """The arguments text the stand-in derives from the task: path, then head or tail."""
     args: dict[str, Any] = {}
+    quoted = _QUOTED_PATH.search(task)
     path = _PATH.search(task)
-    if path:
+    if quoted:
+        args["path"] = json.loads(quoted.group(0))
+    elif path:
         args["path"] = path.group(1)
     for key, pattern in (("head", _HEAD), ("tail", _TAIL)):
         found = pattern.search(task)

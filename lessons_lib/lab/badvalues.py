@@ -15,27 +15,21 @@ import html
 import json
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
-from lessons_lib.core.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
+from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.example import ALIAS, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
-from lessons_lib.engine.offline_model import FAILURE_PREFIX, Script
-from lessons_lib.lab.scenarios import (
-    OUTSIDE_PATH,
-    feedback_items,
-    mcp_pairs,
-    schema_check,
-    schema_verdict,
-    verdict_line,
-    verifiers,
-)
-from lessons_lib.lab.whatif import abbreviate, text_table
+from lessons_lib.engine.offline_model import Script
+from lessons_lib.lab.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
+from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     import pandas as pd
 
-ALIAS: Final = f"{SERVICE_NAME}__{TOOL_NAME}"
 LAYERS: Final[dict[str, str]] = {
     "schema": "模型侧 schema（strict:false，接口不强制）",
     "parse": "应用：解析 arguments",
@@ -48,7 +42,7 @@ LAYERS: Final[dict[str, str]] = {
 _INPUT_REFUSALS: Final = ("Invalid arguments", "Cannot specify both")
 
 
-def _args(**values: Any) -> str:
+def _args(**values: int | str) -> str:
     return json.dumps({"path": EXAMPLE_PATH, **values}, ensure_ascii=False)
 
 
@@ -78,8 +72,8 @@ BAD_VALUES: Final[dict[str, BadValue]] = {
 }
 
 
-@dataclass
-class BadValueResult:
+@dataclass(repr=False)
+class BadValueResult(Displayable):
     """One bad value's run: which layer stopped it and what the model received as feedback."""
 
     bad: BadValue
@@ -88,13 +82,11 @@ class BadValueResult:
     schema: str
     layer: str
     feedback: str
-    reports: list[tuple[str, Any]]
+    reports: list[Verdict]
 
     @property
     def file_read(self) -> bool:
-        return any(
-            reply and reply.get("result", {}).get("isError") is False for _, reply, _ in mcp_pairs(self.trace)
-        )
+        return any(q.reply_is_error(x.reply) is False for x in q.mcp_exchanges(self.trace))
 
     def cells(self) -> list[str]:
         judged = (
@@ -107,31 +99,29 @@ class BadValueResult:
         heads = ["坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器"]
         return "\n".join(f"{h}：{c}" for h, c in zip(heads, self.cells(), strict=True)) + "\n"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = "".join(
             f'<tr><th style="text-align:left">{html.escape(h)}</th><td>{html.escape(c)}</td></tr>'
             for h, c in (line.split("：", 1) for line in self.text().splitlines())
         )
-        return {"text/plain": self.text(), "text/html": f'<table class="lessons-badvalue">{rows}</table>'}
+        return f'<table class="lessons-badvalue">{rows}</table>'
 
-    def __repr__(self) -> str:
-        return f"BadValueResult({self.bad.name!r}, layer={self.layer!r})"
+    def summary(self) -> str:
+        return f"{self.bad.name!r}, layer={self.layer!r}"
 
 
 def stopping_layer(trace: Trace, call_id: str, feedback: str) -> str:
     """Which layer stopped the call, read from the trace (see the module docstring)."""
     if not feedback.startswith(FAILURE_PREFIX):
         return "none"
-    link = next((k for k in trace.links if k["call_id"] == call_id), None)
+    link = q.link_for(trace, call_id)
     if link is None or link.get("mcp_id") is None:
         return "route" if link is None or link.get("service") is None else "parse"
-    reply = next(
-        (r for q, r, s in mcp_pairs(trace) if q.get("id") == link["mcp_id"] and s == link["service"]), None
-    )
+    exchange = q.exchange_for(trace, call_id)
+    reply = exchange.reply if exchange else None
     if reply is None or "error" in reply:
         return "protocol"
-    text = "\n".join(c.get("text", "") for c in reply["result"].get("content") or [])
-    return "input" if text.startswith(_INPUT_REFUSALS) else "access"
+    return "input" if q.reply_text(reply).startswith(_INPUT_REFUSALS) else "access"
 
 
 @cache
@@ -144,11 +134,10 @@ def run_bad_value(name: str) -> BadValueResult:
 
     stale = {ALIAS: bad.service_tool} if bad.service_tool is not None else None
     trace = run_chain(script=Script(arguments=bad.arguments, tool=bad.tool), stale_routes=stale)
-    call = next(
-        i for i in (trace.body("response_1") or {}).get("output", []) if i.get("type") == "function_call"
-    )
-    call_id, arguments = call["call_id"], call["arguments"]
-    feedback = feedback_items(trace).get(call_id, "")
+    call = q.calls(trace, 1)[0]
+    call_id, arguments = str(call.call_id), str(call.arguments)
+    found = q.feedback_for_call(trace, call_id)
+    feedback = (found.text() if found else None) or ""
     reports = verifiers(trace)
     schema = (
         schema_check(trace, bad.tool or ALIAS, arguments)
@@ -160,7 +149,7 @@ def run_bad_value(name: str) -> BadValueResult:
     )
 
 
-class BadValueTable:
+class BadValueTable(Displayable):
     """One row per bad value: value, schema check, the layer that stops it, the feedback (lesson 09)."""
 
     HEADERS: Final = ("坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器")
@@ -202,11 +191,8 @@ class BadValueTable:
             f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __repr__(self) -> str:
-        return f"BadValueTable(rows={len(self.results)})"
+    def summary(self) -> str:
+        return f"rows={len(self.results)}"
 
 
 def bad_values_table() -> BadValueTable:

@@ -13,20 +13,18 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
+from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX, MISSING_PATH, OUTSIDE_PATH, TOOL_NAME
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.offline_model import FAILURE_PREFIX
-from lessons_lib.lab.whatif import abbreviate
-
-if TYPE_CHECKING:
-    pass
+from lessons_lib.lab.verdicts import Verdict, schema_check, verdict_line, verifiers
+from lessons_lib.views.changetable import abbreviate
 
 ARCHIVE_DIR: Final = DATA_DIR / "archive"
 """The second service's root (served as ``/workspace`` too): same file name, other content."""
-OUTSIDE_PATH: Final = "/workspace/../etc/passwd"
-MISSING_PATH: Final = "/workspace/missing.txt"
 TWO_SERVICES_TASK: Final = "请分别从 fs 和 archive 两个服务读取 /workspace/notes.txt 的前 3 行。"
 
 
@@ -71,72 +69,16 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
-# ------------------------------------------------------------------ helpers on one trace
-def mcp_pairs(trace: Trace) -> list[tuple[dict[str, Any], dict[str, Any] | None, str]]:
-    """Every MCP tools/call request with its reply and the service it went to."""
-    events = [e for e in trace.events if e["channel"] == "mcp" and e["label"] == "tools/call"]
-    out = []
-    for e in (e for e in events if "method" in e["body"]):
-        reply = next(
-            (
-                r["body"]
-                for r in events
-                if "method" not in r["body"]
-                and r["from"] == e["to"]
-                and r["body"].get("id") == e["body"].get("id")
-            ),
-            None,
-        )
-        out.append((e["body"], reply, str(e["to"])))
-    return out
-
-
-def feedback_items(trace: Trace) -> dict[str, str]:
-    """call_id -> ``function_call_output.output`` as the model received it (second request)."""
-    body = trace.body("request_2", channel="model") or {}
-    return {
-        i["call_id"]: i["output"] for i in body.get("input") or [] if i.get("type") == "function_call_output"
-    }
-
-
-def model_calls(trace: Trace) -> list[dict[str, Any]]:
-    body = trace.body("response_1", channel="model") or {}
-    return [i for i in body.get("output") or [] if i.get("type") == "function_call"]
-
-
-def reply_text(reply: dict[str, Any] | None) -> str:
-    result = (reply or {}).get("result") or {}
-    return "\n".join(c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text")
-
-
-def verifiers(trace: Trace) -> list[tuple[str, Any]]:
-    """(name, report) from ``diagnose`` and ``verify_roundtrip``."""
-    from lessons_lib.checks.doctor import diagnose
-    from lessons_lib.checks.verify import verify_roundtrip
-
-    data = trace.to_dict()
-    return [("diagnose", diagnose(data)), ("verify_roundtrip", verify_roundtrip(data, sabotage=False))]
-
-
-def verdict_line(report: Any) -> str:
-    """One line from a verifier report: its verdict, or PASS/FAIL counts."""
-    if hasattr(report, "verdict"):
-        return str(report.verdict())
-    checks = getattr(report, "checks", [])
-    failed = [c for c in checks if not c.passed]
-    return "全部通过" if not failed else "未通过：" + "；".join(f"{c.name}（{c.reason}）" for c in failed[:2])
-
-
 # ------------------------------------------------------------------ the scenario results
-@dataclass
-class ScenarioResult:
+@dataclass(repr=False)
+class ScenarioResult(Displayable):
     """A scenario's run: trace, key facts, the checks behind the verdict, the verifiers' verdicts."""
 
     scenario: Scenario
     trace: Trace
     facts: list[tuple[str, str]]
     checks: list[tuple[str, bool]]
-    reports: list[tuple[str, Any]]
+    reports: list[Verdict]
 
     @property
     def ok(self) -> bool:
@@ -172,29 +114,24 @@ class ScenarioResult:
             f"<p>验证器：</p><ul>{reports}</ul><p><b>结论：{html.escape(self.verdict)}</b></p></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __repr__(self) -> str:
-        status = self.trace.outcome.get("status")
-        return f"ScenarioResult({self.scenario.name!r}, ok={self.ok}, outcome={status!r})"
+    def summary(self) -> str:
+        return f"{self.scenario.name!r}, ok={self.ok}, outcome={self.trace.outcome['status']!r}"
 
 
 def _no_second_request() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]]]:
     from lessons_lib.engine.host import Limits, run_chain
 
     trace = run_chain(limits=Limits(max_rounds=1))
-    pairs = mcp_pairs(trace)
-    reply = pairs[0][1] if pairs else None
-    held = reply_text(reply)
-    sent = [e for e in trace.events if e["channel"] == "model" and e["label"].startswith("request_")]
-    fed = any(i.get("type") == "function_call_output" for e in sent for i in e["body"].get("input") or [])
+    exchanges = q.mcp_exchanges(trace)
+    reply = exchanges[0].reply if exchanges else None
+    held = q.reply_text(reply)
+    sent = q.model_rounds(trace)
+    fed = bool(q.sent_feedback(trace))
     facts = [
         ("模型请求次数", str(len(sent))),
         (
             "MCP 执行结果",
-            f"isError={json.dumps((reply or {}).get('result', {}).get('isError'))}，"
-            f"{len(held.splitlines())} 行",
+            f"isError={json.dumps(q.get_in(reply, 'result', 'isError'))}，{len(held.splitlines())} 行",
         ),
         ("应用手里的反馈", abbreviate(held)),
         ("模型输入里的 function_call_output", "有" if fed else "没有"),
@@ -204,7 +141,7 @@ def _no_second_request() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, 
     checks = [
         (
             "服务确实读了文件（MCP 响应 isError=false，有文本）",
-            bool(held) and not (reply or {})["result"].get("isError"),
+            bool(held) and q.reply_is_error(reply) is False,
         ),
         ("只有一次模型请求，没有 request_2", len(sent) == 1 and trace.body("request_2") is None),
         ("任何一次模型请求的 input 里都没有 function_call_output", not fed),
@@ -221,27 +158,32 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
     from lessons_lib.engine.host import run_chain
 
     trace = run_chain(TWO_SERVICES_TASK, services={"fs": WORKSPACE_DIR, "archive": ARCHIVE_DIR})
-    calls = {c["call_id"]: c for c in model_calls(trace)}
-    pairs = {(p[2], p[0].get("id")): p for p in mcp_pairs(trace)}  # JSON-RPC ids repeat across services
-    outputs = feedback_items(trace)
+    calls = {c.call_id: c for c in q.calls(trace, 1)}
+    outputs = {f.call_id: f.output for f in q.sent_feedback(trace)}
     facts = [("声明的别名", "、".join(t["alias"] for t in trace.tools))]
     routed = untouched = paired = True
     texts = []
     for link in trace.links:
-        call, (request, reply, service) = calls[link["call_id"]], pairs[(link["service"], link["mcp_id"])]
-        text = reply_text(reply)
+        call, exchange = calls[link["call_id"]], q.exchange_for(trace, link["call_id"])
+        if exchange is None:  # the call never reached a service: the routing check fails
+            routed = False
+            continue
+        text = q.reply_text(exchange.reply)
         texts.append(text)
-        sent = json.dumps(request["params"]["arguments"], ensure_ascii=False)
+        params = q.get_in(exchange.request, "params", "arguments")
+        name = q.get_in(exchange.request, "params", "name")
+        sent = json.dumps(params, ensure_ascii=False)
         first = text.splitlines()[0] if text else ""
         facts.append(
             (
-                call["name"],
-                f"→ 服务 {service}，MCP params.name={request['params']['name']}，"
-                f"arguments {call['arguments']} → params.arguments {sent}，第一行：{first}",
+                str(call.name),
+                f"→ 服务 {exchange.service}，MCP params.name={name}，"
+                f"arguments {call.arguments} → params.arguments {sent}，第一行：{first}",
             )
         )
-        routed &= service == call["name"].split("__")[0] and request["params"]["name"] == "read_text_file"
-        untouched &= json.loads(call["arguments"]) == request["params"]["arguments"]
+        service, _, _ = str(call.name).partition(ALIAS_SEPARATOR)
+        routed &= exchange.service == service and name == TOOL_NAME
+        untouched &= isinstance(call.arguments, str) and json.loads(call.arguments) == params
         paired &= outputs.get(link["call_id"]) == text
     checks = [
         (
@@ -262,18 +204,19 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
         from lessons_lib.engine.host import run_chain
 
         trace = run_chain(path=path, head=20)
-        call = model_calls(trace)[0]
-        request, reply, _ = mcp_pairs(trace)[0]
-        message = reply_text(reply)
-        output = feedback_items(trace).get(call["call_id"], "")
+        call = q.calls(trace, 1)[0]
+        reply = q.mcp_exchanges(trace)[0].reply
+        message = q.reply_text(reply)
+        found = q.feedback_for_call(trace, call.call_id)
+        output = (found.text() if found else None) or ""
         answer = trace.answer or ""
-        schema = schema_check(trace, call["name"], call["arguments"])
+        schema = schema_check(trace, call.name, call.arguments)
         facts = [
-            ("arguments", call["arguments"]),
+            ("arguments", str(call.arguments)),
             ("schema 检查（jsonschema，示意）", schema),
             (
                 "MCP result",
-                f"isError={json.dumps(reply['result'].get('isError'))}：{message}" if reply else "无",
+                f"isError={json.dumps(q.get_in(reply, 'result', 'isError'))}：{message}" if reply else "无",
             ),
             ("function_call_output.output", output),
             ("答复", answer),
@@ -282,7 +225,7 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
             ("schema 检查通过（输入结构没有问题）", schema == "通过"),
             (
                 "服务拒绝读取：isError=true，没有文件内容",
-                (reply or {}).get("result", {}).get("isError") is True,
+                q.reply_is_error(reply) is True,
             ),
             (f"反馈以 {FAILURE_PREFIX.strip()} 开头，带着服务的原话", output == FAILURE_PREFIX + message),
             ("答复转述了失败原因", bool(message) and message in answer),
@@ -310,58 +253,4 @@ def run_scenario(name: str) -> ScenarioResult:
     return ScenarioResult(SCENARIOS[name], trace, facts, checks, verifiers(trace))
 
 
-def schema_check(trace: Trace, alias: str, arguments: str) -> str:
-    """What a JSON Schema check of ``arguments`` against the ``parameters`` declared for ``alias`` says.
-
-    With ``strict: false`` the Responses API does not enforce the schema; this is the check an
-    application could run itself (``jsonschema``), shown for comparison.
-    """
-    request = trace.body("request_1", channel="model") or {}
-    tool = next((t for t in request.get("tools") or [] if t.get("name") == alias), None)
-    if tool is None:
-        return f"无法检查：没有名为 {alias} 的工具声明"
-    return schema_verdict(tool["parameters"], arguments)
-
-
-def schema_verdict(parameters: dict[str, Any], arguments: str) -> str:
-    """``通过`` or ``不通过：<the best jsonschema error>`` for one ``arguments`` text."""
-    import jsonschema
-
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return "无法检查：arguments 不是合法的 JSON 文本"
-    validator = jsonschema.validators.validator_for(parameters)(parameters)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-    return "通过" if error is None else f"不通过：{error.message}"
-
-
-_BAD_NAMES: Final = (
-    "BAD_VALUES",
-    "BadValue",
-    "BadValueResult",
-    "BadValueTable",
-    "bad_values_table",
-    "run_bad_value",
-)
-
-
-def __getattr__(name: str) -> Any:
-    """The bad values live in ``lessons_lib.lab.badvalues``; they are reachable from here too."""
-    if name in _BAD_NAMES:
-        from lessons_lib.lab import badvalues
-
-        return getattr(badvalues, name)
-    raise AttributeError(f"module 'lessons_lib.lab.scenarios' has no attribute {name!r}")
-
-
-__all__ = [
-    "ARCHIVE_DIR",
-    "SCENARIOS",
-    "Scenario",
-    "ScenarioResult",
-    "run_scenario",
-    "schema_check",
-    "schema_verdict",
-    *_BAD_NAMES,
-]
+__all__ = ["ARCHIVE_DIR", "SCENARIOS", "Scenario", "ScenarioResult", "run_scenario"]

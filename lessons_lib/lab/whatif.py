@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
-from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value, text_table
+from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
 
 if TYPE_CHECKING:
     from lessons_lib.core.trace import Trace
-    from lessons_lib.lab.widgets import HeadView
 
 
 PARSED: Final = "arguments（解析后）"
@@ -71,7 +72,7 @@ class ChainMessage:
 
     step: Step
     name: str
-    body: Any
+    body: JSON
     kind: Kind | None = None
 
 
@@ -81,46 +82,42 @@ def _nth(name: str, i: int) -> str:
 
 def chain_messages(trace: Trace) -> list[ChainMessage]:
     """A run's messages in chain order, plus three derived ones (parsed arguments, lines read, answer)."""
-    mcp = [e for e in trace.events if e["channel"] == "mcp"]
-    listed = [e["body"] for e in mcp if e["label"] == "tools/list" and "method" not in e["body"]]
+    listed = [x.reply for x in q.mcp_exchanges(trace, "tools/list") if x.reply is not None]
     msgs = [ChainMessage("declaration", _nth("tools/list", i), b) for i, b in enumerate(listed)]
-    model = {e["label"]: e["body"] for e in trace.events if e["channel"] == "model"}
-    if "request_1" in model:
-        msgs.append(ChainMessage("declaration", "request_1", model["request_1"]))
-    if "response_1" in model:
-        msgs.append(ChainMessage("call", "response_1", model["response_1"]))
-        calls = [i for i in model["response_1"].get("output") or [] if i.get("type") == "function_call"]
-        for i, call in enumerate(calls):
-            msgs.append(ChainMessage("call", _nth(PARSED, i), _parsed(call.get("arguments")), "value"))
-    calls = [e for e in mcp if e["label"] == "tools/call"]
-    # JSON-RPC ids are counted per connection: pair a reply by (service, id)
-    replies = {(e["from"], e["body"].get("id")): e["body"] for e in calls if "method" not in e["body"]}
-    for i, req in enumerate(e for e in calls if "method" in e["body"]):
-        msgs.append(ChainMessage("execution", _nth("mcp_request", i), req["body"]))
-        reply = replies.get((req["to"], req["body"].get("id")))
-        if reply is not None:
-            msgs.append(ChainMessage("execution", _nth("mcp_response", i), reply))
-            msgs.append(ChainMessage("execution", _nth(LINES, i), _lines_read(reply), "result"))
-    for label, body in model.items():
+    rounds = q.model_rounds(trace)
+    if rounds:
+        msgs.append(ChainMessage("declaration", "request_1", rounds[0].request))
+    if rounds and rounds[0].response is not None:
+        msgs.append(ChainMessage("call", "response_1", rounds[0].response))
+        for i, call in enumerate(q.calls(trace, 1)):
+            msgs.append(ChainMessage("call", _nth(PARSED, i), _parsed(call.arguments), "value"))
+    for i, x in enumerate(q.mcp_exchanges(trace)):
+        msgs.append(ChainMessage("execution", _nth("mcp_request", i), x.request))
+        if x.reply is not None:
+            msgs.append(ChainMessage("execution", _nth("mcp_response", i), x.reply))
+            msgs.append(ChainMessage("execution", _nth(LINES, i), _lines_read(x.reply), "result"))
+    later = {e["label"]: e["body"] for e in q.events(trace) if e.get("channel") == "model"}
+    for label, body in later.items():
         if label not in {"request_1", "response_1"}:
             msgs.append(ChainMessage("feedback", label, body))
     msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result"))
     return msgs
 
 
-def _parsed(arguments: Any) -> Any:
+def _parsed(arguments: JSON) -> JSON:
+    if isinstance(arguments, dict):  # Anthropic's input is already an object
+        return arguments
     try:
-        value = json.loads(arguments)
-    except (TypeError, ValueError):
+        value: JSON = json.loads(arguments) if isinstance(arguments, str) else {"(无法解析)": arguments}
+    except ValueError:
         return {"(无法解析)": arguments}
     return value if isinstance(value, dict) else {"(不是对象)": value}
 
 
-def _lines_read(reply: dict[str, Any]) -> dict[str, Any]:
-    result = reply.get("result") if isinstance(reply.get("result"), dict) else {}
-    if not result or result.get("isError"):
+def _lines_read(reply: JSONObject) -> JSONObject:
+    if q.reply_is_error(reply) is not False:
         return {"line_count": 0}
-    text = "\n".join(c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text")
+    text = q.reply_text(reply)
     lines = text.split("\n") if text else []
     return {
         "line_count": len(lines),
@@ -221,54 +218,6 @@ def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAM
     return compare_chains(_cached(None, b, path)[1], _cached(None, a, path)[1], (f"tail={b}", f"tail={a}"))
 
 
-def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
-    """The slider's pure view for one head value (see ``lessons_lib.lab.widgets``). Lesson 09."""
-    from lessons_lib.lab.widgets import head_view as view
-
-    return view(head, baseline)
-
-
-def head_lab(baseline: int = EXAMPLE_HEAD) -> Any:
-    """An ipywidgets control: a head slider that redraws the comparison. Lesson 09."""
-    from lessons_lib.lab.widgets import head_lab as lab
-
-    return lab(baseline)
-
-
-# ------------------------------------------------------------------ command line
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key]`` (or ``--tail``)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib whatif",
-        description="Run the chain twice and compare every field (lesson 09).",
-    )
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--head", type=int, help="the first run's head (default 20)")
-    which.add_argument("--tail", type=int, help="compare tail values instead of head")
-    parser.add_argument("--vs", type=int, default=5, help="the second run's value (default 5)")
-    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
-    view = parser.add_mutually_exclusive_group()
-    view.add_argument("--changed", action="store_true", help="only the fields that changed")
-    view.add_argument("--key", action="store_true", help="only the lesson's key fields")
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        if args.tail is not None:
-            table = compare_tail(args.tail, args.vs, path=args.path)
-        else:
-            table = compare_head(EXAMPLE_HEAD if args.head is None else args.head, args.vs, path=args.path)
-    except ValueError as exc:
-        print(f"whatif: {exc}; give positive whole numbers, e.g. --head 20 --vs 5.", file=sys.stderr)
-        return 2
-    table = table.changed() if args.changed else table.key() if args.key else table
-    print(table.text(), end="")
-    return 0
-
-
 __all__ = [
     "ABSENT",
     "ChangeRow",
@@ -277,8 +226,5 @@ __all__ = [
     "compare_head",
     "compare_runs",
     "compare_tail",
-    "head_lab",
-    "head_view",
-    "main",
     "text_table",
 ]

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.glossary import STEP_ZH
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.whatif import ChangeTable, cached_run, compare_head, notes_line_count
 
@@ -34,8 +36,8 @@ class HeadView:
     baseline: int
     table: ChangeTable
     trace: Trace
-    mcp_request: dict[str, Any]
-    feedback_item: dict[str, Any]
+    mcp_request: JSONObject
+    feedback_item: JSONObject
     highlights: dict[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -140,8 +142,8 @@ def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
     """The pure view behind the slider: baseline run vs the run for ``head`` (both cached). Lesson 09."""
     table = compare_head(baseline, head)
     trace = cached_run(head)
-    request, _ = trace.mcp_pair()
-    items = (trace.body("request_2", channel="model") or {}).get("input") or []
+    request = q.mcp_exchanges(trace)[0].request
+    items = q.objects(q.get_in(q.model_body(trace, "request_2"), "input"))
     index, item = next(
         ((i, x) for i, x in enumerate(items) if x.get("type") == "function_call_output"), (0, {})
     )

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import html
 import json
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from lessons_lib.core.glossary import KINDS, STEP_ZH, Kind, Step
+from lessons_lib.core.glossary import KINDS, SHORT_ZH, STEP_ZH, Kind, Step
+from lessons_lib.views.textwidth import shorten, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,7 +29,6 @@ class _Absent:
 
 ABSENT: Final = _Absent()
 KEY_VIEW: Final = "关键字段"
-SHORT_ZH: Final[dict[str, str]] = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
 
 
 @dataclass(frozen=True)
@@ -201,31 +200,4 @@ def abbreviate(value: Any, width: int = 52) -> str:
         return json.dumps(value, ensure_ascii=False)
     flat = value.replace("\n", "⏎")
     suffix = f"〔{value.count(chr(10)) + 1} 行〕" if "\n" in value else ""
-    if cell_width(flat) > width:
-        tail = min(12, width // 3)
-        flat = _fit(flat, width - tail - 1) + "…" + _fit(flat[::-1], tail)[::-1]
-    return f'"{flat}"{suffix}'
-
-
-def _fit(text: str, cols: int) -> str:
-    """The longest prefix of ``text`` that takes at most ``cols`` columns."""
-    used = 0
-    for i, ch in enumerate(text):
-        used += cell_width(ch)
-        if used > cols:
-            return text[:i]
-    return text
-
-
-def cell_width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain-text table aligned for CJK (wide characters count as two columns)."""
-    widths = [max([cell_width(h)] + [cell_width(r[i]) for r in rows]) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c + " " * (w - cell_width(c)) for c, w in zip(cells, widths, strict=True)).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)]) + "\n"
+    return f'"{shorten(flat, width, tail=min(12, width // 3))}"{suffix}'

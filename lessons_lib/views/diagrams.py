@@ -8,17 +8,15 @@ labels (a CJK character ~1 em, others ~0.55 em) so that no renderer clips Chines
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
-import unicodedata
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.core import glossary
 from lessons_lib.core.glossary import Kind, Step
+from lessons_lib.core.tracetypes import TraceData
 from lessons_lib.views.dot import INSTALL_HINT, RendererMissing, render_svg
+from lessons_lib.views.textwidth import ems, is_wide
 
 FONT: Final = "Noto Sans CJK SC,WenQuanYi Micro Hei,sans-serif"
 MISSING_COLOUR: Final = "#D00000"  # red: the one colour that means "expected but missing"
@@ -38,14 +36,6 @@ def step_colour(step: Step) -> str:
     return glossary.KINDS[_STEP_KIND[step]].colour
 
 
-def _wide(c: str) -> bool:
-    return unicodedata.east_asian_width(c) in "WFA"
-
-
-def _em(line: str) -> float:
-    return sum(1.0 if _wide(c) else 0.55 for c in line)
-
-
 def _q(text: str) -> str:
     """A DOT double-quoted string (labels use \\n for line breaks)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
@@ -60,7 +50,7 @@ def _box(
 ) -> str:
     """A node sized from its label so CJK text fits whatever the renderer measures."""
     lines = label.split("\n")
-    width = max(_em(ln) for ln in lines) * fontsize / 72 + pad[0]
+    width = max(ems(ln) for ln in lines) * fontsize / 72 + pad[0]
     height = len(lines) * fontsize * 1.3 / 72 + pad[1]
     fs = None if fontsize == 12 else fontsize
     size = _attrs(
@@ -73,7 +63,7 @@ def _pad(label: str) -> str:
     """Pad an edge label with spaces: renderers without CJK metrics count a CJK glyph as a space."""
     out = []
     for line in label.split("\n"):
-        n = math.ceil((3 * sum(map(_wide, line)) + 0.4 * sum(not _wide(c) for c in line)) / 2)
+        n = math.ceil((3 * sum(map(is_wide, line)) + 0.4 * sum(not is_wide(c) for c in line)) / 2)
         out.append(" " * n + line + " " * n)
     return "\n".join(out)
 
@@ -334,7 +324,7 @@ def trace_diagram(trace: Any) -> Diagram:
     )
 
 
-def _trace_dict(trace: Any) -> dict[str, Any]:
+def _trace_dict(trace: Any) -> TraceData:
     from lessons_lib.core.trace import Trace, load_trace
 
     if isinstance(trace, Trace):
@@ -344,40 +334,3 @@ def _trace_dict(trace: Any) -> dict[str, Any]:
     if isinstance(trace, dict):
         return Trace.from_dict(trace).to_dict()
     raise ValueError(f"trace_diagram needs a Trace, its dict or a trace file, not a {type(trace).__name__}")
-
-
-# ---------------------------------------------------------------- command line
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib diagram {actors,loop,chain,trace} [--trace F] [--step S] [-o OUT.svg]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib diagram",
-        description="Draw a course diagram as SVG, or print its DOT text.",
-    )
-    parser.add_argument("which", choices=["actors", "loop", "chain", "trace"])
-    parser.add_argument("--trace", help="trace file for 'trace' (default: data/trace.json)")
-    parser.add_argument("--step", help="for 'chain': the step to light, 1-4 or a name (execution, 执行)")
-    parser.add_argument(
-        "-o", "--output", help="write OUT.svg (drawn) or OUT.dot; without it, print the DOT text"
-    )
-    args = parser.parse_args(argv)
-    try:
-        if args.which == "trace":
-            from lessons_lib.core.paths import DATA_DIR
-
-            diagram = trace_diagram(Path(args.trace) if args.trace else DATA_DIR / "trace.json")
-        elif args.which == "chain":
-            diagram = chain_diagram(args.step)
-        else:
-            diagram = actors_diagram() if args.which == "actors" else loop_diagram()
-        if not args.output:
-            sys.stdout.write(diagram.source)
-            return 0
-        diagram.save(args.output)
-    except RendererMissing as exc:
-        print(f"diagram: {exc} (or leave out -o to print the DOT text)", file=sys.stderr)
-        return 1
-    except (ValueError, OSError, RuntimeError) as exc:
-        print(f"diagram: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.output}")
-    return 0

@@ -9,41 +9,22 @@ next to each other and numbers the values they share, parsing JSON text (the mod
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
-import sys
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from lessons_lib.core.glossary import KINDS
+from lessons_lib.core.glossary import KINDS, SHORT_ZH
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
+from lessons_lib.views.textwidth import shorten, width
 
-SHORT_ZH = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
 UNCLASSIFIED_ZH = "未分类"
 _PREVIEW = 38  # display columns of a value preview in text
 _PREVIEW_HTML = 72
 _HL_BG = "#FFF3B0"
 _MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono','WenQuanYi Micro Hei Mono',monospace"
-
-
-def _width(text: str) -> int:
-    return sum(
-        2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text
-    )
-
-
-def _cut(text: str, cols: int) -> str:
-    out, used = "", 0
-    for c in text:
-        used += _width(c)
-        if used > cols - 1:
-            return out + "…"
-        out += c
-    return out
 
 
 def json_text_value(value: Any) -> Any:
@@ -64,8 +45,8 @@ def _preview(value: Any, cols: int = _PREVIEW) -> str:
         return f"[{len(value)} 项]"
     text = json.dumps(value, ensure_ascii=False)
     note = " ‹JSON 文本›" if json_text_value(value) is not None else ""
-    if _width(text) > cols:
-        return f"{_cut(text, cols)}（共 {len(value)} 字符）{note}"
+    if width(text) > cols:
+        return f"{shorten(text, cols)}（共 {len(value)} 字符）{note}"
     return text + note
 
 
@@ -164,16 +145,16 @@ class FieldTree:
                 visit(kid, child_prefix, "└── " if i == len(kids) - 1 else "├── ")
 
         visit((), "", "")
-        col = min(max(_width(left) for left, _ in rows), 60) + 2
+        col = min(max(width(left) for left, _ in rows), 60) + 2
         head = [f"字段树：{self.title}（{TYPE_TITLES.get(self.message_type, self.message_type)}）"]
         if legend:
             head.append(legend_text())
         lines = head + [
             (
                 left
-                + " " * max(2, col - _width(left))
+                + " " * max(2, col - width(left))
                 + _kind_label(f)
-                + " " * (8 - _width(_kind_label(f)))
+                + " " * (8 - width(_kind_label(f)))
                 + (f.path_text or "(根)")
                 + (f"  {marks[f.path]}" if f.path in marks else "")
             ).rstrip()
@@ -232,7 +213,7 @@ class FieldTree:
                     f'border-left:1px dotted #bbb;padding-left:.5em">{inner}</div></details>'
                 )
             if isinstance(f.value, str) and (
-                _width(json.dumps(f.value, ensure_ascii=False)) > _PREVIEW_HTML or "\n" in f.value
+                width(json.dumps(f.value, ensure_ascii=False)) > _PREVIEW_HTML or "\n" in f.value
             ):
                 return (
                     f'<details{attr}><summary>{row(f)}</summary><pre style="margin:.2em 0 .4em 1.6em;'
@@ -269,7 +250,7 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def _load(obj: Any) -> tuple[Any, str, str | None]:
+def load_message(obj: Any) -> tuple[Any, str, str | None]:
     """(message, title, type hint) from a dict, JSON text, a trace event, a file or a fixture name."""
     from lessons_lib.core.paths import DATA_DIR
     from lessons_lib.core.trace import Trace
@@ -315,7 +296,7 @@ def field_tree(
     ``highlight`` is a path or pattern (or a list), e.g. ``"tools[0].parameters.properties.path.type"``:
     it is opened and marked. ``open_depth`` levels are open to start with.
     """
-    msg, default_title, hint = _load(message)
+    msg, default_title, hint = load_message(message)
     return FieldTree(
         msg,
         title=title or default_title,
@@ -323,54 +304,3 @@ def field_tree(
         highlight=highlight,
         open_depth=open_depth,
     )
-
-
-# ---------------------------------------------------------------- command line
-def _event_list(name: str, events: list[dict[str, Any]]) -> str:
-    lines = [
-        f"{name}：{len(events)} 条消息；用 --event 选一条（序号 seq 或标签 label）",
-        "  seq  通道   方向                        标签",
-    ]
-    for e in events:
-        route = f"{e.get('from')} → {e.get('to')}"
-        lines.append(f"  {e.get('seq'):>3}  {e.get('channel', ''):<5}  {route:<26}  {e.get('label')}")
-    return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib tree FILE [--event E] [--highlight PATH] [--html OUT]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m lessons_lib tree",
-        description="Print a message as a field tree, or export it as an HTML page.",
-    )
-    parser.add_argument("file", help="a JSON message or trace file, or a fixture name such as request_1")
-    parser.add_argument("--event", help="for a trace: the event to show, by seq number or label")
-    parser.add_argument("--highlight", action="append", help="a field path or pattern to open and mark")
-    parser.add_argument("--html", metavar="OUT", help="write a standalone HTML page instead of printing")
-    parser.add_argument("--depth", type=int, default=3, help="levels open in the HTML page (default 3)")
-    args = parser.parse_args(argv)
-    try:
-        message, title, hint = _load(args.file)
-        if detect_type(message) == "trace":
-            events = message.get("events", [])
-            if args.event is None:
-                print(_event_list(title, events))
-                return 0
-            chosen = [e for e in events if str(e.get("seq")) == args.event or e.get("label") == args.event]
-            if not chosen:
-                raise ValueError(f"no event {args.event!r} in {title}; run without --event to list them")
-            message, title, hint = _load(chosen[0])
-        elif args.event is not None:
-            raise ValueError(f"--event needs a trace file, and {title} is a single message")
-        tree = FieldTree(
-            message, title=title, message_type=hint, highlight=args.highlight, open_depth=args.depth
-        )
-        if args.html:
-            Path(args.html).write_text(tree.page(), encoding="utf-8")
-            print(f"wrote {args.html}")
-        else:
-            sys.stdout.write(tree.text())
-    except (ValueError, OSError) as exc:
-        print(f"tree: {exc}", file=sys.stderr)
-        return 2
-    return 0

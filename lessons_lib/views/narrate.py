@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from lessons_lib.core.glossary import ACTOR_ZH
+from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.trace import Trace, event_number
+from lessons_lib.core.tracetypes import Event
+from lessons_lib.views.textwidth import one_line, shorten
 
 
 def _who(actor: str) -> str:
     return ACTOR_ZH.get(actor, f"服务 {actor}")
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = text.replace("\n", "⏎")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def describe_event(event: dict[str, Any]) -> str:
+def describe_event(event: Event) -> str:
     """E.g. ``[07] 应用 → 服务 fs  tools/call id=3 read_text_file {"path": ..., "head": 20}``."""
     raw = event.get("body")
     body: dict[str, Any] = raw if isinstance(raw, dict) else {}
@@ -39,21 +35,21 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
         return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
     if label.startswith("response_"):
         parts = []
-        for item in body.get("output") or []:
+        for item in objects(body.get("output")):  # a live reply may hold anything
             if item.get("type") == "function_call":
                 parts.append(
                     f"function_call {item.get('name')} call_id={item.get('call_id')} "
-                    f"arguments={_short(item.get('arguments'))}"
+                    f"arguments={shorten(one_line(item.get('arguments')), 60)}"
                 )
             elif item.get("type") == "message":
-                texts = [c.get("text", "") for c in item.get("content") or [] if isinstance(c, dict)]
-                parts.append(f"message {_short(' '.join(texts))}")
+                texts = [str(c.get("text", "")) for c in objects(item.get("content"))]
+                parts.append(f"message {shorten(one_line(' '.join(texts)), 60)}")
             else:
                 parts.append(str(item.get("type")))
         return "; ".join(parts) or "(no output items)"
     raw = body.get("error")
     error: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    return f"HTTP error: {_short(error.get('message', body), 100)}"
+    return f"HTTP error: {shorten(one_line(error.get('message', body)), 100)}"
 
 
 def _mcp_summary(body: dict[str, Any]) -> str:
@@ -61,15 +57,18 @@ def _mcp_summary(body: dict[str, Any]) -> str:
     if "method" in body:
         params = body.get("params") or {}
         if body["method"] == "tools/call":
-            return f"{rid}{params.get('name')} {_short(params.get('arguments'))}".rstrip()
+            return f"{rid}{params.get('name')} {shorten(one_line(params.get('arguments')), 60)}".rstrip()
         return rid.rstrip() or "(notification)"
     if "error" in body:
-        return f"{rid}error {body['error'].get('code')}: {_short(body['error'].get('message'))}"
+        return (
+            f"{rid}error {body['error'].get('code')}: {shorten(one_line(body['error'].get('message')), 60)}"
+        )
     result = body.get("result") or {}
     if "content" in result:
         text = "\n".join(c.get("text", "") for c in result["content"] if isinstance(c, dict))
         lines = len(text.split("\n")) if text else 0
-        return f"{rid}isError={str(result.get('isError', False)).lower()} {lines} 行 {_short(text, 40)}"
+        flag = str(result.get("isError", False)).lower()
+        return f"{rid}isError={flag} {lines} 行 {shorten(one_line(text), 40)}"
     if "tools" in result:
         return f"{rid}tools={[t.get('name') for t in result['tools']]}"
     return f"{rid}result"

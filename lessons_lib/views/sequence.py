@@ -10,15 +10,12 @@ in a later model request, no response to a model request) becomes a row with ``m
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from lessons_lib.core.trace import event_number
-
-
-def _em(line: str) -> float:
-    return sum(1.0 if unicodedata.east_asian_width(c) in "WFA" else 0.55 for c in line)
+from lessons_lib.core.tracetypes import TraceData
+from lessons_lib.views.textwidth import ems, shorten
 
 
 @dataclass(frozen=True)
@@ -35,12 +32,7 @@ def _short(text: Any, em: float) -> str:
     """The first line of ``text`` cut to about ``em`` ems."""
     s = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     s = next((ln for ln in s.splitlines() if ln.strip()), "")
-    out = ""
-    for c in s:
-        if _em(out + c) > em:
-            return out + "…"
-        out += c
-    return out
+    return shorten(s, em, room=0, measure=ems)
 
 
 def _event_label(e: dict[str, Any]) -> str:
@@ -75,9 +67,9 @@ def _event_label(e: dict[str, Any]) -> str:
     return head
 
 
-def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
+def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
-    events: list[dict[str, Any]] = list(data.get("events") or [])
+    events: list[dict[str, Any]] = [dict(e) for e in data["events"]]
     lanes = ["user", "application", "model"]
     for name in [t.get("service") for t in data.get("tools") or []] + [
         x for e in events for x in (e["from"], e["to"])
@@ -86,7 +78,7 @@ def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
             lanes.append(name)
     after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
     replies: dict[int, list[SeqRow]] = {}  # missing replies come before missing feedback
-    links = {k.get("call_id"): k for k in data.get("links") or []}
+    links: dict[Any, dict[str, Any]] = {k.get("call_id"): dict(k) for k in data["links"]}
     bodies = [e.get("body") or {} for e in events]
     services = lanes[3:] or ["service"]
 
@@ -118,7 +110,7 @@ def build_rows(data: dict[str, Any]) -> tuple[list[str], list[SeqRow]]:
         for item in body.get("output") or []:
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 continue
-            cid, link = item.get("call_id"), links.get(item.get("call_id")) or {}
+            cid, link = item.get("call_id"), links.get(item.get("call_id"), {})
             service = link.get("service") or str(item.get("name", "")).split("__")[0]
             service = service if service in lanes else services[0]
             req = next(

@@ -21,11 +21,11 @@ from lessons_lib.views.fieldtree import (
     FieldTree,
     _chip,
     _ink,
-    _load,
     _page,
     json_text_value,
     legend_html,
     legend_text,
+    load_message,
 )
 
 
@@ -178,7 +178,7 @@ def side_by_side(
     """
     trees = []
     for i, obj in enumerate((left, right)):
-        msg, default_title, hint = _load(obj)
+        msg, default_title, hint = load_message(obj)
         trees.append(
             FieldTree(
                 msg,

@@ -1,17 +1,20 @@
-"""The command-line runner shared by ``verify-fields``, ``verify-roundtrip`` and ``diagnose``. Lessons 07-08.
+"""The runner shared by ``verify-fields``, ``verify-roundtrip`` and ``diagnose`` (lessons 07-08).
 
 Each command takes one optional JSON path (default: a file in ``data/``), prints the answer
 with the file's name (never its absolute path) and exits 0 when everything passes, 1 when a
 check failed or a link is broken, 2 for bad input (one sentence on stderr, no traceback).
-Standard library only; ``argparse`` is imported only when a command runs.
+Standard library only (the checks run where nothing else is installed).
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from lessons_lib.checks._jsoncheck import Fail, short
+from lessons_lib.core.paths import DATA_DIR
 
 
 class Answer(Protocol):
@@ -36,11 +39,6 @@ def run_command(
     judge: Callable[[str], Answer],
 ) -> int:
     """Parse ``[PATH]``, judge the file and print the answer (``judge`` raises Fail or ValueError)."""
-    import argparse
-    import sys
-
-    from lessons_lib.core.paths import DATA_DIR
-
     parser = argparse.ArgumentParser(prog=f"python -m lessons_lib {prog}", description=description)
     parser.add_argument("path", nargs="?", default=None, help=f"{what} (default: data/{default})")
     try:

@@ -1,0 +1,247 @@
+"""Model-API adapters: everything the host loop must know about one model API. Lesson 03.
+
+The host (``lessons_lib.engine.host``) is the same loop for every API; what differs between
+APIs lives behind the small :class:`ModelAdapter` protocol:
+
+- ``declare(tools)``: the MCP tools, under their aliases, as this API's tool declarations;
+- ``first_input(task)``: the first model input (the user's task);
+- ``offline_transport(script)``: the deterministic stand-in for this API (an ``httpx2``
+  transport behind the real SDK);
+- ``open(setting, http_client, timeout)``: the SDK client on the host's recording HTTP client;
+- ``send(model_input, tools, first)``: one model request through the SDK; SDK errors become
+  :class:`Stop` (a stated reason, never a traceback), a timeout ``TimeoutError``;
+- ``read(body)``: the tool calls (by item type, in order) and the answer text in the JSON body
+  as received; a body of the wrong shape raises :class:`Stop`;
+- ``feedback_item(result)``: one feedback item per call, paired by its ``call_id``;
+- ``next_input(model_input, body, items)``: the next model input (earlier input, the model's
+  output exactly as received, then the feedback items).
+
+:class:`ResponsesAdapter` is the OpenAI Responses API; ``ADAPTERS`` maps ``arun_chain(api=...)``
+names to adapter classes (lessons 20-29 add Chat Completions and Anthropic Messages).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.tracetypes import Status
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from lessons_lib.engine.models import ModelSetting
+    from lessons_lib.engine.offline_model import Script
+
+JsonObject = JSONObject
+"""A JSON object as the host handles it (``core.jsonvalue``): values are checked before use."""
+
+
+class Stop(Exception):
+    """Ends a run early with a stated status (``stopped`` / ``error``) and a one-line reason."""
+
+    def __init__(self, status: Status, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One MCP tool as the host declares it: alias, service, tool name, description, rule."""
+
+    alias: str
+    service: str
+    tool: str
+    description: str
+    input_schema: JsonObject
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call found in a model reply, in the reply's order.
+
+    ``arguments`` is what the model sent: JSON *text* (Responses, Chat Completions) or an
+    object (Anthropic ``input``). ``call_id`` is None when the model sent none.
+    """
+
+    call_id: str | None
+    name: str
+    arguments: JSON
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """What the host needs from one model reply: its tool calls and its answer text."""
+
+    calls: tuple[ToolCall, ...]
+    text: str | None
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """The result of one call as the application feeds it back (``output`` marked on failure)."""
+
+    call: ToolCall
+    output: str
+    is_error: bool
+
+
+class ModelAdapter(Protocol):
+    """The API-specific half of the loop (see the module docstring)."""
+
+    api: str
+
+    def declare(self, tools: Sequence[Declared]) -> list[JsonObject]: ...
+
+    def first_input(self, task: str) -> list[JsonObject]: ...
+
+    def offline_transport(self, script: Script) -> httpx2.AsyncBaseTransport: ...
+
+    def open(self, setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> None: ...
+
+    async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None: ...
+
+    def read(self, body: JsonObject) -> ModelReply: ...
+
+    def feedback_item(self, result: CallResult) -> JsonObject: ...
+
+    def next_input(
+        self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
+    ) -> list[JsonObject]: ...
+
+
+def copy_schema(schema: object) -> JsonObject:
+    """A deep copy of a JSON schema, so no declaration shares objects with the MCP tool."""
+    copied = json.loads(json.dumps(schema))
+    return copied if isinstance(copied, dict) else {}
+
+
+class ResponsesAdapter:
+    """The OpenAI Responses API: ``function`` tools, ``function_call`` items, ``function_call_output``."""
+
+    api = "responses"
+
+    def __init__(self) -> None:
+        self._client: object = None
+        self._model = ""
+
+    def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
+        return [
+            {
+                "type": "function",
+                "name": t.alias,
+                "description": t.description,
+                "parameters": copy_schema(t.input_schema),
+                "strict": False,
+            }
+            for t in tools
+        ]
+
+    def first_input(self, task: str) -> list[JsonObject]:
+        return [{"type": "message", "role": "user", "content": task}]
+
+    def offline_transport(self, script: Script) -> httpx2.AsyncBaseTransport:
+        from lessons_lib.engine.offline_model import OfflineModel
+
+        return OfflineModel(script=script)
+
+    def open(self, setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> None:
+        from openai import AsyncOpenAI
+
+        self._model = setting.name
+        self._client = AsyncOpenAI(
+            api_key=setting.key,
+            base_url=setting.base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=http_client,
+        )
+
+    async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
+        import openai
+
+        client = self._client
+        assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
+        try:
+            # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
+            await client.responses.create(  # type: ignore[call-overload]
+                model=self._model,
+                input=model_input,
+                tools=tools,
+                tool_choice="required" if first else "auto",
+            )
+        except openai.APITimeoutError:
+            raise TimeoutError from None  # the host states its own time bound
+        except openai.APIStatusError as exc:
+            raise Stop(
+                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
+            ) from None
+        except openai.APIConnectionError:
+            raise Stop(
+                "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
+            ) from None
+
+    def read(self, body: JsonObject) -> ModelReply:
+        output = body.get("output")
+        if not isinstance(output, list):
+            raise Stop("error", "the model API's reply has no 'output' list; it is not a Response object")
+        calls: list[ToolCall] = []
+        texts: list[str] = []
+        for item in objects(output):
+            if item.get("type") == "function_call":
+                call_id = item.get("call_id")
+                calls.append(
+                    ToolCall(
+                        call_id if isinstance(call_id, str) and call_id else None,
+                        str(item.get("name", "")),
+                        item.get("arguments"),
+                    )
+                )
+            elif item.get("type") == "message":
+                texts += [
+                    str(part.get("text", ""))
+                    for part in objects(item.get("content"))
+                    if part.get("type") == "output_text"
+                ]
+        return ModelReply(tuple(calls), "\n".join(texts) if texts else None)
+
+    def feedback_item(self, result: CallResult) -> JsonObject:
+        return {"type": "function_call_output", "call_id": result.call.call_id, "output": result.output}
+
+    def next_input(
+        self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
+    ) -> list[JsonObject]:
+        return [*model_input, *objects(body.get("output")), *items]
+
+
+def api_message(body: object) -> str:
+    """The ``error.message`` of an API error body, or a fallback."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return str(inner["message"])
+    return "no message"
+
+
+def marked(text: str, is_error: bool) -> str:
+    """A feedback text that keeps a failure visibly a failure (lesson 05)."""
+    return FAILURE_PREFIX + text if is_error else text
+
+
+ADAPTERS: dict[str, type[ModelAdapter]] = {"responses": ResponsesAdapter}
+"""API name (``arun_chain(api=...)``) -> adapter class. The names are the trace's ``model.api``
+values (``core.tracetypes.ModelApi``: ``responses``, ``chat``, ``anthropic``); the host writes
+``model.api`` into a trace only for an API other than Responses, so part one's traces keep
+their bytes."""
+
+
+def adapter_for(api: str) -> ModelAdapter:
+    """A fresh adapter for one run; a one-line ValueError names the known APIs."""
+    cls = ADAPTERS.get(api)
+    if cls is None:
+        raise ValueError(f"unknown model API '{api}'; known: {', '.join(sorted(ADAPTERS))}")
+    return cls()

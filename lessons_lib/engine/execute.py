@@ -1,0 +1,210 @@
+"""Execution: the MCP services of a run and the tool calls of one model reply. Lesson 05.
+
+Each service is an in-process MCP server reached through real JSON-RPC frames
+(:class:`~lessons_lib.engine.wire.FramedTransport` + ``mcp.Client`` in legacy mode). A service
+is given as a root folder (the file service over it) or as a factory ``name -> Server`` (any
+low-level ``mcp.server.Server``, for example an order desk).
+
+The calls of one reply run concurrently (one anyio task each). Their requests leave in the
+order of the calls (a lock held until each request frame is on the wire), so the host knows
+each call's JSON-RPC id from its own bookkeeping and the requests' order in the trace does not
+depend on scheduling; the replies overlap. Results come back in the order of the calls.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from lessons_lib.core.example import ALIAS_SEPARATOR
+from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Link
+from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.server import Server
+    from mcp_types import CallToolResult
+
+ServerFactory = Callable[[str], "Server[Any]"]
+"""Builds the low-level MCP server for a service name."""
+
+ServiceSpec = str | Path | ServerFactory
+"""A folder served by the file service, or a server factory."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where an alias leads: which service, which tool name is sent there."""
+
+    alias: str
+    service: str
+    tool: str
+
+
+def alias_of(service: str, tool: str) -> str:
+    """The model-side name of a service's tool, ``<service>__<tool>`` (lesson 06)."""
+    return f"{service}{ALIAS_SEPARATOR}{tool}"
+
+
+def feedback_text(result: CallToolResult) -> str:
+    """The ``function_call_output.output`` for an MCP result: its text, marked if it failed."""
+    text = "\n".join(c.text for c in result.content if c.type == "text")
+    return marked(text, bool(result.is_error))
+
+
+class Service:
+    """One connected MCP service: its session and the host's own record of its requests."""
+
+    def __init__(self, name: str, trace: Trace) -> None:
+        self.name, self.trace = name, trace
+        self.session: Client | None = None
+        self._pending: dict[object, str] = {}  # JSON-RPC id -> method, for labelling replies
+        self._sent: anyio.Event | None = None
+        self.sent_id: int | str | None = None
+
+    def sink(self, direction: str, frame: dict[str, Any]) -> None:
+        """Every frame of this service lands in the trace; a sent ``tools/call`` is noted."""
+        if "method" in frame:
+            label = str(frame["method"])
+            if "id" in frame:
+                self._pending[frame["id"]] = label
+                rid = frame["id"]
+                if label == "tools/call" and self._sent is not None and isinstance(rid, int | str):
+                    self.sent_id = rid
+                    self._sent.set()
+        else:
+            label = self._pending.pop(frame.get("id"), "response")
+        sender, receiver = (
+            ("application", self.name) if direction == "to_service" else (self.name, "application")
+        )
+        self.trace.add("mcp", sender, receiver, label, frame)
+
+    async def call(
+        self, tool: str, args: dict[str, object], timeout: float, link: Link, sending: anyio.Lock
+    ) -> tuple[str, bool]:
+        """Send one ``tools/call``: (feedback text, is_error); ``link["mcp_id"]`` gets its JSON-RPC id."""
+        from mcp.shared.exceptions import MCPError
+
+        session = self.session
+        assert session is not None, "connect the service first"
+        outcome: list[tuple[str, bool]] = []
+
+        async def go(sent: anyio.Event) -> None:
+            try:
+                with anyio.fail_after(timeout):
+                    result = await session.call_tool(tool, args)
+                outcome.append((feedback_text(result), bool(result.is_error)))
+            except MCPError as exc:
+                outcome.append((marked(f"protocol error {exc.code}: {exc.error.message}", True), True))
+            except TimeoutError:
+                outcome.append((marked(f"the tool service did not answer within {timeout:g} s", True), True))
+            finally:
+                sent.set()  # also when the call failed before its request went out
+
+        async with anyio.create_task_group() as tg:
+            async with sending:
+                self._sent, self.sent_id = anyio.Event(), None
+                tg.start_soon(go, self._sent)
+                await self._sent.wait()
+                link["mcp_id"], self._sent = self.sent_id, None
+        return outcome[0]
+
+
+async def connect(
+    stack: AsyncExitStack, services: Mapping[str, ServiceSpec], trace: Trace
+) -> tuple[dict[str, Service], list[Declared]]:
+    """Connect every service (``initialize``, ``tools/list``) and list what to declare."""
+    from mcp import Client
+
+    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.engine.wire import FramedTransport
+
+    connected: dict[str, Service] = {}
+    declared: list[Declared] = []
+    for name, spec in services.items():
+        server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
+        service = Service(name, trace)
+        service.session = await stack.enter_async_context(
+            Client(FramedTransport(server, service.sink), mode="legacy")
+        )
+        connected[name] = service
+        for tool in (await service.session.list_tools()).tools:
+            declared.append(
+                Declared(
+                    alias_of(name, tool.name),
+                    name,
+                    tool.name,
+                    tool.description or "",
+                    dict(tool.input_schema),
+                )
+            )
+    return connected, declared
+
+
+async def execute_calls(
+    calls: Sequence[ToolCall],
+    routes: Mapping[str, Route],
+    services: Mapping[str, Service],
+    timeout: float,
+    links: list[Link],
+) -> list[CallResult]:
+    """Run the calls of one reply concurrently; one result per call, in the calls' order."""
+    results: list[CallResult | None] = [None] * len(calls)
+    sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
+
+    async def one(index: int, call: ToolCall, link: Link) -> None:
+        results[index] = await _execute(call, routes, services, timeout, link, sending)
+
+    async with anyio.create_task_group() as tg:
+        for index, call in enumerate(calls):
+            link: Link = {
+                "call_id": call.call_id,
+                "alias": call.name,
+                "service": None,
+                "tool": None,
+                "mcp_id": None,
+            }
+            links.append(link)
+            tg.start_soon(one, index, call, link)
+    return [r for r in results if r is not None]
+
+
+async def _execute(
+    call: ToolCall,
+    routes: Mapping[str, Route],
+    services: Mapping[str, Service],
+    timeout: float,
+    link: Link,
+    sending: anyio.Lock,
+) -> CallResult:
+    """One call -> one result: route the alias, parse the arguments, send ``tools/call``."""
+    route = routes.get(call.name)
+    if route is None:
+        known = ", ".join(sorted(routes)) or "none"
+        return CallResult(call, marked(f"unknown tool '{call.name}'; declared tools: {known}", True), True)
+    link["service"], link["tool"] = route.service, route.tool
+    args, problem = parse_arguments(call.arguments)
+    if args is None:
+        return CallResult(call, marked(problem, True), True)
+    output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
+    return CallResult(call, output, is_error)
+
+
+def parse_arguments(arguments: object) -> tuple[dict[str, object] | None, str]:
+    """The arguments as an object, or None and why not (JSON text or an object are accepted)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError as exc:
+            return None, f"arguments is not valid JSON ({exc}); nothing was executed"
+    if not isinstance(arguments, dict):
+        kind = type(arguments).__name__
+        return None, f"arguments must be a JSON object, got {kind}; nothing was executed"
+    return arguments, ""

@@ -1,0 +1,81 @@
+"""The one text-width rule for Chinese and mixed text, from ``wcwidth``. Used by every view.
+
+A terminal shows a Chinese character in two columns and a Latin letter in one; ``wcwidth``
+knows which is which (``unicodedata.east_asian_width`` alone gets combining marks and
+emoji wrong). Trees, tables and the sequence view measure in terminal columns; diagrams
+measure in ems of the diagram font (:func:`ems`), where East Asian "ambiguous" glyphs such as
+``→`` are drawn wide by CJK fonts. Shortening is :func:`shorten`, one rule for all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+import wcwidth
+
+
+def char_width(char: str, ambiguous: int = 1) -> int:
+    """Columns one character takes (0 for combining marks and control characters)."""
+    return max(wcwidth.wcwidth(char, "auto", ambiguous), 0)
+
+
+def width(text: str) -> int:
+    """Terminal columns a text takes on one line."""
+    return sum(char_width(c) for c in text)
+
+
+def is_wide(char: str) -> bool:
+    """Drawn two columns (one em) wide by a CJK font, ambiguous glyphs included."""
+    return char_width(char, ambiguous=2) == 2
+
+
+def ems(text: str) -> float:
+    """Width of one line in ems of the diagram font: a wide glyph is 1 em, any other about 0.55."""
+    return sum(1.0 if is_wide(c) else 0.55 for c in text)
+
+
+Measure = Callable[[str], float]
+
+
+def fit(text: str, limit: float, measure: Measure = width) -> str:
+    """The longest start of ``text`` that measures at most ``limit`` (measures add up per character)."""
+    used = 0.0
+    for n, char in enumerate(text):
+        used += measure(char)
+        if used > limit:
+            return text[:n]
+    return text
+
+
+def shorten(text: str, limit: float, *, tail: int = 0, room: float = 1, measure: Measure = width) -> str:
+    """``text`` if it fits in ``limit``, else its start (and ``tail`` columns of its end) around "…".
+
+    ``room`` is what the ellipsis itself is allowed to take of the limit.
+    """
+    if measure(text) <= limit:
+        return text
+    end = fit(text[::-1], tail, measure)[::-1] if tail else ""
+    return fit(text, limit - tail - room, measure) + "…" + end
+
+
+def one_line(value: object) -> str:
+    """A value as one line: strings as they are, anything else as compact JSON; newlines as ⏎."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text.replace("\n", "⏎")
+
+
+def pad(text: str, columns: float) -> str:
+    """``text`` followed by spaces up to ``columns`` terminal columns."""
+    return text + " " * int(max(0, columns - width(text)))
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, rule: bool = True) -> str:
+    """A plain-text table whose columns line up in a terminal, Chinese included."""
+    widths = [max([width(h)] + [width(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(pad(c, w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+    ruler = [line(["-" * int(w) for w in widths])] if rule else []
+    return "\n".join([line(headers), *ruler, *(line(r) for r in rows)]) + "\n"
