@@ -237,3 +237,28 @@ def test_the_hub_config_uses_that_image() -> None:
     assert f"{single['image']['name']}:{single['image']['tag']}" == image
     assert single["defaultUrl"] == "/lab"
     assert words[words.index("--user-id") + 1] == "1000"  # the chart's default singleuser uid
+
+
+def test_the_sizing_lines_follow_from_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """The benchmark's extrapolation, on round figures worked out by hand."""
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "lessons_hub_bench", REPO_ROOT / "benchmarks" / "hub.py"
+        )
+        assert spec is not None and spec.loader is not None
+        bench = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = bench
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(REPO_ROOT / "benchmarks"))
+    mib = 2**20
+    bench.sizing({"pss": 256 * mib, "idle": 128 * mib, "rss": 300 * mib, "cpu": 4.0, "base": 200 * mib}, 8)
+    out = capsys.readouterr().out
+    # 30 learners: 200 MiB + 30 x 256 MiB = 7880 MiB = 7.7 GiB; + 30 x 128 MiB = 11.4 GiB;
+    # Run All of everyone within 10 s: 30 x 4 / 10 = 12 cores; one lesson each per 5 min: 0.4
+    assert "class of 30: memory 7.7 GiB with one lesson open each" in out, out
+    assert "11.4 GiB with two; cores 12 when" in out and "10 s, 0.4 at one lesson" in out, out
+    # 300: 77000 MiB = 75.2 GiB, 115400 MiB = 112.7 GiB, 120 cores, 4.0
+    assert "class of 300: memory 75.2 GiB" in out and "112.7 GiB with two; cores 120" in out, out
+    assert "10 s, 4.0 at one lesson" in out and "one more kernel, 128 MiB PSS" in out, out
