@@ -51,12 +51,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _config(work: Path, proxy: Path, token: str) -> str:
+def _config(work: Path, proxy: Path, token: str, port: int) -> str:
     """jupyterhub_config.py: loopback ports, local processes, an admin service token."""
     spawner_args = ["--allow-root"] if os.geteuid() == 0 else []
     settings = {
         "JupyterHub.ip": "127.0.0.1",
-        "JupyterHub.port": free_port(),
+        "JupyterHub.port": port,
         "JupyterHub.hub_ip": "127.0.0.1",
         "JupyterHub.hub_port": free_port(),
         "JupyterHub.authenticator_class": "dummy",
@@ -101,16 +101,16 @@ class Hub:
     def __enter__(self) -> Hub:
         self.work.mkdir(parents=True, exist_ok=True)
         config = self.work / "jupyterhub_config.py"
-        config.write_text(_config(self.work, self.proxy, self.token), encoding="utf-8")
-        port = next(line for line in config.read_text().splitlines() if "JupyterHub.port" in line)
-        self.url = f"http://127.0.0.1:{port.rsplit(' ', 1)[1]}"
+        port = free_port()
+        config.write_text(_config(self.work, self.proxy, self.token, port), encoding="utf-8")
+        self.url = f"http://127.0.0.1:{port}"
         log = (self.work / "hub.log").open("wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "jupyterhub", "-f", str(config)],
             cwd=self.work,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # the hub, proxy and servers form one group we can stop
+            start_new_session=True,  # a Ctrl-C reaches only us; close() then stops the hub in order
         )
         log.close()
         self.pids.add(self.process.pid)
