@@ -217,3 +217,20 @@ def test_the_guard_refuses_outside_opens_sockets_and_programs(tmp_path: Path) ->
             guard(event, args)
     assert len(guard.refused) == len(refused)
     assert "secret.txt" in guard.refused[0] and "/" + "etc" in guard.refused[2]
+
+
+def test_the_same_folder_gives_the_same_bytes_wherever_it_lies(tmp_path: Path) -> None:
+    from lessons_lib.course.gradebook import grade_folder, to_csv
+
+    ref = _solutions()
+    texts = []
+    for where in ("first", "second/deeper"):
+        folder = tmp_path / where
+        folder.mkdir(parents=True)
+        (folder / "ada.ipynb").write_text(_notebook(ref), encoding="utf-8")
+        (folder / "bo.py").write_text("\n\n".join(ref[n] for n in EXERCISES[:-1]) + "\n", encoding="utf-8")
+        texts.append(to_csv(grade_folder(folder, timeout=TIMEOUT)))
+    assert texts[0] == texts[1], "a gradebook holds no path, time or process detail"
+    lines = texts[0].splitlines()
+    assert len(lines) == 1 + 2 * len(EXERCISES)
+    assert lines[-1].startswith("bo,bo.py,app_loop,0,no_function,"), lines[-1]
