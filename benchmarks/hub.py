@@ -6,7 +6,7 @@ every learner runs both lessons, in order, through the hub's proxy, all learners
 time. Printed per N:
 
 * memory per learner: the peak RSS of the learner's server plus its kernel (sampled every
-  0.25 s with psutil), and the same as PSS (shared pages split between the processes that map
+  0.5 s with psutil), and the same as PSS (shared pages split between the processes that map
   them, the honest figure to add up for a class);
 * CPU seconds per lesson and learner (server + kernel, user + system);
 * the slowest cell's wall time, and the wall time of the whole round;
@@ -34,7 +34,7 @@ import hubkit
 from run import machine
 
 LESSONS = ("03_minimal_walkthrough.ipynb", "09_what_if.ipynb")
-SAMPLE_SECONDS = 0.25
+SAMPLE_SECONDS = 0.5  # memory only grows while a lesson runs; smaps reads cost CPU
 RUN_ALL_TARGET = 10.0  # seconds a lesson's Run All may take when the whole class presses it at once
 STEADY_SECONDS = 300  # the steady pace: each learner runs one whole lesson every five minutes
 
