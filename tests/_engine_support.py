@@ -59,9 +59,9 @@ def cli(
 
 @dataclass
 class ReadSpy:
-    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` opened."""
+    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` read."""
 
-    calls: list[Path] = field(default_factory=list)
+    calls: list[Any] = field(default_factory=list)  # fileservice.Opened: fd, name, limit
 
 
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
@@ -71,9 +71,9 @@ def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
     spy = ReadSpy()
     real = fileservice._read_bytes
 
-    def spying(target: Path) -> bytes:
-        spy.calls.append(target)
-        return real(target)
+    def spying(opened: Any) -> bytes:
+        spy.calls.append(opened)
+        return real(opened)
 
     monkeypatch.setattr(fileservice, "_read_bytes", spying)
     return spy
@@ -145,6 +145,8 @@ class RawStdio:
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.stdout_lines: list[str] = []
+        self.stderr_lines: list[str] = []
+        self._ready = threading.Event()
 
         def pump() -> None:
             assert self.proc.stdout is not None
@@ -152,15 +154,39 @@ class RawStdio:
                 self._lines.put(line)
             self._lines.put(None)
 
+        def pump_stderr() -> None:
+            from lessons_lib.engine.stdio_server import READY
+
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.stderr_lines.append(line)
+                if line.rstrip("\n") == READY:
+                    self._ready.set()
+            self._ready.set()  # the server ended: wait_ready returns, receive() then fails clearly
+
         threading.Thread(target=pump, daemon=True).start()
+        self._stderr_pump = threading.Thread(target=pump_stderr, daemon=True)
+        self._stderr_pump.start()
+
+    def wait_ready(self, limit: float = 300) -> None:
+        """Wait for the server's own signal (its ready line on stderr), not a guessed delay.
+
+        ``limit`` only keeps a broken server from hanging the test session.
+        """
+        assert self._ready.wait(limit), "the server never said it was ready"
+        assert self.proc.poll() is None, f"the server exited: {''.join(self.stderr_lines)}"
 
     def send(self, frame: dict[str, Any] | str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write((frame if isinstance(frame, str) else json.dumps(frame)) + "\n")
         self.proc.stdin.flush()
 
-    def receive(self, timeout: float = 10) -> dict[str, Any]:
-        """The next stdout line, which must be one whole JSON object."""
+    def receive(self, timeout: float = 60) -> dict[str, Any]:
+        """The next stdout line, which must be one whole JSON object.
+
+        Call after :meth:`wait_ready`; ``timeout`` only keeps a server that never answers from
+        hanging the session (an answer takes milliseconds once the server is ready).
+        """
         line = self._lines.get(timeout=timeout)
         assert line is not None, "the server closed stdout"
         self.stdout_lines.append(line)
@@ -169,6 +195,7 @@ class RawStdio:
         return value
 
     def initialize(self, version: str = "2025-06-18") -> dict[str, Any]:
+        self.wait_ready()
         self.send(
             {
                 "jsonrpc": "2.0",
@@ -187,17 +214,18 @@ class RawStdio:
 
     def close(self) -> tuple[str, str]:
         """Close stdin, wait for exit; returns (rest of stdout, stderr)."""
-        assert self.proc.stdin is not None and self.proc.stderr is not None
+        assert self.proc.stdin is not None
         self.proc.stdin.close()
         try:
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
         rest = []
         while True:
-            line = self._lines.get(timeout=5)
+            line = self._lines.get(timeout=30)
             if line is None:
                 break
             rest.append(line)
-        return "".join(rest), self.proc.stderr.read()
+        self._stderr_pump.join(30)
+        return "".join(rest), "".join(self.stderr_lines)

@@ -133,7 +133,7 @@ def test_a_failed_tool_call_is_told_and_exits_1(
     assert main(args) == 1
     captured = capsys.readouterr()
     assert "没有读到" in captured.out and "结果：answered" in captured.out
-    assert f"工具调用失败（1 次），退出码 1：ERROR: {refusal}" in captured.err
+    assert f"run: 1 tool call(s) failed, exit code 1: ERROR: {refusal}" in captured.err
 
 
 @pytest.mark.parametrize(

@@ -162,18 +162,27 @@ def test_symlink_secret_never_on_the_wire(tree: tuple[Path, Path], monkeypatch: 
     assert spy.calls == []
 
 
-def test_unknown_argument_is_refused(tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_extra_arguments_are_ignored_as_the_schema_allows(
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The declaration allows other properties (no ``additionalProperties: false``), like the
+    reference server's; so the service ignores them instead of refusing the call."""
+    import jsonschema
+
+    from lessons_lib.engine.fileservice import INPUT_SCHEMA
+
     root, _ = tree
-    spy = spy_reads(monkeypatch)
-    session = call_tools(
-        root, [("read_text_file", {"path": NOTES_PATH, "lines": 5}), ("read_text_file", {"head": 5})]
+    extra = {"path": NOTES_PATH, "head": 2, "encoding": "utf-8"}
+    jsonschema.validate(extra, INPUT_SCHEMA)  # the rule accepts it...
+    session = call_tools(root, [("read_text_file", extra), ("read_text_file", {"head": 5})])
+    assert (
+        [text_of(r) for r in session.results]
+        == [  # ...and so does the service
+            "\n".join(notes_lines()[:2]),
+            "Invalid arguments: 'path' must be a non-empty string",
+        ]
     )
-    assert [text_of(r) for r in session.results] == [
-        "Invalid arguments: unknown field 'lines'",
-        "Invalid arguments: 'path' must be a non-empty string",
-    ]
-    assert all(r.is_error for r in session.results)
-    assert spy.calls == []
+    assert [r.is_error for r in session.results] == [False, True]
 
 
 # --- what it returns -------------------------------------------------------------------------

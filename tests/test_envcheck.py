@@ -36,7 +36,7 @@ def test_good_install_reads_as_expected() -> None:
     assert f"✓ 模型：{ENABLE_LIVE}" in lines
     assert f"✓ 数据：data/workspace/notes.txt：{_notes_lines()} 行" in lines
     assert lines[-1] == "结论：环境可用，可以按顺序学习。"
-    assert repr(report) == text
+    assert str(report) == text and repr(report) == f"EnvReport(ok=True, rows={len(report.rows)})"
 
 
 def test_output_is_deterministic_and_has_no_machine_path() -> None:

@@ -17,7 +17,7 @@ from conftest import NOTEBOOKS_DIR
 from lessons_lib import check_exercise, check_step
 from lessons_lib.course.exercises import STEPS
 from lessons_lib.course.exercises_base import StepResult, has_blank, run_checker
-from lessons_lib.course.grading import load_function
+from lessons_lib.course.grading_files import load_function
 
 LESSON_11 = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 EARLY = {

@@ -17,7 +17,8 @@ import pytest
 from conftest import NOTEBOOKS_DIR
 
 from lessons_lib.course import grading
-from lessons_lib.course.grading import GradeInputError, GradeReport, grade_file, grade_loop
+from lessons_lib.course.grading import GradeInputError, GradeReport, grade_loop
+from lessons_lib.course.grading_files import grade_file, load_function
 
 NOTEBOOK = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 
@@ -220,6 +221,9 @@ def test_grade_file_reads_py_and_notebooks(tmp_path: Path) -> None:
     as_given = grade_file(NOTEBOOK)  # the exercise cells, blanks and all
     assert not as_given.passed and "还没有完成" in as_given.message
     assert grade_file(NOTEBOOK, cells="solution").passed
+    early = NOTEBOOKS_DIR / "07_local_checks.ipynb"  # a small exercise, graded by its function's name
+    assert "还没有完成" in grade_file(early, function="break_chain").message
+    assert grade_file(early, function="break_chain", cells="solution").passed
 
 
 @pytest.mark.parametrize(
@@ -272,4 +276,4 @@ def test_a_crash_names_the_learners_line(tmp_path: Path) -> None:
 def test_grade_input_error_is_a_value_error() -> None:
     assert issubclass(GradeInputError, ValueError)
     with pytest.raises(GradeInputError):
-        grading.load_function(NOTEBOOKS_DIR / "missing.ipynb")
+        load_function(NOTEBOOKS_DIR / "missing.ipynb")

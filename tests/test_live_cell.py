@@ -67,7 +67,7 @@ def test_without_key_one_deterministic_line(no_key: None) -> None:
     assert "\n" not in bundle["text/plain"]
     assert bundle["text/html"].count("<p>") == 1 and "\n" not in bundle["text/html"]
     assert try_live(head=5)._repr_mimebundle_() == bundle
-    assert repr(result) == ENABLE_LIVE
+    assert str(result) == ENABLE_LIVE and repr(result) == "LiveResult(mode='offline', status='offline')"
 
 
 def test_with_key_runs_live_and_checks_the_trace(

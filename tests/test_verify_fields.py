@@ -210,7 +210,7 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cli_checks.main_fields([write(tmp_path, "bad.json", edit("feedback.call_id", "3"))]) == 1
     assert "FAIL  模型调用与反馈按 call_id 配对" in capsys.readouterr().out
     for args, words in [
-        ([str(tmp_path / "nope.json")], "找不到文件 nope.json"),
+        ([str(tmp_path / "nope.json")], f"找不到文件 {tmp_path / 'nope.json'}"),  # the path as given
         ([write(tmp_path, "broken.json", "{not json")], "不是合法的 JSON"),
         ([write(tmp_path, "list.json", [1, 2])], "不是 fragments / roundtrip / trace 文件"),
         ([str(tmp_path)], "无法读取"),

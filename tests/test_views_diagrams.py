@@ -19,7 +19,8 @@ from lessons_lib.cli.diagram import main
 from lessons_lib.core.glossary import KINDS, STEP_ZH
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.views import dot as dotmod
-from lessons_lib.views.diagrams import LOOP_STEPS, Diagram, resolve_step
+from lessons_lib.views.diagrams import LOOP_STEPS, resolve_step
+from lessons_lib.views.dot import Diagram
 from lessons_lib.views.sequence import build_rows
 from lessons_lib.views.textwidth import ems as _em
 
@@ -186,9 +187,9 @@ def test_chain_lights_one_step() -> None:
         resolve_step("执行了")
     lit = chain_diagram("call").source
     line = next(ln for ln in lit.splitlines() if ln.strip().startswith("call ["))
-    assert 'penwidth="2.4"' in line and f'fillcolor="{KINDS["value"].colour}"' in line
+    assert "penwidth=2.4" in line and f'fillcolor="{KINDS["value"].colour}"' in line  # graphviz quoting
     others = [ln for ln in lit.splitlines() if ln.strip().startswith(("declaration [", "feedback ["))]
-    assert all('penwidth="1"' in ln for ln in others)
+    assert all("penwidth=1 " in ln for ln in others)
     assert (
         "[调用]" in chain_diagram("call").description
         and "[" not in chain_diagram().description.split("链路")[1]
@@ -199,9 +200,9 @@ def test_chain_lights_one_step() -> None:
 def test_nodes_are_sized_for_cjk() -> None:
     src = loop_diagram().source
     line = next(ln for ln in src.splitlines() if "适配 tools 并准备 input" in ln)
-    width = float(re.search(r'width="([\d.]+)"', line).group(1))  # type: ignore[union-attr]
+    width = float(re.search(r"\bwidth=([\d.]+)", line).group(1))  # type: ignore[union-attr]
     assert width * 72 >= _em("③ 适配 tools 并准备 input") * 12
-    assert 'fixedsize="false"' in line and "Noto Sans CJK SC,WenQuanYi Micro Hei" in src
+    assert "fixedsize=false" in line and "Noto Sans CJK SC,WenQuanYi Micro Hei" in src
 
 
 def test_trace_rows_for_the_recorded_run() -> None:
@@ -280,3 +281,17 @@ def test_cli_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixt
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_dot_is_built_with_graphviz_and_quotes_any_label() -> None:
+    """Labels with quotes, backslashes and newlines survive graphviz's quoting and draw."""
+    import graphviz
+
+    from lessons_lib.views.dot import box, digraph
+
+    g = digraph("probe")
+    assert isinstance(g, graphviz.Digraph)
+    box(g, "n", 'say "hi" \\ C:\\dir\n第二行')
+    assert r'label="say \"hi\" \\ C:\\dir\n第二行"' in g.source
+    svg = Diagram("probe", g.source, "probe").svg()
+    assert "say &quot;hi&quot; \\ C:\\dir" in svg and "第二行" in svg

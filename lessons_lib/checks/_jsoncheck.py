@@ -105,11 +105,9 @@ def load_json(path: Any) -> Any:
     try:
         raw = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise Fail(
-            f"找不到文件 {p.name}：请检查路径，或先运行 python -m lessons_lib record 生成附件"
-        ) from None
+        raise Fail(f"找不到文件 {p}：请检查路径，或先运行 python -m lessons_lib record 生成附件") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Fail(f"无法读取 {p.name}（{type(exc).__name__}）：请给出一个 UTF-8 编码的 JSON 文件") from None
+        raise Fail(f"无法读取 {p}（{type(exc).__name__}）：请给出一个 UTF-8 编码的 JSON 文件") from None
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -118,4 +116,4 @@ def load_json(path: Any) -> Any:
             if isinstance(exc, json.JSONDecodeError)
             else "嵌套过深"
         )
-        raise Fail(f"{p.name} 不是合法的 JSON（{where}）：请修正后再运行") from None
+        raise Fail(f"{p} 不是合法的 JSON（{where}）：请修正后再运行") from None

@@ -20,6 +20,7 @@ from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.core.display import Displayable
 
 STEP_ZH: Final = dict(STEPS)
 STATUS_ZH: Final = {"ok": "通过", "broken": "断开", "unchecked": "未检查"}
@@ -35,8 +36,8 @@ class Finding:
     evidence: str
 
 
-@dataclass
-class Diagnosis:
+@dataclass(repr=False)
+class Diagnosis(Displayable):
     """The doctor's answer: one finding per link, in the troubleshooting order."""
 
     findings: list[Finding]
@@ -73,16 +74,13 @@ class Diagnosis:
         ]
         return "\n".join([*lines, f"结论：{self.verdict()}"])
 
-    __str__ = text
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, broken_link={self.broken_link!r}"
 
-    def __repr__(self) -> str:
-        return f"Diagnosis(ok={self.ok}, broken_link={self.broken_link!r})"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = [(n, f.name, STATUS_ZH[f.status], f.evidence) for n, f in enumerate(self.findings, 1)]
         table = html_table(("序号", "环节", "状态", "证据"), rows)
-        html = f'<div class="lessons-diagnosis">{table}<p>结论：{esc(self.verdict())}</p></div>'
-        return {"text/plain": self.text(), "text/html": html}
+        return f'<div class="lessons-diagnosis">{table}<p>结论：{esc(self.verdict())}</p></div>'
 
 
 def diagnose(trace: Any) -> Diagnosis:

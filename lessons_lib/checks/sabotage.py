@@ -28,6 +28,7 @@ from lessons_lib.checks._mistakes import (
 from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
 from lessons_lib.checks.verify import Report, roundtrip_from_trace, verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.core.display import Displayable
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Sabotage:
         }
 
 
-class Catalogue(tuple[Sabotage, ...]):
+class Catalogue(Displayable, tuple[Sabotage, ...]):
     """The ordered sabotages; index by position or look one up with ``get(name)``."""
 
     def names(self) -> list[str]:
@@ -78,13 +79,12 @@ class Catalogue(tuple[Sabotage, ...]):
         ]
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return f"Catalogue({self.names()})"
+    def repr_args(self) -> str:
+        return str(self.names())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         rows = [(n, s.name, s.title, s.change, s.link_zh) for n, s in enumerate(self, 1)]
-        table = html_table(("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"), rows)
-        return {"text/plain": self.text(), "text/html": table}
+        return html_table(("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"), rows)
 
 
 def _entry(apply: Callable[[Any], Trace], title: str, change: str, link: str, mistake: str = "") -> Sabotage:
@@ -138,8 +138,8 @@ SABOTAGES: Final = Catalogue(
 # ----------------------------------------------------------------------------- running one
 
 
-@dataclass
-class SabotageOutcome:
+@dataclass(repr=False)
+class SabotageOutcome(Displayable):
     """What the two verifiers and the doctor say about one sabotaged trace."""
 
     sabotage: Sabotage
@@ -175,15 +175,12 @@ class SabotageOutcome:
         head = f"破坏「{self.sabotage.title}」（{self.sabotage.name}）：{self.sabotage.change}"
         return "\n".join([head] + [f"{who}：{what}" for who, what in self.lines()])
 
-    __str__ = text
+    def repr_args(self) -> str:
+        return f"name={self.sabotage.name!r}, rejected={self.rejected}, found_link={self.found_link!r}"
 
-    def __repr__(self) -> str:
-        name, found = self.sabotage.name, self.found_link
-        return f"SabotageOutcome(name={name!r}, rejected={self.rejected}, found_link={found!r})"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def html(self) -> str:
         head = f"<p>破坏「{esc(self.sabotage.title)}」：{esc(self.sabotage.change)}</p>"
-        return {"text/plain": self.text(), "text/html": head + html_table(("检查", "回答"), self.lines())}
+        return head + html_table(("检查", "回答"), self.lines())
 
 
 def run_sabotage(name: str, trace: Any = None) -> SabotageOutcome:

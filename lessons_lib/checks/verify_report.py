@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_lib.checks._jsoncheck import Fail
+from lessons_lib.core.display import Displayable
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,8 @@ class Check:
     reason: str
 
 
-@dataclass
-class Report:
+@dataclass(repr=False)
+class Report(Displayable):
     """The answer of one verifier: checks, built-in sabotages (if any) and what it cannot prove."""
 
     title: str
@@ -55,12 +56,10 @@ class Report:
         lines.append("结论：全部通过。" if self.ok else f"结论：{n_bad} 项未通过。")
         return "\n".join(lines)
 
-    __str__ = text
+    def repr_args(self) -> str:
+        return f"title={self.title!r}, ok={self.ok}, failed={[c.key for c in self.failed]}"
 
-    def __repr__(self) -> str:
-        return f"Report(title={self.title!r}, ok={self.ok}, failed={[c.key for c in self.failed]})"
-
-    def _repr_html_table(self) -> str:
+    def html(self) -> str:
         rows = [(mark(c), c.name, c.reason) for c in self.checks]
         rows += [(mark(c), f"破坏：{c.name}", c.reason) for c in self.sabotages]
         body = html_table(("结果", "检查", "原因"), rows)
@@ -72,9 +71,6 @@ class Report:
         verdict = "全部通过" if self.ok else f"{len(self.failed)} 项未通过"
         title = f"<p><b>{esc(self.title)}</b></p>"
         return f'<div class="lessons-report">{title}{body}{limits}<p>结论：{verdict}</p></div>'
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self._repr_html_table()}
 
 
 def mark(check: Check) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from lessons_lib.checks._jsoncheck import Fail, short
+from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
 
 
@@ -39,7 +40,9 @@ def run_command(
     judge: Callable[[str], Answer],
 ) -> int:
     """Parse ``[PATH]``, judge the file and print the answer (``judge`` raises Fail or ValueError)."""
-    parser = argparse.ArgumentParser(prog=f"python -m lessons_lib {prog}", description=description)
+    parser = argparse.ArgumentParser(
+        prog=f"python -m lessons_lib {prog}", description=description or command_help(prog)
+    )
     parser.add_argument("path", nargs="?", default=None, help=f"{what} (default: data/{default})")
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))

@@ -47,7 +47,7 @@ def _main(
         )
         return verify(data)
 
-    return run_command(prog, argv, default=default, what="JSON file", description=verify.__doc__, judge=judge)
+    return run_command(prog, argv, default=default, what="JSON file", description=None, judge=judge)
 
 
 def main_diagnose(argv: Sequence[str] | None = None) -> int:
@@ -57,6 +57,6 @@ def main_diagnose(argv: Sequence[str] | None = None) -> int:
         argv,
         default="trace.json",
         what="trace file",
-        description=diagnose.__doc__,
+        description=None,
         judge=lambda path: diagnose(Path(path)),
     )

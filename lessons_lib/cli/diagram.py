@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram, trace_diagram
+from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram
 from lessons_lib.views.dot import RendererMissing
+from lessons_lib.views.sequence import trace_diagram
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 
 FILE is a ``.py`` file or a notebook (its cells tagged ``exercise``). ``--function NAME``
 picks the function (default ``app_loop``, the whole loop; a step's name such as
-``route_call`` runs that step's checker). ``--cells solution`` grades a notebook's reference
+``route_call`` runs that step's checker, and ``mcp_request``, ``find_ids``, ``break_chain`` the
+small exercises of lessons 03, 06, 07). ``--cells solution`` grades a notebook's reference
 cells instead of the learner's. ``--json`` prints the report as JSON for a
 gradebook. Exit 0 pass, 1 fail, 2 bad input (no such file, no such function, a syntax
 error): one line on stderr, never a traceback.
@@ -23,11 +24,22 @@ from pathlib import Path
 
 from lessons_lib.course.gradebook_cli import gradebook_options
 
+DESCRIPTION = (
+    "Grade a learner's application loop offline, with the real SDKs, on the example and on cases "
+    "the learner did not see. FILE is a .py file or a notebook (its cells tagged exercise). "
+    "Exit codes: 0 pass; 1 a check failed; 2 bad input (no such file, no such function, "
+    "a syntax error). FILE may be a folder of submissions: one CSV row per learner and exercise."
+)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=DESCRIPTION)
     parser.add_argument("file", help="the learner's .py file or .ipynb notebook, or a folder of them")
-    parser.add_argument("--function", help="function to grade (default app_loop; a folder: every exercise)")
+    parser.add_argument(
+        "--function",
+        help="function to grade (default app_loop, the whole loop; a step's name, e.g. route_call, "
+        "runs that step's check; for a folder: every exercise of lesson 11)",
+    )
     parser.add_argument(
         "--cells",
         default="exercise",
@@ -45,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_gradebook(args)
 
-    from lessons_lib.course.grading import GradeInputError, grade_file
+    from lessons_lib.course.grading import GradeInputError
+    from lessons_lib.course.grading_files import grade_file
 
     try:
         report = grade_file(args.file, function=args.function or "app_loop", cells=args.cells)

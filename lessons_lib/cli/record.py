@@ -7,12 +7,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.course.record import record_fixtures
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib record", description=command_help("record"))
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder to write into (default: data/)")
     args = parser.parse_args(argv)
     try:

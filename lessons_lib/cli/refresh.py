@@ -7,13 +7,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.commands import command_help
 from lessons_lib.course.refresh import NOTEBOOK_DIR, refresh
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib refresh",
-        description=__doc__,
+        description=command_help("refresh"),
     )
     parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
     args = parser.parse_args(argv)

@@ -16,9 +16,16 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.trace import Trace
 
+DESCRIPTION = (
+    "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
+    "--json prints the trace instead. Exit codes: 0 the model answered after successful tool "
+    "calls; 1 the run stopped or failed, or a tool call failed; 2 bad options (for example "
+    "--live without OPENAI_API_KEY)."
+)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=DESCRIPTION)
     parser.add_argument("--path", help=f"logical path to read, sent as given (default {EXAMPLE_PATH})")
     lines = parser.add_mutually_exclusive_group()
     lines.add_argument(
@@ -70,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     failed = failed_outputs(trace)
     if failed and not args.json:
-        print(f"\n工具调用失败（{len(failed)} 次），退出码 1：{failed[0]}", file=sys.stderr)
+        print(f"\nrun: {len(failed)} tool call(s) failed, exit code 1: {failed[0]}", file=sys.stderr)
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1
 
 

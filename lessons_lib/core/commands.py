@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # name -> (module, function, one-line help). Lesson numbers say where each is introduced.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("lessons_lib.engine.stdio_server", "main", "run the read_text_file MCP server over stdio"),
+    "serve": ("lessons_lib.cli.serve", "main", "run the read_text_file MCP server over stdio"),
     "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
     "record": ("lessons_lib.cli.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": (
@@ -32,3 +32,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "re-run the notebooks and store their outputs (maintainers)",
     ),
 }
+
+
+EXIT_CODES = "Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 bad input."
+
+
+def command_help(name: str) -> str:
+    """The ``--help`` description of a command: its line in the table and the exit codes."""
+    line = COMMANDS[name][2]
+    return f"{line[0].upper()}{line[1:]}. {EXIT_CODES}"

@@ -3,7 +3,8 @@
 A displayable defines ``text()`` (the ``text/plain`` form, also what a terminal prints) and
 ``html()`` and/or ``svg()``; :class:`Displayable` turns them into ``_repr_mimebundle_`` (which
 honours IPython's ``include``/``exclude``: a MIME type that is not asked for is not computed)
-and into a one-line ``__repr__`` built from ``summary()``. Standard library only.
+and into a one-line ``__repr__`` built from ``repr_args()``; ``str()`` and ``print()`` give the
+text. Standard library only.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Displayable:
         """The SVG form, or None when there is none."""
         return None
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         """What the one-line repr says inside the parentheses."""
         return ""
 
@@ -52,20 +53,7 @@ class Displayable:
         return bundle
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.summary()})".replace("\n", " ")
+        return f"{type(self).__name__}({self.repr_args()})".replace("\n", " ")
 
-
-def one_line(text: str, limit: int = 120) -> str:
-    """The text on one line (newlines become spaces), cut to ``limit`` characters with an ellipsis."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def mime_html(obj: object) -> str | None:
-    """The HTML (or SVG) an object shows in a notebook, or None when it has neither."""
-    bundle = getattr(obj, "_repr_mimebundle_", None)
-    data = bundle(include=(HTML, SVG)) if callable(bundle) else None
-    if isinstance(data, dict):
-        found = data.get(HTML) or data.get(SVG)
-        return found if isinstance(found, str) else None
-    return None
+    def __str__(self) -> str:
+        return self.text()

@@ -161,7 +161,7 @@ def load_trace(path: str | Path) -> Trace:
     except FileNotFoundError:
         raise ValueError(f"no such file: {p}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ValueError(f"cannot read {p.name} as JSON: {exc}") from None
+        raise ValueError(f"cannot read {p} as JSON: {exc}") from None
     return Trace.from_dict(data)
 
 

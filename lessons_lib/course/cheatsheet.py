@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS
 from lessons_lib.views.textwidth import shorten, text_table, width
 
@@ -76,8 +77,8 @@ class RefRow:
     value: Any
 
 
-@dataclass(frozen=True)
-class QuickReference:
+@dataclass(frozen=True, repr=False)
+class QuickReference(Displayable):
     """The five points of section 10 as rows of real fields (see :func:`quick_reference`)."""
 
     rows: tuple[RefRow, ...]
@@ -108,14 +109,8 @@ class QuickReference:
             "</table></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"QuickReference(rows={len(self.rows)})"
+    def repr_args(self) -> str:
+        return f"rows={len(self.rows)}"
 
 
 def _get(message: Any, path: str) -> Any:
@@ -183,8 +178,8 @@ def quick_reference() -> QuickReference:
 
 
 # ------------------------------------------------------------------ the commands
-@dataclass(frozen=True)
-class CommandList:
+@dataclass(frozen=True, repr=False)
+class CommandList(Displayable):
     """Every ``python -m lessons_lib`` command with an example (see :func:`command_list`)."""
 
     rows: tuple[tuple[str, str, str, str], ...]  # (command, example, what it shows, lesson)
@@ -211,14 +206,8 @@ class CommandList:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"CommandList({[r[0] for r in self.rows]})"
+    def repr_args(self) -> str:
+        return str([r[0] for r in self.rows])
 
 
 def command_list() -> CommandList:

@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass
 from typing import Final
 
+from lessons_lib.core.display import Displayable
+
 PYTHON_MIN: Final = (3, 11)
 
 REQUIREMENTS: Final[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]] = (
@@ -43,8 +45,8 @@ class Row:
     ok: bool
 
 
-@dataclass(frozen=True)
-class EnvReport:
+@dataclass(frozen=True, repr=False)
+class EnvReport(Displayable):
     """The result of :func:`environment_check`, displayable as text and as an HTML table."""
 
     rows: tuple[Row, ...]
@@ -65,7 +67,7 @@ class EnvReport:
         lines.append(self.verdict())
         return "\n".join(lines)
 
-    def _html(self) -> str:
+    def html(self) -> str:
         left = ' style="text-align:left"'
         cells = "".join(
             f"<tr><td{left}>{_OK if r.ok else _BAD}</td><td{left}>{html.escape(r.item)}</td>"
@@ -78,13 +80,8 @@ class EnvReport:
             f"<tbody>{cells}</tbody></table><p>{html.escape(self.verdict())}</p>"
         )
 
-    def _repr_mimebundle_(
-        self, include: object = None, exclude: object = None, **kw: object
-    ) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self._html()}
-
-    def __repr__(self) -> str:
-        return self.text()
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, rows={len(self.rows)}"
 
 
 def _spell(version: tuple[int, ...]) -> str:

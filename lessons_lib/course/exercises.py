@@ -12,23 +12,19 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._evidence import result_text
 from lessons_lib.checks._fieldchecks import compare_feedback
 from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.checks._roundtripchecks import check_context
-from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TOOL_NAME, task_text
-from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task_text
+from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.queries import link_for, mcp_exchanges
-from lessons_lib.course.exercises_base import StepResult, run_checker
+from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
 
 
-def _ask(bench: Any, items: list[Any], tools: list[dict[str, Any]]) -> Any:
-    return bench.model.responses.create(model=MODEL_NAME, input=items, tools=tools)
-
-
-def _feedback(call_id: str, reply: dict[str, Any]) -> dict[str, Any]:
+def _feedback(call_id: str, reply: JSONObject) -> JSONObject:
     from lessons_lib.core.example import FAILURE_PREFIX
 
     text, failed = result_text(reply)
@@ -39,23 +35,23 @@ def _feedback(call_id: str, reply: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _frame(request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    params = {"name": name, "arguments": arguments}
+def _frame(request_id: int, name: str, arguments: JSONObject) -> JSONObject:
+    params: JSONObject = {"name": name, "arguments": arguments}
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
-def _step1(fn: Any) -> str:
-    import mcp_types
-
+def _step1(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import sdk_tool
 
     with workbench() as bench:
         tool = bench.fs.list_tools().tools[0]
-    other = mcp_types.Tool(
-        name="search_notes",
-        description="Search the notes by keyword.",
-        input_schema={"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-    )
+    schema: JSONObject = {
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    }
+    other = sdk_tool("search_notes", "Search the notes by keyword.", schema)
     for service, t in ((SERVICE_NAME, tool), ("docs", other)):
         entry = fn(service, t)
         need(isinstance(entry, dict), f"应当返回一个 dict（Responses 的 tools 项），返回的是 {show(entry)}")
@@ -77,8 +73,9 @@ def _step1(fn: Any) -> str:
     return "两个工具都变成了 Responses 的 tools 项：别名、原样的 parameters、strict: false"
 
 
-def _step2(fn: Any) -> str:
+def _step2(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import as_input, ask
     from lessons_lib.engine.offline_model import Script
 
     script = Script(
@@ -86,8 +83,8 @@ def _step2(fn: Any) -> str:
     )
     with workbench(task_text(head=4), script=script) as bench:
         tools = bench.course_tools()
-        items: list[Any] = [{"role": "user", "content": task_text(head=4)}]
-        first = _ask(bench, items, tools)
+        items: list[JSONObject] = [{"role": "user", "content": task_text(head=4)}]
+        first = ask(bench, items, tools)
         want = [i.call_id for i in first.output if i.type == "function_call"]
         got = fn(first)
         ids = [getattr(i, "call_id", None) for i in got or []]
@@ -95,29 +92,24 @@ def _step2(fn: Any) -> str:
             ids == want,
             f"这次 output 是 [文字, 调用, 调用]，应当找到 {want}，得到 {ids}：按 type 找，不按位置",
         )
-        outputs = [{"type": "function_call_output", "call_id": c, "output": "x"} for c in want]
-        answer = _ask(bench, items + [i.to_dict() for i in first.output] + outputs, tools)
+        outputs: list[JSONObject] = [
+            {"type": "function_call_output", "call_id": c, "output": "x"} for c in want
+        ]
+        answer = ask(bench, items + as_input(first) + outputs, tools)
         rest = list(fn(answer) or [])
         need(rest == [], f"只有文字答复的响应里没有调用，应当返回 []，得到 {show(rest)}")
     return "先有文字、再有两个调用的响应里找到了两个 function_call；纯文字的响应里一个也没有"
 
 
-def _step3(fn: Any) -> str:
-    from openai.types.responses import ResponseFunctionToolCall
-
+def _step3(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import ask, function_calls, sdk_call
 
     routes = {"fs__read_text_file": ("fs", TOOL_NAME), "docs__search_notes": ("docs", "search_notes")}
     with workbench(task_text(head=7)) as bench:
         tools = bench.course_tools()
-        call = _ask(bench, [{"role": "user", "content": task_text(head=7)}], tools).output[0]
-    other = ResponseFunctionToolCall(
-        type="function_call",
-        id="fc_2",
-        call_id="call_2",
-        name="docs__search_notes",
-        arguments='{"query": "MCP"}',
-    )
+        call = function_calls(ask(bench, [{"role": "user", "content": task_text(head=7)}], tools))[0]
+    other = sdk_call("call_2", "docs__search_notes", '{"query": "MCP"}')
     for c, (service, tool) in ((call, routes["fs__read_text_file"]), (other, routes["docs__search_notes"])):
         got = fn(c, routes)
         need(
@@ -137,14 +129,14 @@ def _step3(fn: Any) -> str:
     return "别名映射回了服务和原名，arguments 文本解析成了对象（另一个 head、另一个服务也对）"
 
 
-def _step4(fn: Any) -> str:
+def _step4(fn: Learner) -> str:
     from lessons_lib.course.grading_cases import Broken, check_frames
     from lessons_lib.engine.kit import workbench
 
     with workbench() as bench:
         moves = (
             ("call_a", {"path": "/workspace/notes.txt", "head": 3}),
-            ("call_b", {"path": "/workspace/missing.txt"}),
+            ("call_b", {"path": MISSING_PATH}),
         )
         replies = [fn(bench.fs, call_id, TOOL_NAME, args) for call_id, args in moves]
         trace = bench.finish(None)
@@ -170,14 +162,14 @@ def _step4(fn: Any) -> str:
     return f"两个 tools/call（{ids}）：params.arguments 是对象，call_id 与 JSON-RPC id 已配对"
 
 
-def _step5(fn: Any) -> str:
+def _step5(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
 
     with workbench() as bench:
         good = bench.fs.send(
             _frame(bench.fs.next_id(), TOOL_NAME, {"path": "/workspace/notes.txt", "head": 2})
         )
-        missing = bench.fs.send(_frame(bench.fs.next_id(), TOOL_NAME, {"path": "/workspace/missing.txt"}))
+        missing = bench.fs.send(_frame(bench.fs.next_id(), TOOL_NAME, {"path": MISSING_PATH}))
         unknown = bench.fs.send(_frame(bench.fs.next_id(), "read_txt", {"path": "/workspace/notes.txt"}))
     for n, reply in enumerate((good, missing, unknown), 1):
         call_id = f"call_fb_{n}"
@@ -198,13 +190,14 @@ def _step5(fn: Any) -> str:
     return "成功、工具执行错误（isError）、协议错误三种回答都变成了对的 function_call_output，失败仍是失败"
 
 
-def _step6(fn: Any) -> str:
+def _step6(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
+    from lessons_lib.engine.kitparts import ask
 
     with workbench(task_text(head=6)) as bench:
         tools = bench.course_tools()
-        items: list[Any] = [{"role": "user", "content": task_text(head=6)}]
-        first = _ask(bench, items, tools)
+        items: list[JSONObject] = [{"role": "user", "content": task_text(head=6)}]
+        first = ask(bench, items, tools)
         calls = [i for i in first.output if i.type == "function_call"]
         outputs = []
         for call in calls:
@@ -213,14 +206,14 @@ def _step6(fn: Any) -> str:
         given = copy.deepcopy(items)
         following = fn(given, first, outputs)
         need(isinstance(following, list), f"应当返回下一次请求的 input 列表，得到 {show(following)}")
-        second = _ask(bench, following, tools)
+        second = ask(bench, following, tools)
         trace = bench.finish(second.output_text)
     bodies = {e["label"]: e["body"] for e in trace.events if e["channel"] == "model"}
     check_context({k: bodies.get(k) for k in ("request_1", "response_1", "request_2")})
     return f"第二次请求依次带上任务、原调用和反馈；模型据此作答（{len(second.output_text)} 个字符）"
 
 
-def _step7(fn: Any) -> str:
+def _step7(fn: Learner) -> str:
     from lessons_lib.course.grading import grade_loop
 
     report = grade_loop(fn)
@@ -228,7 +221,7 @@ def _step7(fn: Any) -> str:
     return report.message
 
 
-STEPS: Final[dict[int, tuple[str, str, Callable[[Any], str], str]]] = {
+STEPS: Final[dict[int, tuple[str, str, Callable[[Learner], str], str]]] = {
     1: (
         "to_responses_tool",
         "第 1 步 声明：MCP 工具 → Responses tools 项",
@@ -275,7 +268,7 @@ STEPS: Final[dict[int, tuple[str, str, Callable[[Any], str], str]]] = {
 STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEPS.items()}
 
 
-def check_step(step: int, fn: Any) -> StepResult:
+def check_step(step: int, fn: object) -> StepResult:
     """Check the learner's function for step ``step`` (1-7) of the application loop. Lesson 11."""
     if step not in STEPS:
         return StepResult(f"第 {step} 步", False, f"没有第 {step} 步：步骤编号是 1 到 {len(STEPS)}")

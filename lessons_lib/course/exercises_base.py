@@ -15,17 +15,32 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias, cast
 
 from lessons_lib.checks._jsoncheck import Fail, show
+from lessons_lib.core.display import Displayable
 
 UNFINISHED: Final = "还没有完成"
 BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码，再运行。"
 
 
-@dataclass(frozen=True)
-class StepResult:
-    """A checker's verdict: passed, what it found, and a hint for the next try."""
+Learner: TypeAlias = "Callable[..., Any]"
+"""A function the learner wrote: what it takes and returns is what the checker finds out."""
+
+PASS_COLOUR: Final = "#009E73"
+FAIL_COLOUR: Final = "#D55E00"
+OPEN_COLOUR: Final = "#E69F00"
+
+
+def verdict_html(text: str, colour: str) -> str:
+    """A verdict as the exercise checkers and the grader show it: text beside a coloured bar."""
+    body = html.escape(text).replace("\n", "<br>")
+    return f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'
+
+
+@dataclass(frozen=True, repr=False)
+class StepResult(Displayable):
+    """A checker's verdict: passed, what it found, and a hint for the next try. Lesson 03."""
 
     title: str
     passed: bool
@@ -38,16 +53,15 @@ class StepResult:
         lines = [f"{mark} {self.title}：{self.message}"]
         return "\n".join([*lines, f"提示：{self.hint}"] if self.hint and not self.passed else lines)
 
-    def __repr__(self) -> str:
-        return self.text()
+    __str__ = text
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        colour = "#009E73" if self.passed else "#E69F00" if self.unfinished else "#D55E00"
-        body = html.escape(self.text()).replace("\n", "<br>")
-        return {
-            "text/plain": self.text(),
-            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
-        }
+    def html(self) -> str:
+        colour = PASS_COLOUR if self.passed else OPEN_COLOUR if self.unfinished else FAIL_COLOUR
+        return verdict_html(self.text(), colour)
+
+    def summary(self) -> str:
+        state = "passed" if self.passed else "unfinished" if self.unfinished else "failed"
+        return f"{self.title!r}, {state}"
 
 
 _NONE_TODO: Final = re.compile(r"\bNone\s*#\s*TODO\b")
@@ -75,14 +89,14 @@ def has_blank(fn: object) -> bool:
     )
 
 
-def run_checker(title: str, hint: str, checker: Callable[[Any], str], fn: Any) -> StepResult:
+def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: object) -> StepResult:
     """Run one checker on a learner function; every outcome is a StepResult, never an exception."""
     if not callable(fn):
         return StepResult(title, False, f"需要一个函数，收到的是 {show(fn)}", hint)
     if has_blank(fn):
         return StepResult(title, False, BLANK_TEXT, hint, True)
     try:
-        return StepResult(title, True, checker(fn))
+        return StepResult(title, True, checker(cast(Learner, fn)))
     except Fail as wrong:
         return StepResult(title, False, str(wrong), hint)
     except Exception as exc:  # the learner's code raised: say what and keep going

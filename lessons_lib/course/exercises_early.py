@@ -13,13 +13,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._jsoncheck import Fail, need, show
 from lessons_lib.core.example import TOOL_NAME
-from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.jsonvalue import JSONObject, get_in
+from lessons_lib.core.queries import reply_text
 from lessons_lib.core.tracetypes import TraceData
-from lessons_lib.course.exercises_base import StepResult, run_checker
+from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
 
 
 def _run(head: int, preamble: str | None = None) -> TraceData:
@@ -29,7 +30,7 @@ def _run(head: int, preamble: str | None = None) -> TraceData:
     return run_chain(head=head, script=Script(preamble=preamble)).to_dict()
 
 
-def _check_03(fn: Any) -> str:
+def _check_03(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
 
     cases = (
@@ -42,7 +43,7 @@ def _check_03(fn: Any) -> str:
             frame = fn(text, request_id)
             need(isinstance(frame, dict), f"应当返回一个 dict（JSON-RPC 请求），得到 {show(frame)}")
             args = json.loads(text)
-            want: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
+            want: JSONObject = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
             for key in ("jsonrpc", "id", "method"):
                 need(
                     frame.get(key) == want[key],
@@ -58,12 +59,11 @@ def _check_03(fn: Any) -> str:
             need(not isinstance(got, str), "params.arguments 还是文本：要先用 json.loads 解析成对象")
             need(got == args, f"params.arguments 应当是 {text}，得到 {show(got)}")
             replies.append(bench.fs.send(frame))
-    first: dict[str, Any] = replies[0]
-    lines = len(first["result"]["content"][0]["text"].split("\n"))
+    lines = len(reply_text(replies[0]).split("\n"))
     return f"两个请求都对（head 7 与 tail 2）；真实的文件服务回答了第一个，返回 {lines} 行"
 
 
-def _check_06(fn: Any) -> str:
+def _check_06(fn: Learner) -> str:
     from lessons_lib.core.queries import calls, mcp_exchanges, model_body
 
     trace = _run(4, preamble="好的，我先读取。")
@@ -90,7 +90,7 @@ def _check_06(fn: Any) -> str:
     return f"三个编号都找对了：响应 {want['response_id']}、调用 {want['call_id']}、MCP 请求 {want['mcp_id']}"
 
 
-def _check_07(fn: Any) -> str:
+def _check_07(fn: Learner) -> str:
     from lessons_lib.checks.verify import roundtrip_from_trace, verify_roundtrip
 
     roundtrip = roundtrip_from_trace(_run(7))
@@ -104,7 +104,7 @@ def _check_07(fn: Any) -> str:
     return f"verify_roundtrip 拒绝了它：{failed[0].name}——{failed[0].reason}"
 
 
-EXERCISES: Final[dict[int, tuple[str, Callable[[Any], str], str]]] = {
+EXERCISES: Final[dict[int, tuple[str, Callable[[Learner], str], str]]] = {
     3: (
         "03 动手：从解析结果写出 MCP 请求",
         _check_03,
@@ -123,7 +123,11 @@ EXERCISES: Final[dict[int, tuple[str, Callable[[Any], str], str]]] = {
 }
 
 
-def check_exercise(lesson: int, fn: Any) -> StepResult:
+EARLY_NAMES: Final = {"mcp_request": 3, "find_ids": 6, "break_chain": 7}
+"""The function each small exercise asks for, by lesson."""
+
+
+def check_exercise(lesson: int, fn: object) -> StepResult:
     """Check the small exercise of lesson 03, 06 or 07 offline. Lesson 03."""
     if lesson not in EXERCISES:
         return StepResult(f"{lesson:02d} 课", False, f"第 {lesson:02d} 课没有这个练习：有 03、06、07")
@@ -131,4 +135,4 @@ def check_exercise(lesson: int, fn: Any) -> StepResult:
     return run_checker(title, hint, checker, fn)
 
 
-__all__ = ["EXERCISES", "check_exercise"]
+__all__ = ["EARLY_NAMES", "EXERCISES", "check_exercise"]

@@ -115,7 +115,7 @@ def set_limits(memory_mb: int, cpu_seconds: int) -> None:
 def warm_up() -> None:
     """Import and run everything the grader needs once, before the audit hook is in place."""
     import lessons_lib.course.exercises  # noqa: F401
-    import lessons_lib.course.grading  # noqa: F401
+    import lessons_lib.course.grading_files  # noqa: F401
     from lessons_lib.engine.host import run_chain
 
     run_chain()  # the SDKs' lazy imports and platform probes happen here, not under the hook
@@ -140,7 +140,8 @@ def _time_limit_in(exc: BaseException) -> BaseException | None:
 
 def grade_one(path: Path, function: str, cells: str, timeout: int, guard: Guard) -> dict[str, str | bool]:
     """One exercise as a gradebook row (without the learner's name)."""
-    from lessons_lib.course.grading import GradeInputError, grade_file
+    from lessons_lib.course.grading import GradeInputError
+    from lessons_lib.course.grading_files import grade_file
 
     before = len(guard.refused)
     signal.signal(signal.SIGALRM, _alarm(timeout))

@@ -7,21 +7,20 @@ example and for every variation in ``grading_cases.CASES``. Each run is recorded
 ``lessons_lib.trace/1`` trace and judged, in this order: the grader's own frame checks, the
 chain doctor (``diagnose``), then ``verify_roundtrip``. The first problem ends the grading.
 
-``grade_file(path, function=...)`` does the same for a ``.py`` file or the ``exercise`` cells of
-a notebook, and returns the same pure-data :class:`GradeReport` (one process per file is
-enough for a gradebook). A file that cannot be graded raises :class:`GradeInputError`.
+``grading_files.grade_file(path, function=...)`` does the same for a ``.py`` file or the
+``exercise`` cells of a notebook, and returns the same pure-data :class:`GradeReport`.
 """
 
 from __future__ import annotations
 
-import html
 import linecache
 import traceback
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, Final
+from typing import Final, cast
 
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.trace import Trace
+from lessons_lib.course.exercises_base import FAIL_COLOUR, PASS_COLOUR, Learner, verdict_html
 from lessons_lib.course.grading_cases import (
     CASES,
     MAX_ROUNDS,
@@ -56,8 +55,8 @@ class CaseResult:
     passed: bool
 
 
-@dataclass(frozen=True)
-class GradeReport:
+@dataclass(frozen=True, repr=False)
+class GradeReport(Displayable):
     """The grader's verdict, plain data: passed, the first broken link, where to look."""
 
     passed: bool
@@ -68,7 +67,7 @@ class GradeReport:
     cases: tuple[CaseResult, ...] = field(default_factory=tuple)
     title: str = "应用循环评分（离线，真实 SDK）"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """JSON-ready: for a gradebook row."""
         data = asdict(self)
         data["cases"] = list(data["cases"])
@@ -82,16 +81,13 @@ class GradeReport:
             lines.append(f"去看：{self.hint}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return self.text()
+    __str__ = text
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        colour = "#009E73" if self.passed else "#D55E00"
-        body = html.escape(self.text()).replace("\n", "<br>")
-        return {
-            "text/plain": self.text(),
-            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
-        }
+    def html(self) -> str:
+        return verdict_html(self.text(), PASS_COLOUR if self.passed else FAIL_COLOUR)
+
+    def summary(self) -> str:
+        return f"passed={self.passed}, case={self.case!r}, link={self.link!r}"
 
 
 LINK_ZH: Final = {
@@ -119,7 +115,7 @@ def _fail(case: Case, key: str, evidence: str, done: list[CaseResult]) -> GradeR
     return GradeReport(False, message, case.key, key, WHERE.get(key, ""), results)
 
 
-def _crash_text(exc: BaseException, fn: Callable[..., Any]) -> str:
+def _crash_text(exc: BaseException, fn: Learner) -> str:
     """The exception in one line, with the learner's own line that raised it."""
     code = getattr(fn, "__code__", None)
     own = code.co_filename if code is not None else None
@@ -133,7 +129,7 @@ def _crash_text(exc: BaseException, fn: Callable[..., Any]) -> str:
     return f"你的代码抛出了 {type(exc).__name__}" + (f"（{detail[:160]}）" if detail else "") + where
 
 
-def run_case(fn: Callable[..., Any], case: Case) -> tuple[Any, Any, BaseException | None, bool]:
+def run_case(fn: Learner, case: Case) -> tuple[Trace, object, Exception | None, bool]:
     """Run the learner's loop once: (trace, answer, exception or None, runaway)."""
     from lessons_lib.engine.kit import workbench
 
@@ -146,7 +142,7 @@ def run_case(fn: Callable[..., Any], case: Case) -> tuple[Any, Any, BaseExceptio
         return bench.finish(answer), answer, error, bench.runaway
 
 
-def judge(fn: Callable[..., Any], case: Case) -> tuple[str, str] | None:
+def judge(fn: Learner, case: Case) -> tuple[str, str] | None:
     """The first problem of one run as (key, evidence), or None when the run is whole."""
     from lessons_lib.checks.doctor import diagnose
     from lessons_lib.checks.verify import verify_roundtrip
@@ -177,7 +173,7 @@ def judge(fn: Callable[..., Any], case: Case) -> tuple[str, str] | None:
     return None
 
 
-def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
+def grade_loop(fn: object, cases: tuple[Case, ...] = CASES) -> GradeReport:
     """Grade a learner's ``app_loop(task, model, fs, max_rounds)`` on every case. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
@@ -187,77 +183,8 @@ def grade_loop(fn: Any, cases: tuple[Case, ...] = CASES) -> GradeReport:
         return GradeReport(False, BLANK_TEXT, link="unfinished", hint=WHERE["unfinished"])
     done: list[CaseResult] = []
     for case in cases:
-        problem = judge(fn, case)
+        problem = judge(cast(Learner, fn), case)
         if problem is not None:
             return _fail(case, *problem, done)
         done.append(CaseResult(case.key, case.title, True))
     return GradeReport(True, PASS_TEXT.format(n=len(cases) - 1), cases=tuple(done))
-
-
-def load_function(
-    path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise"
-) -> Callable[..., Any]:
-    """The named function from a ``.py`` file or a notebook's cells with this tag; GradeInputError if not."""
-    p = Path(path)
-    if not p.is_file():
-        raise GradeInputError(f"没有这个文件：{p}（请给出 .py 文件或 .ipynb 笔记本的路径）")
-    try:
-        source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise GradeInputError(f"读不了 {p.name}：{exc}") from None
-    try:
-        code = compile(source, str(p), "exec")
-    except SyntaxError as exc:
-        raise GradeInputError(f"{p.name} 第 {exc.lineno} 行有语法错误：{exc.msg}") from None
-    if p.suffix == ".ipynb":  # so a traceback shows the learner's line, not the notebook's JSON
-        linecache.cache[str(p)] = (len(source), None, source.splitlines(True), str(p))
-    namespace: dict[str, Any] = {"__name__": "submission", "__file__": str(p)}
-    try:
-        exec(code, namespace)  # the learner's own file, run as a teacher would run it
-    except Exception as exc:
-        raise GradeInputError(f"运行 {p.name} 时出错：{type(exc).__name__}: {exc}") from None
-    found = namespace.get(function)
-    if not callable(found):
-        defined = sorted(
-            k for k, v in namespace.items() if callable(v) and getattr(v, "__module__", "") == "submission"
-        )
-        raise GradeInputError(
-            f"{p.name} 里没有函数 {function}（定义了：{', '.join(defined) or '无'}）；用 --function 指定名字"
-        )
-    return found
-
-
-def _notebook_source(p: Path, tag: str) -> str:
-    """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
-    import json
-
-    nb = json.loads(p.read_text(encoding="utf-8"))
-    cells = [
-        "".join(c.get("source", []))
-        for c in nb.get("cells", [])
-        if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
-    ]
-    if not cells:
-        raise ValueError(f"这个笔记本里没有标记为 {tag} 的代码单元")
-    return "\n\n".join(cells) + "\n"
-
-
-def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> GradeReport:
-    """Load ``function`` from the file and grade it: a step checker for a step name, else the loop.
-
-    ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
-    """
-    from lessons_lib.course.exercises import STEP_NAMES, check_step
-
-    fn = load_function(path, function, cells)
-    step = STEP_NAMES.get(function)
-    if step is not None and step < len(STEP_NAMES):  # the last step is the whole loop
-        result = check_step(step, fn)
-        return GradeReport(
-            result.passed,
-            result.message,
-            link=None if result.passed else function,
-            hint=result.hint,
-            title=result.title,
-        )
-    return grade_loop(fn)

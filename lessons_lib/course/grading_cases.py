@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Final, cast
 
-from lessons_lib.core.example import ALIAS_SEPARATOR, task_text
+from lessons_lib.core.example import ALIAS_SEPARATOR, MISSING_PATH, OUTSIDE_PATH, task_text
 from lessons_lib.core.jsonvalue import JSON, get_in, same
 from lessons_lib.core.queries import (
     ToolCall,
@@ -55,13 +55,13 @@ CASES: Final = (
     Case(
         "missing_file",
         "不存在的文件",
-        task_text("/workspace/missing.txt", head=5),
+        task_text(MISSING_PATH, head=5),
         hint="服务这次报告失败（isError: true）：失败要如实写进 function_call_output，不能写成成功。",
     ),
     Case(
         "outside_root",
         "根目录之外的路径",
-        task_text("/workspace/../secret.txt", head=5),
+        task_text(OUTSIDE_PATH, head=5),
         hint="服务拒绝了根目录之外的路径：拒绝也是一种失败，要如实反馈，再让模型作答。",
     ),
     Case(

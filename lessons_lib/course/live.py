@@ -14,13 +14,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.engine.models import redact
 
 _HTML_STYLE = "font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;margin:0"
 
 
-@dataclass(frozen=True)
-class LiveResult:
+@dataclass(frozen=True, repr=False)
+class LiveResult(Displayable):
     """What the live cell shows: the offline line, or a live run's account and verdicts."""
 
     mode: str  # "offline" or "live"
@@ -36,7 +37,7 @@ class LiveResult:
             lines += ["", f"== {title} ==", body]
         return "\n".join(lines)
 
-    def _html(self) -> str:
+    def html(self) -> str:
         if not self.sections:
             return f"<p>{html.escape(self.headline)}</p>"
         parts = [f"<p><b>{html.escape(self.headline)}</b></p>"]
@@ -44,11 +45,8 @@ class LiveResult:
             parts.append(f'<p>{html.escape(title)}</p><pre style="{_HTML_STYLE}">{html.escape(body)}</pre>')
         return '<div class="lessons-live">' + "".join(parts) + "</div>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self._html()}
-
-    def __repr__(self) -> str:
-        return self.text()
+    def repr_args(self) -> str:
+        return f"mode={self.mode!r}, status={self.status!r}"
 
 
 def try_live(head: int = 20) -> LiveResult:
@@ -99,27 +97,16 @@ def _failed(exc: BaseException) -> LiveResult:
 def _verify(trace: Any) -> str:
     from lessons_lib.checks.verify import roundtrip_from_trace, verify_roundtrip
 
-    return _as_text(verify_roundtrip(roundtrip_from_trace(trace.to_dict())))
+    return str(verify_roundtrip(roundtrip_from_trace(trace.to_dict())))
 
 
 def _diagnose(trace: Any) -> str:
     from lessons_lib.checks.doctor import diagnose
 
     try:
-        return _as_text(diagnose(trace))
+        return str(diagnose(trace))
     except Exception as exc:  # a verdict, not a crash
         return f"诊断没有完成：{type(exc).__name__}: {exc}"
-
-
-def _as_text(obj: Any) -> str:
-    """The text/plain form of a displayable object (or its str)."""
-    bundle = getattr(obj, "_repr_mimebundle_", None)
-    if callable(bundle):
-        data = bundle()
-        if isinstance(data, dict) and isinstance(data.get("text/plain"), str):
-            return str(data["text/plain"])
-    text = getattr(obj, "text", None)
-    return str(text()) if callable(text) else str(obj)
 
 
 def _redacted(result: LiveResult, key: str) -> LiveResult:

@@ -15,7 +15,8 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+
+from lessons_lib.core.display import Displayable
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,14 @@ def _find(question_id: str) -> Question:
         raise ValueError(f"unknown question {question_id!r}; ids look like '01.1'") from None
 
 
-@dataclass(frozen=True)
-class QuestionList:
+@dataclass(frozen=True, repr=False)
+class QuestionList(Displayable):
     """The questions of one lesson, for display."""
 
     lesson: int
     items: tuple[Question, ...]
 
-    def _text(self) -> str:
+    def text(self) -> str:
         lines = []
         for q in self.items:
             lines.append(f"[{q.id}] {q.prompt}")
@@ -63,7 +64,7 @@ class QuestionList:
         lines.append(f'作答：运行 check("编号", "选项字母")，例如 check("{example}", "A")。')
         return "\n".join(lines)
 
-    def _html(self) -> str:
+    def html(self) -> str:
         parts = ['<div class="lessons-quiz">']
         for q in self.items:
             choices = "".join(
@@ -76,15 +77,12 @@ class QuestionList:
         )
         return "".join(parts)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self._text(), "text/html": self._html()}
-
-    def __repr__(self) -> str:
-        return self._text()
+    def repr_args(self) -> str:
+        return f"lesson={self.lesson}, questions={[q.id for q in self.items]}"
 
 
-@dataclass(frozen=True)
-class Feedback:
+@dataclass(frozen=True, repr=False)
+class Feedback(Displayable):
     """The checker's verdict on one answer."""
 
     question: str
@@ -92,16 +90,16 @@ class Feedback:
     correct: bool
     message: str
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def text(self) -> str:
+        return self.message
+
+    def html(self) -> str:
         colour = "#009E73" if self.correct else "#D55E00"
         body = html.escape(self.message).replace("\n", "<br>")
-        return {
-            "text/plain": self.message,
-            "text/html": f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>',
-        }
+        return f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'
 
-    def __repr__(self) -> str:
-        return self.message
+    def repr_args(self) -> str:
+        return f"{self.question!r}, given={self.given!r}, correct={self.correct}"
 
 
 def questions(lesson: int) -> QuestionList:

@@ -48,7 +48,8 @@ def fixtures_from_trace(trace: Trace) -> dict[str, Any]:
 
 def diagrams_from_trace(trace: Trace) -> dict[str, str]:
     """File name -> SVG text of the four course diagrams, the trace one drawn from this run."""
-    from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram, trace_diagram
+    from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram
+    from lessons_lib.views.sequence import trace_diagram
 
     drawn = {
         "actors.svg": actors_diagram(),

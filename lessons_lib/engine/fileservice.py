@@ -9,9 +9,11 @@ of the logical path (``/workspace/...``), never of the directory behind it.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import posixpath
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -59,7 +61,7 @@ class FileService:
     max_bytes: int = MAX_BYTES
     logical_root: str = LOGICAL_ROOT
 
-    def logical(self, path: str) -> str:
+    def logical(self, path: object) -> str:
         """Normalise a requested path to its logical form; refuse one outside the root."""
         if not isinstance(path, str) or not path.strip():
             raise ToolRefusal("Invalid arguments: 'path' must be a non-empty string")
@@ -74,7 +76,12 @@ class FileService:
         return norm
 
     def locate(self, logical: str) -> Path:
-        """Map a logical path to the disk; refuse symlinks that lead out of the root."""
+        """Map a logical path to the disk; refuse a link that leads out of the root.
+
+        This is only the first check: :meth:`read` then opens the file part by part without
+        following links (:func:`_open_beneath`), so a path swapped after this check is
+        refused instead of followed.
+        """
         relative = logical[len(self.logical_root) :].lstrip("/")
         root = Path(os.path.realpath(self.root))
         target = Path(os.path.realpath(root / relative))
@@ -82,37 +89,101 @@ class FileService:
             raise ToolRefusal(f"Access denied - {logical} is a link that leads outside allowed directories")
         return target
 
-    def read(self, path: Any, head: Any = None, tail: Any = None) -> str:
+    def read(self, path: object, head: object = None, tail: object = None) -> str:
         """Check everything, then read: the text (whole, first or last N lines) or ToolRefusal."""
         n_head = _line_count("head", head)
         n_tail = _line_count("tail", tail)
         if n_head is not None and n_tail is not None:
             raise ToolRefusal("Cannot specify both head and tail parameters simultaneously")
         logical = self.logical(path)
-        target = self.locate(logical)
-        if not target.exists():
-            raise ToolRefusal(f"File not found: {logical}")
-        if target.is_dir():
-            raise ToolRefusal(f"Is a directory, not a file: {logical}")
-        if not target.is_file():
-            raise ToolRefusal(f"Not a regular file: {logical}")
-        size = target.stat().st_size
-        if size > self.max_bytes:
-            raise ToolRefusal(
-                f"File too large: {logical} is {size} bytes; the limit is {self.max_bytes} bytes"
-            )
         try:
-            text = _read_bytes(target).decode("utf-8")
+            root = Path(os.path.realpath(self.root))
+            parts = self.locate(logical).relative_to(root).parts
+            fd = _open_beneath(root, parts)
+        except OSError as exc:  # every file-system error is a refusal that names the logical path only
+            raise ToolRefusal(_os_refusal(exc, logical)) from None
+        try:
+            info = os.fstat(fd)  # the opened file itself, not the name that was checked
+            if stat.S_ISDIR(info.st_mode):
+                raise ToolRefusal(f"Is a directory, not a file: {logical}")
+            if not stat.S_ISREG(info.st_mode):
+                raise ToolRefusal(f"Not a regular file: {logical}")
+            if info.st_size > self.max_bytes:
+                raise ToolRefusal(
+                    f"File too large: {logical} is {info.st_size} bytes; the limit is {self.max_bytes} bytes"
+                )
+            data = _read_bytes(Opened(fd, parts[-1] if parts else "", self.max_bytes))
+        except OSError as exc:
+            raise ToolRefusal(_os_refusal(exc, logical)) from None
+        finally:
+            os.close(fd)
+        if len(data) > self.max_bytes:  # it grew after fstat
+            raise ToolRefusal(f"File too large: {logical} is over {self.max_bytes} bytes")
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise ToolRefusal(f"Not a UTF-8 text file: {logical}") from None
-        except OSError as exc:
-            raise ToolRefusal(f"Cannot read {logical}: {exc.strerror or 'I/O error'}") from None
         return select_lines(text, n_head, n_tail)
 
 
-def _read_bytes(target: Path) -> bytes:
-    """The only place a file is opened (tests watch it to prove refusals read nothing)."""
-    return target.read_bytes()
+@dataclass(frozen=True)
+class Opened:
+    """A file opened beneath the root: its descriptor, its name, how much may be read."""
+
+    fd: int
+    name: str
+    limit: int
+
+
+_DIR_FLAGS: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_beneath(root: Path, parts: tuple[str, ...]) -> int:
+    """Open ``root/parts...`` one part at a time from a handle on the root, following no link.
+
+    Written here because Python has no ``openat2(RESOLVE_BENEATH)``: each part is opened
+    relative to its parent's descriptor with ``O_NOFOLLOW``, so a part that became a link
+    (or stopped being a folder) after :meth:`FileService.locate` fails instead of leading out.
+    """
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for n, part in enumerate(parts):
+            last = n == len(parts) - 1
+            child = os.open(part, _FILE_FLAGS if last else _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _os_refusal(exc: OSError, logical: str) -> str:
+    """One refusal per kind of file-system error, with the logical path only."""
+    code = exc.errno
+    if code in (errno.ENOENT, errno.ENOTDIR):
+        return f"File not found: {logical}"
+    if code == errno.ELOOP:  # a part became a link after the check: refused, never followed
+        return f"Access denied - {logical} changed into a link while being opened"
+    if code == errno.ENAMETOOLONG:
+        return f"Invalid path: a name in {logical} is too long for the file system"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"Permission denied: {logical}"
+    return f"Cannot read {logical}: {os.strerror(code) if code else 'file-system error'}"
+
+
+def _read_bytes(opened: Opened) -> bytes:
+    """The only place a file's content is read (tests watch it to prove refusals read nothing)."""
+    chunks: list[bytes] = []
+    left = opened.limit + 1
+    while left > 0:
+        chunk = os.read(opened.fd, min(left, 1 << 16))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _line_count(field: str, value: Any) -> int | None:
@@ -172,11 +243,10 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[A
         if params.name != TOOL_NAME:
             # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        # Other fields are ignored, as the schema allows (no additionalProperties: false) and as
+        # the reference server does.
         args = dict(params.arguments or {})
         try:
-            unknown = sorted(set(args) - set(INPUT_SCHEMA["properties"]))
-            if unknown:
-                raise ToolRefusal(f"Invalid arguments: unknown field '{unknown[0]}'")
             text = service.read(args.get("path"), args.get("head"), args.get("tail"))
         except ToolRefusal as refusal:
             return _result(types, str(refusal), is_error=True)

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 import anyio
 import httpx2
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from anyio.from_thread import BlockingPortal
 
-from lessons_lib.core.example import SERVICE_NAME, TASK
+from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
@@ -37,12 +37,25 @@ from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_s
 from lessons_lib.engine.offline_model import OfflineModel, Script
 from lessons_lib.engine.wire import FramedTransport, to_wire
 
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.shared.message import SessionMessage
+    from mcp_types import ListToolsResult
+    from openai import OpenAI
+
+Incoming: TypeAlias = "SessionMessage | Exception"
+Streams: TypeAlias = "tuple[ObjectReceiveStream[Incoming], ObjectSendStream[SessionMessage]]"
+
 REPLY_TIMEOUT: Final = 10.0
 RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
 
 
 class _ModelRecorder:
-    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does."""
+    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does.
+
+    (The host's own recorder is part of its run state, with settings and limits a learner's
+    run does not have; these few lines are the same labelling.)
+    """
 
     def __init__(self, trace: Trace) -> None:
         self.trace = trace
@@ -66,22 +79,23 @@ class _SharedWire:
 
     def __init__(self, inner: FramedTransport) -> None:
         self._inner = inner
-        self._waiting: dict[str, ObjectSendStream[Any]] = {}
-        self._write: ObjectSendStream[Any] | None = None
-        self._cm: Any = None
+        self._waiting: dict[str, ObjectSendStream[JSONObject]] = {}
+        self._write: ObjectSendStream[SessionMessage] | None = None
+        self._cm: AbstractAsyncContextManager[Streams] | None = None
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Streams:
         self._cm = self._open()
         return await self._cm.__aenter__()
 
-    async def __aexit__(self, *exc: Any) -> None:
-        await self._cm.__aexit__(*exc)
+    async def __aexit__(self, *exc: object) -> None:
+        if self._cm is not None:
+            await self._cm.__aexit__(None, None, None)
 
     @asynccontextmanager
-    async def _open(self) -> AsyncIterator[tuple[Any, Any]]:
+    async def _open(self) -> AsyncIterator[Streams]:
         async with self._inner as (read, write):
             self._write = write
-            to_session, session_read = anyio.create_memory_object_stream[Any](16)
+            to_session, session_read = anyio.create_memory_object_stream[Incoming](16)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._pump, read, to_session)
                 try:
@@ -89,7 +103,9 @@ class _SharedWire:
                 finally:
                     tg.cancel_scope.cancel()
 
-    async def _pump(self, read: ObjectReceiveStream[Any], to_session: ObjectSendStream[Any]) -> None:
+    async def _pump(
+        self, read: ObjectReceiveStream[Incoming], to_session: ObjectSendStream[Incoming]
+    ) -> None:
         async with to_session:
             async for item in read:
                 frame = {} if isinstance(item, Exception) else json.loads(to_wire(item.message))
@@ -107,17 +123,20 @@ class _SharedWire:
         key = json.dumps(frame.get("id"))
         if key in self._waiting:
             raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
+        message = SessionMessage(jsonrpc_message_adapter.validate_python(frame))
         send, receive = anyio.create_memory_object_stream[JSONObject](1)
         self._waiting[key] = send
         assert self._write is not None
-        await self._write.send(SessionMessage(jsonrpc_message_adapter.validate_python(frame)))
         try:
+            await self._write.send(message)
             with anyio.fail_after(REPLY_TIMEOUT):
                 return await receive.receive()
         except TimeoutError:
             raise TimeoutError(f"工具服务在 {REPLY_TIMEOUT:g} 秒内没有回答 id {key} 的请求") from None
         finally:
             self._waiting.pop(key, None)
+            send.close()
+            receive.close()
 
 
 class ToolService:
@@ -129,7 +148,7 @@ class ToolService:
     """
 
     def __init__(
-        self, name: str, portal: BlockingPortal, client: Any, wire: _SharedWire, trace: Trace
+        self, name: str, portal: BlockingPortal, client: Client, wire: _SharedWire, trace: Trace
     ) -> None:
         self.name = name
         self.session = client.session
@@ -142,7 +161,7 @@ class ToolService:
         sent = [x.id for x in mcp_exchanges(self._trace, None, self.name)]
         return max([i for i in sent if isinstance(i, int) and not isinstance(i, bool)], default=0) + 1
 
-    def list_tools(self) -> Any:
+    def list_tools(self) -> ListToolsResult:
         """The service's ``tools/list`` result (``mcp_types.ListToolsResult``)."""
         return self._portal.call(self._client.list_tools)
 
@@ -156,8 +175,13 @@ class ToolService:
             json.dumps(frame)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"请求里有不能写成 JSON 的值（{exc}）") from None
+        try:
+            reply = self._portal.call(self._wire.request, frame)
+        except ValidationError as exc:
+            where = ".".join(map(str, exc.errors()[0]["loc"]))
+            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
         request_id, tool = frame["id"], get_in(frame, "params", "name")
-        if call_id is not None:
+        if call_id is not None:  # the application's record: this request served that model call
             self._trace.links.append(
                 {
                     "call_id": call_id,
@@ -167,11 +191,7 @@ class ToolService:
                     "mcp_id": request_id if isinstance(request_id, int | str) else None,
                 }
             )
-        try:
-            return self._portal.call(self._wire.request, frame)
-        except ValidationError as exc:
-            where = ".".join(map(str, exc.errors()[0]["loc"]))
-            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
+        return reply
 
     def __repr__(self) -> str:
         return f"ToolService({self.name!r}, real MCP session, frames recorded)"
@@ -187,7 +207,7 @@ class _Bridge(httpx2.BaseTransport):
         content = request.read()
         copy = httpx2.Request(request.method, request.url, headers=request.headers, content=content)
 
-        async def forward() -> tuple[int, Any, bytes]:
+        async def forward() -> tuple[int, httpx2.Headers, bytes]:
             response = await self._inner.handle_async_request(copy)
             return response.status_code, response.headers, await response.aread()
 
@@ -220,11 +240,11 @@ class _Capped(httpx2.AsyncBaseTransport):
 class Bench:
     """What a learner's loop gets: ``model`` (OpenAI client), ``fs`` (ToolService), and the trace."""
 
-    model: Any
+    model: OpenAI
     fs: ToolService
     trace: Trace
     cap: _Capped
-    model_name: str = field(default="gpt-4.1")
+    model_name: str = MODEL_NAME
 
     @property
     def runaway(self) -> bool:

@@ -106,7 +106,7 @@ class BadValueResult(Displayable):
         )
         return f'<table class="lessons-badvalue">{rows}</table>'
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         return f"{self.bad.name!r}, layer={self.layer!r}"
 
 
@@ -191,7 +191,7 @@ class BadValueTable(Displayable):
             f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
         )
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         return f"rows={len(self.results)}"
 
 

@@ -114,7 +114,7 @@ class ScenarioResult(Displayable):
             f"<p>验证器：</p><ul>{reports}</ul><p><b>结论：{html.escape(self.verdict)}</b></p></div>"
         )
 
-    def summary(self) -> str:
+    def repr_args(self) -> str:
         return f"{self.scenario.name!r}, ok={self.ok}, outcome={self.trace.outcome['status']!r}"
 
 

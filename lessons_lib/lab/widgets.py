@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.glossary import STEP_ZH
 from lessons_lib.core.jsonvalue import JSONObject
@@ -28,8 +29,8 @@ MCP_REQUEST = "mcp_request"
 FEEDBACK = "function_call_output"
 
 
-@dataclass
-class HeadView:
+@dataclass(repr=False)
+class HeadView(Displayable):
     """What the slider shows for one head value (all of it plain data; drawn when displayed)."""
 
     head: int
@@ -99,10 +100,7 @@ class HeadView:
         )
 
     def html(self) -> str:
-        trees = "".join(
-            f'<div style="flex:1 1 24em;min-width:0">{t._repr_mimebundle_()["text/html"]}</div>'
-            for t in self.trees()
-        )
+        trees = "".join(f'<div style="flex:1 1 24em;min-width:0">{t.html()}</div>' for t in self.trees())
         return (
             f'<div class="lessons-headview"><p><b>head 实验</b>：{html.escape(self.summary())}</p>'
             f"{_diagram_html(self.head != self.baseline)}"
@@ -114,12 +112,8 @@ class HeadView:
             f"<p>模型收到的反馈（{FEEDBACK}.output）：</p><pre>{html.escape(self.result_text)}</pre></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __repr__(self) -> str:
-        changed = sum(r.changed for r in self.table)
-        return f"HeadView(head={self.head}, baseline={self.baseline}, changed={changed})"
+    def repr_args(self) -> str:
+        return f"head={self.head}, baseline={self.baseline}, changed={sum(r.changed for r in self.table)}"
 
 
 @lru_cache(maxsize=2)

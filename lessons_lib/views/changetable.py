@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH, STEP_ZH, Kind, Step
 from lessons_lib.views.textwidth import shorten, text_table
 
@@ -54,7 +55,7 @@ def same_value(a: Any, b: Any) -> bool:
     )
 
 
-class ChangeTable:
+class ChangeTable(Displayable):
     """One row per field of every message in two runs (``.df`` is a pandas DataFrame). Lesson 09."""
 
     COLUMNS: Final = ("step", "message", "path", "kind", "before", "after", "changed")
@@ -167,17 +168,9 @@ class ChangeTable:
             f"<tbody>{''.join(body)}</tbody></table></div>"
         )
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return (
-            f"ChangeTable({self.labels[0]!r} -> {self.labels[1]!r}, rows={len(self.rows)}, "
-            f"changed={sum(r.changed for r in self.rows)})"
-        )
+    def repr_args(self) -> str:
+        changed = sum(r.changed for r in self.rows)
+        return f"{self.labels[0]!r} -> {self.labels[1]!r}, rows={len(self.rows)}, changed={changed}"
 
 
 # ------------------------------------------------------------------ deterministic text helpers

@@ -1,4 +1,8 @@
-"""Which Graphviz draws the course diagrams, and turning DOT text into SVG (lesson 00 checks it).
+"""Diagrams as DOT, built with the ``graphviz`` package and drawn by the pinned renderer (lesson 01).
+
+The DOT text is built with ``graphviz.Digraph`` (its quoting, its statements); :class:`Diagram`
+holds that text and draws it only when displayed or saved, through ``graphviz.pipe`` pointed at
+the chosen executable (``graphviz.backend.dot_command.DOT_BINARY``).
 
 Order of choice: the binary named by ``LESSONS_DOT`` (a path, or ``none`` to switch
 drawing off), the pinned ``graphviz-pure`` (an executable with dot's flags, installed with
@@ -10,15 +14,22 @@ DOT gives the same bytes in every process.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import sysconfig
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from lessons_lib.core.display import PLAIN, SVG, Displayable
+from lessons_lib.views.textwidth import ems, is_wide
+
+if TYPE_CHECKING:
+    from graphviz import Digraph
 
 ENV_VAR: Final = "LESSONS_DOT"
 INSTALL_HINT: Final = (
@@ -73,20 +84,20 @@ def clean_svg(svg: str) -> str:
 
 @lru_cache(maxsize=64)
 def _render(executable: str, dot_source: str) -> str:
+    import graphviz
+
+    graphviz.backend.dot_command.DOT_BINARY = Path(executable)
     try:
-        proc = subprocess.run(
-            [executable, "-Tsvg"],
-            input=dot_source.encode("utf-8"),
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-    except OSError as exc:
+        svg = graphviz.pipe("dot", "svg", dot_source.encode("utf-8"), quiet=True)
+    except graphviz.ExecutableNotFound as exc:
         raise RendererMissing(f"cannot run {executable}: {exc}. {INSTALL_HINT}") from None
-    if proc.returncode != 0:
-        errors = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if "Warning" not in ln]
-        raise RuntimeError(f"Graphviz could not draw this DOT text: {(errors or ['(no message)'])[-1]}")
-    return clean_svg(proc.stdout.decode("utf-8"))
+    except graphviz.CalledProcessError as exc:
+        stderr = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr)
+        errors = [ln for ln in stderr.splitlines() if "Warning" not in ln]
+        raise RuntimeError(
+            f"Graphviz could not draw this DOT text: {(errors or ['(no message)'])[-1]}"
+        ) from None
+    return clean_svg(svg.decode("utf-8"))
 
 
 def render_svg(dot_source: str) -> str:
@@ -95,3 +106,103 @@ def render_svg(dot_source: str) -> str:
     if found is None:
         raise RendererMissing(INSTALL_HINT)
     return _render(found[1], dot_source)
+
+
+# ---------------------------------------------------------------- building DOT with graphviz.Digraph
+FONT: Final = "Noto Sans CJK SC,WenQuanYi Micro Hei,sans-serif"
+
+
+def dot_text(text: str) -> str:
+    """A label for ``graphviz``: backslashes kept literal, newlines as DOT's centred ``\\n``.
+
+    ``graphviz`` quotes the string and escapes its double quotes; it leaves backslash escapes alone
+    (they are DOT's own), so a literal backslash is doubled here.
+    """
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def digraph(name: str, **graph: str) -> Digraph:
+    """A ``graphviz.Digraph`` with the course's fonts and node and edge defaults."""
+    import graphviz
+
+    g = graphviz.Digraph(name)
+    g.attr("graph", fontname=FONT, **graph)
+    g.attr("node", fontname=FONT, fontsize="12", shape="box", style="rounded,filled", fillcolor="white")
+    g.attr("edge", fontname=FONT, fontsize="10", color="#444444")
+    return g
+
+
+def box(
+    g: Digraph,
+    name: str,
+    label: str,
+    fontsize: float = 12,
+    pad: tuple[float, float] = (0.32, 0.22),
+    **kw: str,
+) -> None:
+    """A node sized from its label so CJK text fits whatever the renderer measures."""
+    lines = label.split("\n")
+    width = max(ems(ln) for ln in lines) * fontsize / 72 + pad[0]
+    height = len(lines) * fontsize * 1.3 / 72 + pad[1]
+    size = {} if fontsize == 12 else {"fontsize": f"{fontsize:g}"}
+    g.node(
+        name, dot_text(label), **size, width=f"{width:.2f}", height=f"{height:.2f}", fixedsize="false", **kw
+    )
+
+
+def edge_label(label: str) -> str:
+    """An edge label padded with spaces: renderers without CJK metrics count a CJK glyph as a space."""
+    out = []
+    for line in label.split("\n"):
+        n = math.ceil((3 * sum(map(is_wide, line)) + 0.4 * sum(not is_wide(c) for c in line)) / 2)
+        out.append(" " * n + line + " " * n)
+    return dot_text("\n".join(out))
+
+
+def same_rank(g: Digraph, names: Sequence[str]) -> None:
+    """``{rank=same; a; b}``: these nodes on one row (or column)."""
+    with g.subgraph() as row:
+        row.attr(rank="same")
+        for name in names:
+            row.node(name)
+
+
+def chain(g: Digraph, names: Sequence[str], **kw: str) -> None:
+    """``a -> b -> c [attrs]``: one edge between each neighbour pair, in order."""
+    for a, b in zip(names, names[1:], strict=False):
+        g.edge(a, b, **kw)
+
+
+class Diagram(Displayable):
+    """A diagram as DOT text; drawn as SVG only when displayed or saved (lesson 01)."""
+
+    def __init__(self, name: str, source: str, description: str) -> None:
+        self.name = name
+        self.source = source
+        self.description = description
+
+    def svg(self) -> str:
+        """The drawing as SVG text (byte-stable); raises ``RendererMissing`` without Graphviz."""
+        return render_svg(self.source)
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``.svg`` (drawn) or ``.dot``/``.gv`` (the DOT text) and return the path."""
+        p = Path(path)
+        p.write_text(self.source if p.suffix in {".dot", ".gv"} else self.svg(), encoding="utf-8")
+        return p
+
+    def text(self) -> str:
+        """The description; without a renderer, the DOT text and how to install one."""
+        return self.description if self._drawn() is not None else f"{self.source}\n{INSTALL_HINT}"
+
+    def _drawn(self) -> str | None:
+        try:
+            return self.svg()
+        except RendererMissing:
+            return None
+
+    def _mime_forms(self) -> dict[str, Callable[[], str | None]]:
+        return {PLAIN: self.text, SVG: self._drawn}
+
+    def repr_args(self) -> str:
+        return f"{self.name!r}, {self.description.splitlines()[0]!r}"

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
@@ -80,7 +81,7 @@ def legend_text() -> str:
     return "种类：" + " · ".join(f"{SHORT_ZH[k]} {k}" for k in KINDS) + f" · {UNCLASSIFIED_ZH} unclassified"
 
 
-class FieldTree:
+class FieldTree(Displayable):
     """One message as a field tree; build it with ``field_tree()`` (lesson 03)."""
 
     def __init__(
@@ -233,14 +234,8 @@ class FieldTree:
         """A standalone HTML page with the legend, e.g. for a slide."""
         return _page(f"字段树：{self.title}", self.html())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"FieldTree({self.title!r}, type={self.message_type!r}, fields={len(self.fields)})"
+    def repr_args(self) -> str:
+        return f"{self.title!r}, type={self.message_type!r}, fields={len(self.fields)}"
 
 
 def _page(title: str, body: str) -> str:

@@ -4,17 +4,20 @@ Pure data: ``build_rows(trace_dict)`` gives the lanes (user, application, model,
 and one ``SeqRow`` per arrow, in order. An expected message that is not in the trace (no
 ``tools/call`` after a ``function_call``, no reply to an MCP request, no ``function_call_output``
 in a later model request, no response to a model request) becomes a row with ``missing=True``.
-``lessons_lib.views.diagrams.trace_diagram`` draws the rows.
+``trace_diagram`` draws them with ``graphviz.Digraph``.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from lessons_lib.core.trace import event_number
+from lessons_lib.core import glossary
+from lessons_lib.core.trace import Trace, event_number, load_trace
 from lessons_lib.core.tracetypes import TraceData
+from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
 from lessons_lib.views.textwidth import ems, shorten
 
 
@@ -156,3 +159,88 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
         reason = (data.get("outcome") or {}).get("status", "")
         rows.append(SeqRow("application", "user", f"缺失：呈现答复\noutcome: {reason}", True))
     return lanes, rows
+
+
+# ---------------------------------------------------------------- drawing the rows
+def trace_diagram(trace: Trace | TraceData | str | Path) -> Diagram:
+    """Every message of a run in order, lanes user / application / model / services (lesson 04).
+
+    Accepts a ``Trace``, its dict or a trace file (read through ``load_trace``: a malformed
+    trace is refused with one line). Arrows carry ``call_id`` and MCP ``id``; an expected
+    message that is missing is drawn as a red dashed link labelled 缺失.
+    """
+    from lessons_lib.views.diagrams import MISSING_COLOUR
+
+    data = _trace_dict(trace)
+    lanes, rows = build_rows(data)
+    a = glossary.ACTOR_ZH
+    model = data["model"]
+    titles = {
+        "user": a["user"],
+        "application": f"{a['application']}\n（含 MCP 客户端）",
+        "model": f"{a['model']}\n{model.get('name', '')}"
+        + ("（离线替身）" if model.get("mode") == "offline" else ""),
+    }
+    g = digraph("trace", rankdir="TB", nodesep="0.12", ranksep="0.18", pad="0.2", splines="line")
+    for j, lane in enumerate(lanes):
+        box(g, f"h{j}", titles.get(lane, f"{a['service']}\n{lane}"), fillcolor="#F2F2F2")
+    heads = [f"h{j}" for j in range(len(lanes))]
+    same_rank(g, heads)
+    chain(g, heads, style="invis")
+    for i, row in enumerate(rows):
+        pts = [f"p{i}_{j}" for j in range(len(lanes))]
+        for p in pts:
+            g.node(p, "", shape="point", width="0.04", color="#999999")
+        src, dst = lanes.index(row.sender), lanes.index(row.receiver)
+        lo, hi = min(src, dst), max(src, dst)
+        colour = MISSING_COLOUR if row.missing else "#222222"
+        box(
+            g,
+            f"m{i}",
+            row.label,
+            fontsize=10,
+            shape="plaintext",
+            style="filled",
+            fillcolor="#FFFFFF",
+            fontcolor=colour,
+            pad=(0.7, 0.08),
+        )
+        same_rank(g, [*pts, f"m{i}"])
+        chain(g, pts, style="invis")
+        style, head = ("dashed", "tee") if row.missing else ("solid", "normal")
+        g.edge(
+            pts[lo], f"m{i}", color=colour, style=style, dir="back" if dst < src else "none", arrowtail=head
+        )
+        g.edge(
+            f"m{i}",
+            pts[hi],
+            color=colour,
+            style=style,
+            dir="forward" if dst > src else "none",
+            arrowhead=head,
+        )
+    for j in range(len(lanes)):
+        chain(
+            g,
+            [f"h{j}", *(f"p{i}_{j}" for i in range(len(rows)))],
+            arrowhead="none",
+            style="dashed",
+            color="#BBBBBB",
+            weight="100",
+        )
+    zh = {lane: titles.get(lane, f"{a['service']} {lane}").split("\n")[0] for lane in lanes}
+    text = "图：运行记录的时序\n" + "\n".join(
+        f"{i + 1:>2}. {zh[r.sender]} → {zh[r.receiver]}：{r.label.replace(chr(10), ' ')}"
+        for i, r in enumerate(rows)
+    )
+    return Diagram("trace", g.source, text)
+
+
+def _trace_dict(trace: Trace | TraceData | str | Path) -> TraceData:
+    if isinstance(trace, Trace):
+        return trace.to_dict()
+    if isinstance(trace, str | Path):
+        return load_trace(trace).to_dict()
+    if isinstance(trace, dict):
+        return Trace.from_dict(trace).to_dict()
+    raise ValueError(f"trace_diagram needs a Trace, its dict or a trace file, not a {type(trace).__name__}")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.kinds import Field, PathT, format_path
 from lessons_lib.views.fieldtree import (
@@ -74,7 +75,7 @@ def find_links(left: FieldTree, right: FieldTree) -> list[Link]:
     return [Link(n, f.path, g.path, f.kind, how) for n, (f, g, how) in enumerate(keep, start=1)]
 
 
-class SideBySide:
+class SideBySide(Displayable):
     """Two field trees next to each other with their shared values numbered (lesson 05)."""
 
     def __init__(self, left: FieldTree, right: FieldTree) -> None:
@@ -153,14 +154,8 @@ class SideBySide:
     def page(self) -> str:
         return _page(f"对照：{self.left.title} / {self.right.title}", self.html())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"SideBySide({self.left.title!r}, {self.right.title!r}, links={len(self.links)})"
+    def repr_args(self) -> str:
+        return f"{self.left.title!r}, {self.right.title!r}, links={len(self.links)}"
 
 
 def side_by_side(
