@@ -87,7 +87,7 @@ def submissions(folder: Path) -> list[tuple[str, Path | None, str]]:
 
 PRELOAD: Final = [
     "lessons_lib.course.gradebook_worker",
-    "lessons_lib.course.grading",
+    "lessons_lib.course.grading_files",
     "lessons_lib.course.exercises",
 ]
 PRELOAD_SDKS: Final = ["openai", "mcp", "lessons_lib.engine.host", "lessons_lib.engine.kit"]
