@@ -2,7 +2,8 @@
 
 Introduced with lesson 11's gradebook. ``grade FOLDER -o grades.csv`` grades every submission
 (see ``lessons_lib.course.gradebook``) and prints one summary line per learner; without
-``-o`` the CSV goes to stdout and the summary to stderr.
+``-o`` the CSV goes to stdout and the summary to stderr. ``--function NAME`` grades one
+exercise only: a step of lesson 11, or the small exercise of lesson 03, 06 or 07.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def run_gradebook(args: argparse.Namespace) -> int:
             "grade: --timeout must be at least 1, --memory at least 256, --jobs at least 1", file=sys.stderr
         )
         return 2
-    if args.function and args.function not in exercises():
-        known = ", ".join(exercises())
-        print(f"grade: lesson 11 has no exercise {args.function!r} (exercises: {known})", file=sys.stderr)
+    from lessons_lib.course.exercises_early import EARLY_NAMES
+
+    known = (*exercises(), *EARLY_NAMES)  # lesson 11's steps, and the small exercises of 03, 06, 07
+    if args.function and args.function not in known:
+        print(f"grade: no exercise {args.function!r} (exercises: {', '.join(known)})", file=sys.stderr)
         return 2
     try:
         rows = grade_folder(
