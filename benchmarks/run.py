@@ -5,6 +5,9 @@ Each figure is a median over repeated runs, printed beside its target:
 * import of ``lessons_lib`` in a fresh interpreter, minus the bare interpreter start (< 0.3 s);
 * one full offline loop, ``lessons_lib.engine.host.run_chain()`` (< 50 ms, warm);
 * the slider redraw, ``head_view(5)`` plus its mime bundle (< 100 ms), cached and at a new head;
+* ``redact`` (the key cleaner of every live run) on 1 MB of text (< 50 ms): lesson text with
+  the key, fragments of it and masked echoes spread through it; for reference also 1 MB of one
+  long key-like run and 1 MB made of the key's own 4-character blocks (the slowest input);
 * the nbval suite over ``notebooks/`` against the same number of one-cell notebooks (the
   kernel start floor): the ratio should stay within 1.5x. A second floor, as many one-cell
   notebooks that each run ``run_chain()`` once, shows what the course's rule "every lesson runs
@@ -55,12 +58,14 @@ class NotAvailable(Exception):
     """The code this figure measures is not there (yet)."""
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
+def median_time(
+    fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        samples.append(time.perf_counter() - start)
+        samples.append(clock() - start)
     return statistics.median(samples)
 
 
@@ -125,6 +130,46 @@ def _head_view() -> Callable[..., Any]:
         if callable(found):
             return found  # type: ignore[no-any-return]
     raise NotAvailable("head_view is in neither lessons_lib.lab.whatif nor lessons_lib.lab.widgets")
+
+
+REDACT_KEY = "sk-test-Qz7rTn4WbX9kLm2PvS8dHc5JfY3gNa6E"
+MEGABYTE = 1_000_000
+
+
+def _redact_texts() -> dict[str, str]:
+    notes = (REPO / "data" / "workspace" / "notes.txt").read_text(encoding="utf-8")
+    secret = REDACT_KEY[8:]
+    leaks = f" {REDACT_KEY} {secret[3:14]} {REDACT_KEY[:11]}******{REDACT_KEY[-4:]} "
+    chunk = notes + leaks
+    mixed = (chunk * (MEGABYTE // len(chunk) + 1))[:MEGABYTE]
+    blocks = ((secret[:4] + "x") * (MEGABYTE // 5 + 1))[:MEGABYTE]
+    return {"lesson text with leaks": mixed, "one key-like run": "x" * MEGABYTE, "key blocks": blocks}
+
+
+def bench_redact(repeat: int) -> list[Figure]:
+    try:
+        from lessons_lib.engine.redact import redact
+    except ImportError as exc:
+        raise NotAvailable(f"lessons_lib.engine.redact: {exc}") from exc
+    texts = _redact_texts()
+    cleaned = redact(texts["lesson text with leaks"], REDACT_KEY)
+    note = "CPU time; key left: " + ("yes" if REDACT_KEY[8:16] in cleaned else "no")
+    # CPU time of this thread: redact is pure computation, and on a shared machine the wall
+    # clock would mostly measure the other processes.
+    clock = time.thread_time
+    figures = [
+        Figure(
+            "redact 1 MB (lesson text with leaks)",
+            median_time(lambda: redact(texts["lesson text with leaks"], REDACT_KEY), repeat, clock),
+            0.05,
+            note=note,
+        )
+    ]
+    for name in ("one key-like run", "key blocks"):
+        text = texts[name]
+        seconds = median_time(lambda text=text: redact(text, REDACT_KEY), repeat, clock)  # type: ignore[misc]
+        figures.append(Figure(f"  redact 1 MB ({name})", seconds, note="CPU time, for reference"))
+    return figures
 
 
 def bench_redraw(repeat: int) -> list[Figure]:
@@ -253,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         ("import lessons_lib", lambda: bench_import(args.repeat)),
         ("offline loop run_chain()", lambda: bench_loop(args.repeat)),
         ("slider redraw head_view(5)", lambda: bench_redraw(args.repeat)),
+        ("redact 1 MB", lambda: bench_redact(args.repeat)),
     ]
     if not args.skip_nbval:
         benches.append(("nbval suite / floor", lambda: bench_nbval(args.nbval_repeat, args.workers)))

@@ -7,7 +7,7 @@ any fragment an endpoint might echo, and in linear time whatever the text's leng
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Final
 
 OFFLINE_KEY: Final = "offline-stand-in-no-key"
@@ -17,7 +17,6 @@ MIN_FRAGMENT: Final = 8
 """Any run of this many characters of the key is hidden wherever it appears."""
 
 _BLOCK: Final = MIN_FRAGMENT // 2
-_STARS = re.compile(r"\*{3,}|\.{3,}|…")  # how error messages elide the middle of a key
 _KEYISH = re.compile(r"[A-Za-z0-9_-]*")  # the characters API keys are made of
 
 
@@ -33,6 +32,7 @@ def redact(text: str, secret: str) -> str:
         return text
     if len(secret) < MIN_FRAGMENT:
         return text.replace(secret, "***")
+    text = text.replace(secret, "***")  # the whole key first, at C speed
     spans = _fragments(text, secret)
     if spans:
         text = _cut(text, spans)
@@ -58,7 +58,7 @@ def _fragments(text: str, secret: str) -> list[tuple[int, int]]:
         block = secret[j : j + _BLOCK]
         at = text.find(block)
         while at != -1:
-            left = _common(reversed(text[max(0, at - j) : at]), reversed(secret[:j]))
+            left = _common(text[max(0, at - j) : at][::-1], secret[:j][::-1])
             end = at + _BLOCK
             right = _common(text[end : end + len(secret) - j - _BLOCK], secret[j + _BLOCK :])
             if left + _BLOCK + right >= MIN_FRAGMENT:
@@ -67,8 +67,10 @@ def _fragments(text: str, secret: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _common(a: Iterable[str], b: Iterable[str]) -> int:
-    """Length of the common prefix of two character sequences."""
+def _common(a: str, b: str) -> int:
+    """Length of the common prefix of two strings."""
+    if a.startswith(b) or b.startswith(a):
+        return min(len(a), len(b))
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -78,15 +80,27 @@ def _common(a: Iterable[str], b: Iterable[str]) -> int:
 
 
 def _masked_echoes(text: str, secret: str) -> Iterator[tuple[int, int]]:
-    """Stars with a start or end of the secret next to them, as API errors print a key."""
+    """Masks (``***``, ``...``, ``…``) with a start or end of the secret next to them, as API
+    errors print a key."""
     width = len(secret)
-    for stars in _STARS.finditer(text):
-        before = text[max(0, stars.start() - width) : stars.start()]
-        head = _trailing_keyish(before)
-        tail = _KEYISH.match(text, stars.end(), stars.end() + width)
+    for start, end in _masks(text):
+        head = _trailing_keyish(text[max(0, start - width) : start])
+        tail = _KEYISH.match(text, end, end + width)
         after = tail.group(0) if tail else ""
         if (head and secret.startswith(head)) or (after and secret.endswith(after)):
-            yield stars.start() - len(head), stars.end() + len(after)
+            yield start - len(head), end + len(after)
+
+
+def _masks(text: str) -> Iterator[tuple[int, int]]:
+    """Each run of 3+ stars or dots, and each ellipsis character (``str.find``, not a regex)."""
+    for mark, least in (("*", 3), (".", 3), ("…", 1)):
+        at = text.find(mark * least)
+        while at != -1:
+            end = at + least
+            while end < len(text) and text[end] == mark:
+                end += 1
+            yield at, end
+            at = text.find(mark * least, end)
 
 
 def _trailing_keyish(text: str) -> str:
