@@ -44,7 +44,17 @@ def _feedback(trace: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def head_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict[str, Any]]:
     cwd = tmp_path_factory.mktemp("cwd")  # not the repository: data is found without the cwd
-    return {n: _run_json(cwd, "--head", str(n)) for n in (5, 20)}
+    return {n: _run_json(cwd, "--head", str(n)) for n in (5, 20, 1000)}
+
+
+def test_answer_says_the_file_ended_when_fewer_lines_came_back(head_runs: dict[int, dict[str, Any]]) -> None:
+    # Asked for 1000 lines, got the whole file: the stand-in must not claim "the first 1000 lines".
+    answer = head_runs[1000]["answer"]
+    got = len(notes_lines())
+    assert got < 1000
+    assert "前 1000 行：" not in answer
+    assert f"全部 {got} 行" in answer and f"文件到第 {got} 行就结束了" in answer
+    assert "的前 20 行：" in head_runs[20]["answer"]  # exactly as many as asked: the plain claim
 
 
 @pytest.mark.parametrize("n", [5, 20])

@@ -95,13 +95,14 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         return self._message(body, uses, "tool_use")
 
     def _answer(self, messages: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
-        uses = {b.get("id"): b.get("input") for b in _blocks(messages[-2]) if b.get("type") == "tool_use"}
+        uses = {b.get("id"): b for b in _blocks(messages[-2]) if b.get("type") == "tool_use"}
         parts = []
         for block in results:
             output = text_of(block.get("content"))
             if block.get("is_error") and not output.startswith(FAILURE_PREFIX):
                 output = FAILURE_PREFIX + output  # is_error is the failure mark here, not a text prefix
-            parts.append(answer_part(uses.get(block.get("tool_use_id"), {}), output))
+            use = uses.get(block.get("tool_use_id"), {})
+            parts.append(answer_part(use.get("input", {}), output, str(use.get("name", ""))))
         return "\n\n".join(parts)
 
     def _message(self, body: dict[str, Any], content: list[dict[str, Any]], stop: str) -> dict[str, Any]:

@@ -110,10 +110,11 @@ class OfflineChat(httpx2.AsyncBaseTransport):
             for c in m.get("tool_calls") or []
             if isinstance(c, dict)
         }
-        parts = [
-            answer_part(calls.get(m.get("tool_call_id"), {}).get("arguments", ""), text_of(m.get("content")))
-            for m in feedback
-        ]
+        parts = []
+        for m in feedback:
+            call = calls.get(m.get("tool_call_id"), {})
+            name = str(call.get("name", ""))
+            parts.append(answer_part(call.get("arguments", ""), text_of(m.get("content")), name))
         return _message("\n\n".join(parts))
 
     def _legacy(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -124,7 +125,8 @@ class OfflineChat(httpx2.AsyncBaseTransport):
                 (m["function_call"] for m in reversed(messages) if isinstance(m.get("function_call"), dict)),
                 {},
             )
-            text = answer_part(called.get("arguments", ""), text_of(results[-1].get("content")))
+            content = text_of(results[-1].get("content"))
+            text = answer_part(called.get("arguments", ""), content, str(called.get("name", "")))
             return self._completion(body, _message(text), "stop")
         names = [str(f.get("name", "")) for f in body.get("functions") or [] if isinstance(f, dict)]
         chosen = chosen_tools(names, _task(messages), self.script)[:1]

@@ -105,14 +105,9 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         parts = []
         for out in outputs:
             call = calls.get(str(out.get("call_id")), {})
-            what = _describe(call.get("arguments", ""))
             raw = out.get("output")
             text = raw if isinstance(raw, str) else json.dumps(raw)
-            if text.startswith(FAILURE_PREFIX):
-                reason = text[len(FAILURE_PREFIX) :]
-                parts.append(f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。")
-            else:
-                parts.append(f"这是{what}：\n\n{text}")
+            parts.append(feedback_paragraph(call.get("arguments", ""), text, str(call.get("name", ""))))
         return self._message("\n\n".join(parts))
 
     def _message(self, text: str) -> JSONObject:
@@ -152,21 +147,51 @@ def _arguments_from(task: str) -> str:
     return json.dumps(args, ensure_ascii=False)
 
 
-def _describe(arguments: JSON) -> str:
+def feedback_paragraph(arguments: JSON, output: str, tool: str = "") -> str:
+    """One paragraph of the stand-in's answer for one call's feedback (lesson 01)."""
+    if output.startswith(FAILURE_PREFIX):
+        reason = output[len(FAILURE_PREFIX) :]
+        args = _arguments_object(arguments)
+        if args is None or not isinstance(args.get("path"), str):
+            return f"没有得到{_source(tool)}的结果：工具报告失败（{reason}），我不能编造它。"
+        what = _describe(arguments, None, tool)
+        return f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。"
+    return f"这是{_describe(arguments, output, tool)}：\n\n{output}"
+
+
+def _describe(arguments: JSON, output: str | None = None, tool: str = "") -> str:
+    """What the feedback holds, never more: with ``output``, how many lines came back and,
+    when fewer than asked, that the file ended there. A call without a path (a tool that reads
+    no file, e.g. the order desk's) is named by its tool, never called "该文件"."""
+    args = _arguments_object(arguments)
+    if args is None or not isinstance(args.get("path"), str):
+        return f"{_source(tool)}返回的内容"
+    path = f" {args['path']} "
+    got = None if output is None else len(output.splitlines())
+    for key, side in (("head", "前"), ("tail", "最后")):
+        asked = args.get(key)
+        if asked is None:
+            continue
+        if got is None:
+            return f"{path}的{side} {asked} 行"
+        if isinstance(asked, int) and not isinstance(asked, bool) and got < asked:
+            return f"{path}的全部 {got} 行（请求了{side} {asked} 行，文件到第 {got} 行就结束了）"
+        return f"{path}的{side} {got} 行"
+    return f"{path}的内容" if got is None else f"{path}的内容（共 {got} 行）"
+
+
+def _source(tool: str) -> str:
+    return f"工具 {tool} " if tool else "所调用的工具"
+
+
+def _arguments_object(arguments: JSON) -> JSONObject | None:
     if not isinstance(arguments, str):
-        return "所请求的内容"
+        return arguments if isinstance(arguments, dict) else None
     try:
         args = json.loads(arguments)
     except (TypeError, ValueError):
-        return "所请求的内容"
-    if not isinstance(args, dict):
-        return "所请求的内容"
-    path = f" {args['path']} " if isinstance(args.get("path"), str) else "该文件"
-    if args.get("head") is not None:
-        return f"{path}的前 {args['head']} 行"
-    if args.get("tail") is not None:
-        return f"{path}的最后 {args['tail']} 行"
-    return f"{path}的内容"
+        return None
+    return args if isinstance(args, dict) else None
 
 
 def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONObject:

@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx2
 
-from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
-from lessons_lib.engine.offline_model import Script, _arguments_from, _describe
+from lessons_lib.core.example import ALIAS_SEPARATOR
+from lessons_lib.engine.offline_model import Script, _arguments_from, feedback_paragraph
 
 NO_TOOL_TEXT = "这一轮没有调用工具（tool_choice 不允许调用），所以文件内容没有被读取，我不能编造它。"
 NO_TOOLS_DECLARED = "没有可用的工具，无法读取文件。"
@@ -55,14 +55,10 @@ def arguments_object(task: str, script: Script) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def answer_part(arguments: Any, output: str) -> str:
+def answer_part(arguments: Any, output: str, tool: str = "") -> str:
     """One paragraph of the answer for one call's feedback (its arguments as text or object)."""
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    what = _describe(text)
-    if output.startswith(FAILURE_PREFIX):
-        reason = output[len(FAILURE_PREFIX) :]
-        return f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。"
-    return f"这是{what}：\n\n{output}"
+    return feedback_paragraph(text, output, tool)
 
 
 def text_of(content: Any) -> str:
