@@ -19,6 +19,7 @@ _EXPORTS: dict[str, str] = {
     "STEPS": "lessons_lib.core.glossary",
     "STEP_ZH": "lessons_lib.core.glossary",
     "TERMS_ZH": "lessons_lib.core.glossary",
+    "colour_legend": "lessons_lib.views.legend",
     "DATA_DIR": "lessons_lib.core.paths",
     "WORKSPACE_DIR": "lessons_lib.core.paths",
     "LOGICAL_ROOT": "lessons_lib.core.paths",

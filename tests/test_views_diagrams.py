@@ -16,7 +16,7 @@ import pytest
 
 from lessons_lib import actors_diagram, chain_diagram, loop_diagram, trace_diagram
 from lessons_lib.cli.diagram import main
-from lessons_lib.core.glossary import KINDS, STEP_ZH
+from lessons_lib.core.glossary import STEP_COLOURS, STEP_ZH
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.views import dot as dotmod
 from lessons_lib.views.diagrams import LOOP_STEPS, resolve_step
@@ -187,7 +187,7 @@ def test_chain_lights_one_step() -> None:
         resolve_step("执行了")
     lit = chain_diagram("call").source
     line = next(ln for ln in lit.splitlines() if ln.strip().startswith("call ["))
-    assert "penwidth=2.4" in line and f'fillcolor="{KINDS["value"].colour}"' in line  # graphviz quoting
+    assert "penwidth=2.4" in line and f'fillcolor="{STEP_COLOURS["call"]}"' in line  # graphviz quoting
     others = [ln for ln in lit.splitlines() if ln.strip().startswith(("declaration [", "feedback ["))]
     assert all("penwidth=1 " in ln for ln in others)
     assert (

@@ -1,7 +1,9 @@
 """The course's fixed vocabulary: the five kinds of field, the four chain steps, the actors.
 
 One table for every lesson, library label and diagram (GUIDE section 3). Colours are the
-Okabe-Ito palette, which stays distinguishable for colour-blind readers. Introduced in lesson 01.
+Okabe-Ito palette, which stays distinguishable for colour-blind readers; the four steps take
+their own colours from Paul Tol's muted palette, so that no colour means both a step and a
+kind, and the highlight is a colour neither uses. Introduced in lesson 01.
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ SHORT_ZH: Final[dict[Kind, str]] = {k: s.zh.split("（")[0] for k, s in KINDS.it
 """Each kind's Chinese name without its gloss (``值`` for ``值（本次参数值）``), for table cells."""
 
 STEPS: Final[tuple[Step, ...]] = ("declaration", "call", "execution", "feedback")
+STEP_COLOURS: Final[dict[Step, str]] = {
+    "declaration": "#332288",  # indigo
+    "call": "#44AA99",  # teal
+    "execution": "#999933",  # olive
+    "feedback": "#882255",  # wine
+}
+"""Each chain step's colour (diagrams); disjoint from every kind's colour."""
+
+HIGHLIGHT_COLOUR: Final = "#000000"
+"""The outline of a highlighted field: black, which is no kind's and no step's colour."""
+
 STEP_ZH: Final[dict[Step, str]] = {
     "declaration": "声明",
     "call": "调用",

@@ -11,24 +11,15 @@ from __future__ import annotations
 from typing import Final
 
 from lessons_lib.core import glossary
-from lessons_lib.core.glossary import Kind, Step
+from lessons_lib.core.glossary import Step
 from lessons_lib.views.dot import Diagram, box, chain, digraph, edge_label, same_rank
 
 MISSING_COLOUR: Final = "#D00000"  # red: the one colour that means "expected but missing"
-_STEP_KIND: Final[dict[Step, Kind]] = {
-    "declaration": "rule",
-    "call": "value",
-    "execution": "result",
-    "feedback": "identifier",
-}
 
 
 def step_colour(step: Step) -> str:
-    """A step's colour: ``glossary.STEP_COLOURS`` if defined, else the colour of its kind of object."""
-    table = getattr(glossary, "STEP_COLOURS", None)
-    if isinstance(table, dict) and step in table:
-        return str(table[step])
-    return glossary.KINDS[_STEP_KIND[step]].colour
+    """A step's colour (``glossary.STEP_COLOURS``): never the colour of a kind of field."""
+    return glossary.STEP_COLOURS[step]
 
 
 # ---------------------------------------------------------------- 1. who talks to whom

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, SHORT_ZH
+from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, SHORT_ZH
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
 from lessons_lib.core.trace import event_number
@@ -192,9 +192,9 @@ class FieldTree(Displayable):
             title = f' title="{html.escape(f.match.pattern or "未分类：表中没有覆盖此字段的规则")}"'
             style = f"border-left:4px solid {KINDS[f.kind].colour};padding-left:.4em"
             if hl:
-                style += f";background:{_HL_BG};outline:1px solid #E69F00"
+                style += f";background:{_HL_BG};outline:2px solid {HIGHLIGHT_COLOUR}"
             anchor = f' id="{id_prefix}-{index[f.path]}"' if id_prefix else ""
-            mark = ' <b style="color:#B35900">◀ 高亮</b>' if hl else ""
+            mark = f' <b style="color:{HIGHLIGHT_COLOUR}">◀ 高亮</b>' if hl else ""
             data = f' data-path="{html.escape(f.path_text)}"'
             return (
                 f'<span{anchor}{data}{title} style="{style}">{chip} <b>{html.escape(key)}</b>: '
