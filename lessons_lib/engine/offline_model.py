@@ -153,7 +153,7 @@ def feedback_paragraph(arguments: JSON, output: str, tool: str = "") -> str:
         reason = output[len(FAILURE_PREFIX) :]
         args = _arguments_object(arguments)
         if args is None or not isinstance(args.get("path"), str):
-            return f"没有得到{_source(tool)}的结果：工具报告失败（{reason}），我不能编造它。"
+            return f"没有读到{_source(tool)}的结果：工具报告失败（{reason}），我不能编造它。"
         what = _describe(arguments, None, tool)
         return f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。"
     return f"这是{_describe(arguments, output, tool)}：\n\n{output}"
