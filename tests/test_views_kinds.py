@@ -36,13 +36,13 @@ def load(name: str) -> Any:
 EXPECTED = {
     "request_1": """
         . envelope
-        model rule
+        model setting
         input envelope
         input[0] envelope
         input[0].type envelope
         input[0].role envelope
         input[0].content value
-        tool_choice rule
+        tool_choice setting
         tools rule
         tools[0] rule
         tools[0].type envelope
@@ -60,8 +60,8 @@ EXPECTED = {
         error envelope
         incomplete_details envelope
         instructions rule
-        max_output_tokens rule
-        model rule
+        max_output_tokens setting
+        model setting
         output envelope
         output[0] envelope
         output[0].type envelope
@@ -70,17 +70,17 @@ EXPECTED = {
         output[0].name identifier
         output[0].arguments value
         output[0].status envelope
-        parallel_tool_calls rule
+        parallel_tool_calls setting
         previous_response_id identifier
-        reasoning rule
-        reasoning.effort rule
-        reasoning.summary rule
-        store rule
-        temperature rule
-        text rule
-        text.format rule
-        text.format.type rule
-        tool_choice rule
+        reasoning setting
+        reasoning.effort setting
+        reasoning.summary setting
+        store setting
+        temperature setting
+        text setting
+        text.format setting
+        text.format.type setting
+        tool_choice setting
         tools rule
         tools[0] rule
         tools[0].type envelope
@@ -88,13 +88,13 @@ EXPECTED = {
         tools[0].description rule
         tools[0].parameters rule
         tools[0].strict rule
-        top_p rule
-        truncation rule
+        top_p setting
+        truncation setting
         metadata envelope
     """,
     "request_2": """
         . envelope
-        model rule
+        model setting
         input envelope
         input[0] envelope
         input[0].type envelope
@@ -111,7 +111,7 @@ EXPECTED = {
         input[2].type envelope
         input[2].call_id identifier
         input[2].output result
-        tool_choice rule
+        tool_choice setting
         tools rule
         tools[0] rule
         tools[0].type envelope
@@ -129,8 +129,8 @@ EXPECTED = {
         error envelope
         incomplete_details envelope
         instructions rule
-        max_output_tokens rule
-        model rule
+        max_output_tokens setting
+        model setting
         output envelope
         output[0] envelope
         output[0].type envelope
@@ -143,17 +143,17 @@ EXPECTED = {
         output[0].content[0].text result
         output[0].content[0].annotations result
         output[0].content[0].logprobs result
-        parallel_tool_calls rule
+        parallel_tool_calls setting
         previous_response_id identifier
-        reasoning rule
-        reasoning.effort rule
-        reasoning.summary rule
-        store rule
-        temperature rule
-        text rule
-        text.format rule
-        text.format.type rule
-        tool_choice rule
+        reasoning setting
+        reasoning.effort setting
+        reasoning.summary setting
+        store setting
+        temperature setting
+        text setting
+        text.format setting
+        text.format.type setting
+        tool_choice setting
         tools rule
         tools[0] rule
         tools[0].type envelope
@@ -161,8 +161,8 @@ EXPECTED = {
         tools[0].description rule
         tools[0].parameters rule
         tools[0].strict rule
-        top_p rule
-        truncation rule
+        top_p setting
+        truncation setting
         metadata envelope
     """,
     "mcp_request": """
@@ -223,7 +223,7 @@ def test_every_field_of_every_fixture(name: str) -> None:
         ("request_1", "tools[0].parameters.properties.path.type", "rule"),
         ("request_1", "tools[0].parameters.required[0]", "rule"),
         ("request_1", "input[0].content", "value"),
-        ("request_1", "tool_choice", "rule"),
+        ("request_1", "tool_choice", "setting"),
         ("request_1", "tools[0].strict", "rule"),
         ("response_1", "output[0].arguments", "value"),
         ("response_1", "output[0].call_id", "identifier"),
@@ -297,7 +297,7 @@ def test_shapes_detected_from_documented_messages() -> None:
     assert detect_type({"jsonrpc": "2.0", "method": "notifications/initialized"}) == "mcp_request"
     err = {"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "Unknown tool"}}
     assert detect_type(err) == "mcp_response/error"
-    assert kind_of(err, "error.code") == "envelope" and kind_of(err, "error.message") == "result"
+    assert kind_of(err, "error.code") == "envelope" and kind_of(err, "error.message") == "envelope"
     assert detect_type({"jsonrpc": "2.0", "id": 1, "result": {}}) == "mcp_response"
     assert (
         detect_type({"jsonrpc": "2.0", "id": 1, "result": {}}, label="tools/call")

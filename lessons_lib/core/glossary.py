@@ -1,4 +1,4 @@
-"""The course's fixed vocabulary: the five kinds of field, the four chain steps, the actors.
+"""The course's fixed vocabulary: the six kinds of field, the four chain steps, the actors.
 
 One table for every lesson, library label and diagram (GUIDE section 3). Colours are the
 Okabe-Ito palette, which stays distinguishable for colour-blind readers; the four steps take
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-Kind = Literal["rule", "value", "result", "identifier", "envelope"]
+Kind = Literal["rule", "setting", "value", "result", "identifier", "envelope"]
 Step = Literal["declaration", "call", "execution", "feedback"]
 
 
@@ -27,6 +27,9 @@ class KindStyle:
 
 KINDS: Final[dict[Kind, KindStyle]] = {
     "rule": KindStyle("rule", "规则", "#0072B2", "怎么填写的约定，调用之前就存在"),
+    "setting": KindStyle(
+        "setting", "设置", "#56B4E9", "本次请求怎么处理的选项（模型、采样、tool_choice），不管参数怎么填"
+    ),
     "value": KindStyle("value", "值（本次参数值）", "#E69F00", "本次调用的具体数据，原样传递"),
     "result": KindStyle("result", "结果", "#009E73", "只有执行才会产生的新数据"),
     "identifier": KindStyle("identifier", "标识", "#CC79A7", "用来配对，本身不携带含义"),

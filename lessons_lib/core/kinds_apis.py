@@ -6,7 +6,7 @@ field's kind. The rule (``function.parameters`` / ``input_schema``) is a rule in
 the model's ``arguments`` text (Chat) and ``input`` object (Anthropic) are the call's value;
 ``role: "tool"`` content and ``tool_result`` content are results; ``tool_call_id`` and
 ``tool_use_id`` are identifiers; request settings (``model``, ``tool_choice``,
-``max_tokens``...) are labelled as the Responses tables label them. Standard library only,
+``max_tokens``...) are settings, as in the Responses tables. Standard library only,
 imports nothing from ``kinds`` (it is imported by it).
 """
 
@@ -17,6 +17,7 @@ from typing import Any, Final
 
 Row = tuple[str, str] | tuple[str, str, str]
 R: Final = "rule"
+SET: Final = "setting"
 V: Final = "value"
 S: Final = "result"
 ID: Final = "identifier"
@@ -60,10 +61,11 @@ def _chat_message(content_kind: str) -> list[Row]:
 
 CHAT_TOOL_MESSAGE: Final = _chat_message(S)  # role "tool" (and the deprecated "function"): the result
 CHAT_SETTINGS: Final[list[Row]] = [
-    ("model", R), *_deep("tool_choice", R), ("parallel_tool_calls", R), ("temperature", R), ("top_p", R),
-    ("max_tokens", R), ("max_completion_tokens", R), ("n", R), ("stream", R), ("store", R), ("seed", R),
-    *_deep("stop", R), *_deep("response_format", R), ("reasoning_effort", R), ("service_tier", R),
-    *_deep("function_call", R), ("functions", R), *_at("functions[*]", CHAT_LEGACY_FUNCTION),
+    ("model", SET), *_deep("tool_choice", SET), ("parallel_tool_calls", SET), ("temperature", SET),
+    ("top_p", SET), ("max_tokens", SET), ("max_completion_tokens", SET), ("n", SET), ("stream", SET),
+    ("store", SET), ("seed", SET),
+    *_deep("stop", SET), *_deep("response_format", SET), ("reasoning_effort", SET), ("service_tier", SET),
+    *_deep("function_call", SET), ("functions", R), *_at("functions[*]", CHAT_LEGACY_FUNCTION),
     ("tools", R), *_at("tools[*]", CHAT_TOOL), ("user", ID), ("safety_identifier", ID),
     ("prompt_cache_key", ID), *_deep("metadata", E),
 ]
@@ -77,7 +79,7 @@ CHAT_REQUEST: Final[list[Row]] = [
     *CHAT_SETTINGS,
 ]
 CHAT_RESPONSE: Final[list[Row]] = [
-    ("", E), ("id", ID), ("object", E), ("created", E), ("model", R), ("service_tier", R),
+    ("", E), ("id", ID), ("object", E), ("created", E), ("model", SET), ("service_tier", SET),
     ("system_fingerprint", E), ("choices", E), ("choices[*]", E), ("choices[*].index", E),
     ("choices[*].finish_reason", E), *_deep("choices[*].logprobs", E),
     *_at("choices[*].message", _chat_message(S)), *_deep("usage", E),
@@ -116,13 +118,13 @@ ANTHROPIC_REQUEST: Final[list[Row]] = [
     *_at("messages[role=user]", _anthropic_message(V)),
     *_at("messages[role=assistant]", _anthropic_message(S)),
     ("messages[*]", E), ("messages[*].role", E),
-    ("model", R), ("max_tokens", R), ("system", R), *_deep("system", R), *_deep("tool_choice", R),
-    ("tools", R), *_at("tools[*]", ANTHROPIC_TOOL), ("temperature", R), ("top_p", R), ("top_k", R),
-    *_deep("stop_sequences", R), ("stream", R), *_deep("thinking", R), ("service_tier", R),
+    ("model", SET), ("max_tokens", SET), ("system", R), *_deep("system", R), *_deep("tool_choice", SET),
+    ("tools", R), *_at("tools[*]", ANTHROPIC_TOOL), ("temperature", SET), ("top_p", SET), ("top_k", SET),
+    *_deep("stop_sequences", SET), ("stream", SET), *_deep("thinking", SET), ("service_tier", SET),
     ("metadata", E), ("metadata.user_id", ID), *_deep("metadata", E),
 ]
 ANTHROPIC_RESPONSE: Final[list[Row]] = [
-    ("", E), ("id", ID), ("type", E), ("role", E), ("model", R), ("content", E), *_blocks("content", S),
+    ("", E), ("id", ID), ("type", E), ("role", E), ("model", SET), ("content", E), *_blocks("content", S),
     ("stop_reason", E), ("stop_sequence", E), *_deep("stop_details", E), *_deep("usage", E),
     *_deep("container", E), *_deep("diagnostics", E),
 ]

@@ -14,6 +14,7 @@ from lessons_lib.core import kinds_apis
 from lessons_lib.core.fieldpath import Pattern
 
 R: Final = "rule"
+SET: Final = "setting"  # request settings: how this request is handled, not how arguments are filled
 V: Final = "value"
 S: Final = "result"
 ID: Final = "identifier"
@@ -73,12 +74,12 @@ MCP_CALL_RESULT: Final[list[Row]] = [
 ]
 MCP_CALL_PARAMS: Final[list[Row]] = [("", E), ("name", ID), *_tree("arguments", V), *_tree("_meta", E)]
 
-_CONFIG: Final[list[Row]] = [  # request options that a response echoes back: how to produce, = rules
-    ("model", R), ("instructions", R), *_tree("tool_choice", R),
-    ("tools", R), *_under("tools[*]", RESPONSES_TOOL), ("parallel_tool_calls", R), ("max_tool_calls", R),
-    ("store", R), ("stream", R), ("temperature", R), ("top_p", R), ("top_logprobs", R),
-    ("max_output_tokens", R), ("truncation", R), *_tree("text", R), *_tree("reasoning", R),
-    *_tree("include", R), ("background", R), ("service_tier", R),
+_CONFIG: Final[list[Row]] = [  # request options that a response echoes back: rules and settings
+    ("model", SET), ("instructions", R), *_tree("tool_choice", SET),
+    ("tools", R), *_under("tools[*]", RESPONSES_TOOL), ("parallel_tool_calls", SET), ("max_tool_calls", SET),
+    ("store", SET), ("stream", SET), ("temperature", SET), ("top_p", SET), ("top_logprobs", SET),
+    ("max_output_tokens", SET), ("truncation", SET), *_tree("text", SET), *_tree("reasoning", SET),
+    *_tree("include", SET), ("background", SET), ("service_tier", SET),
     ("previous_response_id", ID), *_tree("conversation", ID), ("user", ID), ("safety_identifier", ID),
     ("prompt_cache_key", ID), *_tree("metadata", E),
 ]
@@ -130,8 +131,8 @@ TABLES: Final[dict[str, list[Row]]] = {
         *_tree("result.serverInfo", ID), ("result.instructions", R), *_tree("result._meta", E),
     ],
     "mcp_response/error": [
-        ("", E), ("jsonrpc", E), ("id", ID), ("error", E), ("error.code", E), ("error.message", S),
-        *_tree("error.data", S),
+        ("", E), ("jsonrpc", E), ("id", ID), ("error", E), ("error.code", E), ("error.message", E),
+        *_tree("error.data", E),  # a refused request: nothing ran, so nothing here is a result
     ],
     "mcp_response": [*_MCP_RESPONSE, *_tree("result._meta", E)],
     # fragments: parts of the messages above, as the verifier's attachments hold them
@@ -146,7 +147,7 @@ TABLES: Final[dict[str, list[Row]]] = {
     "mcp_call_result": MCP_CALL_RESULT,
     # a whole trace file (lessons_lib.trace/1): bodies are classified as messages of their own
     "trace": [
-        ("", E), ("format", E), ("task", V), *_tree("model", R), ("tools", E), ("tools[*]", E),
+        ("", E), ("format", E), ("task", V), *_tree("model", SET), ("tools", E), ("tools[*]", E),
         ("tools[*].**", ID), ("events", E), ("events[*]", E), ("events[*].seq", ID),
         ("events[*].body", NEST), ("events[*].*", E), ("links", E), ("links[*]", E), ("links[*].*", ID),
         ("answer", S), *_tree("outcome", E),

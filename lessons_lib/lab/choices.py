@@ -69,7 +69,7 @@ def compare_tool_choices(api: str = "chat") -> ApiTable:
         rows.append(
             (
                 (name, None),
-                (json.dumps(choice, ensure_ascii=False), "rule"),
+                (json.dumps(choice, ensure_ascii=False), "setting"),
                 file_did,
                 file_answer,
                 chat_did,
