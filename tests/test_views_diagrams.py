@@ -295,3 +295,12 @@ def test_dot_is_built_with_graphviz_and_quotes_any_label() -> None:
     assert r'label="say \"hi\" \\ C:\\dir\n第二行"' in g.source
     svg = Diagram("probe", g.source, "probe").svg()
     assert "say &quot;hi&quot; \\ C:\\dir" in svg and "第二行" in svg
+
+
+def test_loop_diagram_closes_the_loop() -> None:
+    # Figure 5-1 is a loop: the feedback (step 10) goes back into the model's next choice (step 4).
+    d = loop_diagram()
+    edges = [ln.split("[")[0].split() for ln in d.source.splitlines() if " -> " in ln]
+    assert ["s10", "->", "s4"] in edges
+    assert "⑩ → ④" in d.description
+    assert d.svg() == loop_diagram().svg()  # deterministic: the recorded SVG does not drift

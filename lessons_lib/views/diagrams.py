@@ -98,6 +98,9 @@ def loop_diagram() -> Diagram:
             g.edge(f"s{b}", f"s{a}", dir="back")
         else:
             g.edge(f"s{a}", f"s{b}")
+    # The loop closes: the feedback goes into the next model request, which chooses again.
+    back = edge_label("下一次请求")
+    g.edge("s10", "s4", xlabel=back, style="dashed", penwidth="1.6", constraint="false")
     with g.subgraph(name="cluster_legend") as legend:
         legend.attr("graph", label="颜色 = 链路步骤", color="#BBBBBB", fontsize="10")
         for s in glossary.STEPS:
@@ -106,8 +109,12 @@ def loop_diagram() -> Diagram:
         same_rank(legend, [f"k_{s}" for s in glossary.STEPS])
         chain(legend, [f"k_{s}" for s in glossary.STEPS], style="invis")
     g.edge("s9", "k_declaration", style="invis")
-    text = "图：一次调用的闭环\n" + "\n".join(
-        f"{i + 1:>2}. {w}（{who}）[{glossary.STEP_ZH[s]}]" for i, (w, who, s) in enumerate(LOOP_STEPS)
+    text = (
+        "图：一次调用的闭环\n"
+        + "\n".join(
+            f"{i + 1:>2}. {w}（{who}）[{glossary.STEP_ZH[s]}]" for i, (w, who, s) in enumerate(LOOP_STEPS)
+        )
+        + "\n⑩ → ④：反馈进入下一次模型请求，模型带着反馈再选择（这就是闭环）"
     )
     return Diagram("loop", g.source, text)
 
