@@ -244,7 +244,7 @@ def bench_nbval(repeat: int, workers: int) -> list[Figure]:
     note = f"a suite FAILED: {failed[-1]}" if failed else ""
     return [
         Figure(f"nbval suite ({n} notebooks, -n {workers})", s, note=note),
-        Figure(f"  one-run floor: {n} notebooks, one run_chain() each", r, note="real openai, mcp SDKs"),
+        Figure(f"  one-run floor: {n} x one run_chain()", r, note="real openai, mcp SDKs"),
         Figure(f"  empty floor: {n} one-cell notebooks", f, note="kernel starts + plugin load"),
         Figure("nbval suite / one-run floor", s / r, 1.5, ratio=True, note="the lessons' own work"),
         Figure("  nbval suite / empty floor", s / f, ratio=True, note="for reference"),

@@ -6,7 +6,10 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``, never a downloaded b
 
 * the what-if lesson (``09_what_if.ipynb``): Run All, move the ``head`` slider 20 -> 5, and
   the page shows ``"head": 5`` and exactly five lines of ``notes.txt`` in the result;
-* the first lesson (``00_start_here.ipynb``): Run All, and a diagram's SVG is on the page.
+* the first lesson (``00_start_here.ipynb``): Run All, and a diagram's SVG is on the page;
+* the hands-on lesson (``11_write_the_loop.ipynb``): Run All, the step-3 checker says
+  "还没有完成"; type the reference answer into the exercise cell's blank, run it and its
+  checker, and the checker shows the pass.
 
 A small generated notebook (an IntSlider wired with ``interactive_output`` and a graphviz SVG)
 runs through the same steps first, so the harness itself is tested whatever the lessons do.
@@ -67,6 +70,7 @@ class SliderCase:
 # The real lessons plug in here by file name.
 WHATIF = SliderCase("09_what_if.ipynb")
 DIAGRAM_NOTEBOOK = "00_start_here.ipynb"
+HANDS_ON_NOTEBOOK = "11_write_the_loop.ipynb"
 HARNESS = SliderCase(HARNESS_NOTEBOOK)
 
 # Lab user settings: no news toasts, no network, every cell in the DOM (no windowing).
@@ -442,5 +446,40 @@ def test_start_here_shows_diagram(browser_context: Any, lab: Lab) -> None:
     page = run_notebook(browser_context, lab, DIAGRAM_NOTEBOOK)
     try:
         check_diagram(page, DIAGRAM_NOTEBOOK)
+    finally:
+        page.close()
+
+
+def test_hands_on_exercise_passes_after_typing_the_answer(browser_context: Any, lab: Lab) -> None:
+    """A learner fills one blank of lesson 11 in Lab and the checker turns from unfinished to pass."""
+    from playwright.sync_api import expect
+
+    _need_course_notebook(HANDS_ON_NOTEBOOK)
+    page = run_notebook(browser_context, lab, HANDS_ON_NOTEBOOK)
+    try:
+        panel = notebook_panel(page)
+        exercise = panel.locator(".jp-CodeCell", has_text="def route_call(call, routes)").first
+        checker = panel.locator(".jp-CodeCell", has_text="check_step(3, route_call)").first
+        checker.scroll_into_view_if_needed()
+        expect(checker.locator(".jp-OutputArea")).to_contain_text("还没有完成")
+        # Type the answer over the blank as a learner does: select the "..." only (the TODO
+        # comment after it stays), then type.
+        exercise.scroll_into_view_if_needed()
+        line = "    args = ...  # TODO 解析 call.arguments"
+        exercise.locator(".cm-line", has_text="args = ...").first.click()
+        page.keyboard.press("End")
+        for _ in range(len(line) - line.index("...") - 3):
+            page.keyboard.press("ArrowLeft")
+        for _ in range(3):
+            page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.type("json.loads(call.arguments)")
+        expect(exercise.locator(".cm-content")).to_contain_text(
+            "args = json.loads(call.arguments)  # TODO 解析 call.arguments"
+        )
+        page.keyboard.press("Shift+Enter")  # run the exercise cell; the checker cell is next
+        page.keyboard.press("Shift+Enter")
+        checker.scroll_into_view_if_needed()
+        expect(checker.locator(".jp-OutputArea")).to_contain_text("✓ 第 3 步")
+        shot(page, "11_write_the_loop-step3-pass")
     finally:
         page.close()

@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from lessons_lib.checks._attachments import roundtrip_from_trace
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
+from lessons_lib.checks.apiview import api_of, responses_trace
+from lessons_lib.checks.verify_apis import api_problems
 from lessons_lib.checks.verify_report import esc, html_table
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.jsonvalue import JSONObject
@@ -90,7 +93,9 @@ def diagnose(trace: object) -> Diagnosis:
     ``trace`` is a trace dict, a ``lessons_lib.core.trace.Trace`` or a path to a trace file;
     anything that is not a trace raises ValueError with one sentence saying what to do.
     """
-    data = _as_trace(trace)
+    original = _as_trace(trace)
+    api = api_of(original)  # Chat / Anthropic (lesson 22): walk the Responses view of the same parts
+    data = responses_trace(original, api) if api != "responses" else original
     chains = [Chain(data, n) for n in range(max(1, len(call_items(model_body(data, "response_1")))))]
     findings: list[Finding] = []
     for (key, name), step in zip(STEPS, WALK, strict=True):
@@ -98,7 +103,21 @@ def diagnose(trace: object) -> Diagnosis:
             findings.append(Finding(key, name, "unchecked", "前面的环节已断开，先修好它"))
         else:
             findings.append(_walk_step(key, name, step, chains))
+    if api != "responses":
+        findings = _with_api_problems(findings, api_problems(roundtrip_from_trace(original), api))
     return Diagnosis(findings, tool_failed=any(c.tool_failed for c in chains))
+
+
+def _with_api_problems(findings: list[Finding], problems: list[tuple[str, str]]) -> list[Finding]:
+    """The earliest API-specific break (in that API's words) replaces a later or equal generic one."""
+    order = [key for key, _ in STEPS]
+    broken = next((n for n, f in enumerate(findings) if f.status == "broken"), len(findings))
+    found = sorted((order.index(link), reason) for link, reason in problems)
+    if not found or found[0][0] > broken:
+        return findings
+    at, reason = found[0]
+    rest = [Finding(f.key, f.name, "unchecked", "前面的环节已断开，先修好它") for f in findings[at + 1 :]]
+    return [*findings[:at], Finding(findings[at].key, findings[at].name, "broken", reason), *rest]
 
 
 def _walk_step(key: str, name: str, step: Callable[[Chain], str], chains: list[Chain]) -> Finding:

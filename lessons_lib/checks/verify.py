@@ -30,6 +30,7 @@ Every check answers PASS or FAIL with a reason; a wrong shape is a FAIL, never a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from lessons_lib.checks._attachments import (
@@ -50,7 +51,10 @@ from lessons_lib.checks._evidence import (
 from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
 from lessons_lib.checks._jsoncheck import Fail, same, show
 from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
+from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 FIELDS_LIMITS: Final = (
     ("JSON 解析", "文本解析后得到相同 path/head", "不能证明文件被读取"),
@@ -73,6 +77,9 @@ def verify_fields(fragments: object) -> Report:
     """
     fr = as_dict(fragments)
     kind = kind_of(fr)
+    api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
+    if api != "responses":  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
+        fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
     fr = fragments_from_trace(fr) if kind == "trace" else fr
     fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
     return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
@@ -81,11 +88,30 @@ def verify_fields(fragments: object) -> Report:
 def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
+    api = api_of(rt)
     rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
+    if api != "responses":
+        return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)
     return Report(
         "核对两轮往返（verify-roundtrip）", checks, ROUNDTRIP_LIMITS, trials(rt) if sabotage else []
     )
+
+
+def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
+    """Chat / Anthropic (lesson 22): the API's own checks, then the six on the Responses view."""
+
+    rt: JSONObject = given if isinstance(given, dict) else {}
+
+    def judge(r: JSONObject) -> list[Check]:
+        mapped = [
+            replace(c, name=f"{c.name}（对照 Responses 的位置）")
+            for c in roundtrip_checks(responses_roundtrip(r, api))
+        ]
+        return api_checks(r, api) + mapped
+
+    title = f"核对两轮往返（verify-roundtrip · {API_TITLES[api]}）"
+    return Report(title, judge(rt), ROUNDTRIP_LIMITS, api_trials(rt, api, judge) if sabotage else [])
 
 
 __all__ = [

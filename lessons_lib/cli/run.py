@@ -34,7 +34,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines.add_argument("--tail", type=int, help="last N lines")
     parser.add_argument("--task", help="the user's whole task text, instead of --path/--head/--tail")
     parser.add_argument("--root", type=Path, help="folder served as /workspace (default: data/workspace)")
-    parser.add_argument("--live", action="store_true", help="call a real model (needs OPENAI_API_KEY)")
+    parser.add_argument(
+        "--api",
+        choices=("responses", "chat", "anthropic"),
+        default="responses",
+        help="model API: OpenAI Responses (default), OpenAI Chat Completions, Anthropic Messages (lesson 20)",
+    )
+    parser.add_argument(
+        "--live", action="store_true", help="call a real model (needs OPENAI_API_KEY, or ANTHROPIC_API_KEY)"
+    )
     parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
     parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")
     args = parser.parse_args(argv)
@@ -46,15 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+    from lessons_lib.engine.apis import KEYS, setting_for
+    from lessons_lib.engine.models import ENABLE_LIVE
 
     try:
-        no_key = args.live and live_setting() is None
+        no_key = args.live and setting_for(args.api, True) is None
     except ValueError as exc:  # a malformed OPENAI_BASE_URL
         print(f"run: {exc}", file=sys.stderr)
         return 2
     if no_key:
-        print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
+        if args.api == "anthropic":
+            from lessons_lib.engine.api_anthropic import ENABLE_LIVE
+        print(f"run: --live --api {args.api} needs {KEYS[args.api]}. {ENABLE_LIVE}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
@@ -73,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         services=services,
         live=args.live,
         model=args.model,
+        api=args.api,
     )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     failed = failed_outputs(trace)

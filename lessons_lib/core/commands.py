@@ -25,6 +25,22 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tree": ("lessons_lib.cli.tree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.cli.diagram", "main", "draw the actors, loop, chain or trace diagram"),
     "whatif": ("lessons_lib.cli.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "grade": ("lessons_lib.cli.grade", "main", "grade a learner's application loop offline (lesson 11)"),
+    "mcp-revisions": (
+        "lessons_lib.cli.mcp_cmds",
+        "main_revisions",
+        "one tools/call under MCP 2025-06-18, 2025-11-25 and 2026-07-28 (lesson 43)",
+    ),
+    "mcp-structure": (
+        "lessons_lib.cli.mcp_cmds",
+        "main_structure",
+        "tools, resources and prompts on one server, origins labelled (lesson 42)",
+    ),
+    "openapi": (
+        "lessons_lib.cli.openapi_cmds",
+        "main",
+        "the order API: document, generated tools, a routed call, three ways (lessons 40-41)",
+    ),
     "refresh": (
         "lessons_lib.cli.refresh",
         "main",

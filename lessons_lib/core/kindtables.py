@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lessons_lib.core import kinds_apis
 from lessons_lib.core.fieldpath import Pattern
 
 R: Final = "rule"
@@ -192,6 +193,12 @@ TYPE_TITLES: Final[dict[str, str]] = {
 }
 
 # fmt: on
+
+# The Chat Completions and Anthropic Messages shapes (lesson 20): their own tables, and the API
+# a round trip of data/chat/ or data/anthropic/ speaks.
+TABLES.update(kinds_apis.TABLES)
+TYPE_TITLES.update(kinds_apis.TYPE_TITLES)
+TABLES["roundtrip"].append(("api", E))
 
 _COMPILED: dict[str, list[tuple[Pattern, str, str | None]]] = {}
 

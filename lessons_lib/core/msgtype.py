@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from lessons_lib.core import kinds_apis
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 _MCP_METHODS: Final = ("tools/call", "tools/list", "initialize")
@@ -71,6 +72,11 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
         ),
     ),
 ]
+
+
+# The Chat Completions and Anthropic Messages shapes (lesson 20), tried before the Responses ones.
+_RESPONSES_AT: Final = next(n for n, (name, _) in enumerate(DETECTORS) if name == "responses_response")
+DETECTORS[_RESPONSES_AT:_RESPONSES_AT] = kinds_apis.DETECTORS
 
 
 def detect_type(message: Any, *, label: str | None = None) -> str:

@@ -33,6 +33,18 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     "tree": ("tree response_1 --highlight output[0].arguments", "把一份报文画成字段树", "03"),
     "diagram": ("diagram loop", "输出闭环图的 DOT 文本（加 -o 名称 写成 SVG）", "01"),
     "whatif": ("whatif --head 20 --vs 5 --changed", "对照两次运行，只列出改变的字段", "09"),
+    "grade": (
+        "grade notebooks/11_write_the_loop.ipynb --cells solution",
+        "给应用循环评分（这里评第 11 课的参考答案；换成你的 .py 或笔记本）",
+        "11",
+    ),
+    "mcp-revisions": (
+        "mcp-revisions --head 5",
+        "同一次 tools/call 走三个 MCP 修订版，逐帧按官方 schema 校验",
+        "43",
+    ),
+    "mcp-structure": ("mcp-structure --lines 5", "一个服务上的工具、资源和提示，进入模型前标明来源", "42"),
+    "openapi": ("openapi tools --report", "从 OpenAPI 文档生成工具声明，并列出严格模式表达不了的部分", "41"),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
 }
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""

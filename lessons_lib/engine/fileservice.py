@@ -25,7 +25,7 @@ from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 if TYPE_CHECKING:
     from mcp.server import Server
     from mcp.server.context import ServerRequestContext
-    from mcp_types import CallToolResult
+    from mcp_types import CallToolResult, Tool
 
 MAX_BYTES: Final = 1_048_576
 """Size cap: a larger file is refused without being read."""
@@ -224,20 +224,60 @@ def read_text_file(
     return FileService(root or WORKSPACE_DIR).read(path, head, tail)
 
 
-def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server:
+OUTPUT_SCHEMA: Final[JSONObject] = {
+    "type": "object",
+    "properties": {"content": {"type": "string"}},
+    "required": ["content"],
+}
+"""The rule for a structured result (lesson 44): the reference server's ``outputSchema``."""
+
+
+def tool_declaration(*, structured: bool = False) -> Tool:
+    """The ``Tool`` that ``tools/list`` returns; with ``structured`` it adds ``outputSchema``."""
+    import mcp_types as types
+
+    return types.Tool(
+        name=TOOL_NAME,
+        title="Read Text File",
+        description=DESCRIPTION,
+        input_schema=INPUT_SCHEMA,
+        output_schema=OUTPUT_SCHEMA if structured else None,
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+
+
+def tool_result(
+    service: FileService, arguments: JSONObject, *, structured: bool = False
+) -> CallToolResult:
+    """One ``read_text_file`` call as a ``CallToolResult``: a refusal is ``is_error=True``.
+
+    With ``structured`` a success also carries ``structuredContent`` ``{"content": text}`` beside
+    the text block (lesson 44), as the reference server does.
+    """
+    # Other fields are ignored, as the schema allows (no additionalProperties: false) and as
+    # the reference server does.
+    try:
+        text = service.read(arguments.get("path"), arguments.get("head"), arguments.get("tail"))
+    except ToolRefusal as refusal:
+        return _result(str(refusal), is_error=True)
+    except Exception as exc:  # never leak a Python exception or a machine path to the client
+        return _result(f"Internal error while reading: {type(exc).__name__}", is_error=True)
+    result = _result(text, is_error=False)
+    if structured:
+        result.structured_content = {"content": text}
+    return result
+
+
+def build_server(
+    root: Path | None = None, name: str = SERVICE_NAME, *, structured: bool = False
+) -> Server:
     """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
     import mcp_types as types
     from mcp.server import Server
     from mcp.shared.exceptions import MCPError
 
     service = FileService(Path(root) if root is not None else WORKSPACE_DIR)
-    tool = types.Tool(
-        name=TOOL_NAME,
-        title="Read Text File",
-        description=DESCRIPTION,
-        input_schema=INPUT_SCHEMA,
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    )
+    tool = tool_declaration(structured=structured)
 
     async def on_list_tools(
         ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
@@ -250,16 +290,7 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server:
         if params.name != TOOL_NAME:
             # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-        # Other fields are ignored, as the schema allows (no additionalProperties: false) and as
-        # the reference server does.
-        args = dict(params.arguments or {})
-        try:
-            text = service.read(args.get("path"), args.get("head"), args.get("tail"))
-        except ToolRefusal as refusal:
-            return _result(str(refusal), is_error=True)
-        except Exception as exc:  # never leak a Python exception or a machine path to the client
-            return _result(f"Internal error while reading: {type(exc).__name__}", is_error=True)
-        return _result(text, is_error=False)
+        return tool_result(service, dict(params.arguments or {}), structured=structured)
 
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 

@@ -26,10 +26,10 @@ import anyio
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import DEFAULT_API, MODEL_APIS
-from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop, adapter_for
+from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
+from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
-from lessons_lib.engine.models import ModelSetting, live_setting, make_http_client, offline_setting
+from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
 
@@ -87,6 +87,7 @@ async def arun_chain(
     limits: Limits | None = None,
     stale_routes: Mapping[str, str] | None = None,
     api: str = "responses",
+    tool_choice: object = None,
 ) -> Trace:
     """Run the whole chain once and return its trace (async form of :func:`run_chain`).
 
@@ -94,24 +95,15 @@ async def arun_chain(
     service name to a folder (served by the file service) or a server factory; the default
     is ``{"fs": data/workspace}``. ``stale_routes`` (alias -> tool name) plays an application
     whose alias map is out of date: it sends that name to the service instead of the one
-    ``tools/list`` declared (lesson 05's protocol error).
+    ``tools/list`` declared (lesson 05's protocol error). ``api`` is ``"responses"``,
+    ``"chat"`` or ``"anthropic"`` (lesson 20); ``tool_choice`` replaces the loop's own choice on
+    every request of a Chat or Anthropic run (lesson 21).
     """
     check_lines(head, tail)
     limits = limits or Limits()
-    adapter = adapter_for(api)
+    adapter, setting, public = open_api(api, live=live, model=model, tool_choice=tool_choice)
     text = task if task is not None else task_text(path, head, tail)
-    setting = live_setting(model) if live else offline_setting(model)
-    if setting is None:
-        raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
-    info = setting.public()
-    if adapter.api != DEFAULT_API:  # part one's traces (Responses) keep their bytes
-        known = [a for a in MODEL_APIS if a == adapter.api]
-        if not known:
-            raise ValueError(
-                f"adapter api '{adapter.api}' is not a trace model.api ({', '.join(MODEL_APIS)})"
-            )
-        info["api"] = known[0]
-    trace = Trace(task=text, model=info)
+    trace = Trace(task=text, model=public)
     run = _Run(trace, setting, limits)
     transport = None if live else adapter.offline_transport(script or Script())
     with anyio.move_on_after(limits.total_timeout) as scope:
@@ -258,6 +250,7 @@ def run_chain(
     limits: Limits | None = None,
     stale_routes: Mapping[str, str] | None = None,
     api: str = "responses",
+    tool_choice: object = None,
 ) -> Trace:
     """Run the whole chain once (offline by default) and return its trace. Lesson 03.
 
@@ -278,6 +271,7 @@ def run_chain(
             limits=limits,
             stale_routes=stale_routes,
             api=api,
+            tool_choice=tool_choice,
         )
 
     try:

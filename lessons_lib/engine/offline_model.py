@@ -40,6 +40,12 @@ class Script:
 
     arguments: str | None = None
     tool: str | None = None
+    also: tuple[str, ...] = ()
+    """Lesson 11: more ``arguments`` texts, one more ``function_call`` each in the same turn."""
+    preamble: str | None = None
+    """Lesson 11: an assistant message placed before the calls (output[0] is then no call)."""
+    endless: bool = False
+    """Lesson 11: call the tool again on every turn and never answer, so a loop must stop itself."""
 
 
 @dataclass
@@ -65,7 +71,8 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         """The Response object for one request body (pure apart from the turn counter)."""
         items = objects(body.get("input"))
         outputs = [i for i in items if i.get("type") == "function_call_output"]
-        output = [self._answer(items, outputs)] if outputs else self._calls(body, items)
+        answer = outputs and not self.script.endless
+        output = [self._answer(items, outputs)] if answer else self._calls(body, items)
         return _response(f"resp_offline_{self.turns:03d}", body, output)
 
     def _calls(self, body: JSONObject, items: list[JSONObject]) -> list[JSONObject]:
@@ -79,17 +86,19 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         if not chosen:
             return [self._message("没有可用的工具，无法读取文件。")]
         arguments = self.script.arguments if self.script.arguments is not None else _arguments_from(task)
-        return [
+        moves = [(name, arguments) for name in chosen] + [(chosen[0], extra) for extra in self.script.also]
+        calls = [
             {
                 "type": "function_call",
                 "id": f"fc_offline_{self.turns:03d}_{n}",
                 "call_id": f"call_offline_{self.turns:03d}_{n}",
                 "name": name,
-                "arguments": arguments,
+                "arguments": args,
                 "status": "completed",
             }
-            for n, name in enumerate(chosen, start=1)
+            for n, (name, args) in enumerate(moves, start=1)
         ]
+        return ([self._message(self.script.preamble)] if self.script.preamble else []) + calls
 
     def _answer(self, items: list[JSONObject], outputs: list[JSONObject]) -> JSONObject:
         calls = {str(i.get("call_id")): i for i in items if i.get("type") == "function_call"}

@@ -199,17 +199,27 @@ def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: s
 
 
 @lru_cache(maxsize=256)
-def _cached(head: int | None, tail: int | None, path: str) -> tuple[Trace, Chain]:
+def _cached(head: int | None, tail: int | None, path: str, api: str = "responses") -> tuple[Trace, Chain]:
     from lessons_lib.engine.host import run_chain
 
-    trace = run_chain(path=path, head=head, tail=tail)
+    trace = run_chain(path=path, head=head, tail=tail, api=api)
     return trace, chain_fields(trace)
 
 
-def compare_head(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:
-    """Run the chain with ``head=before`` and ``head=after`` and compare field by field. Lesson 09."""
+def compare_head(
+    before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH, api: str = "responses"
+) -> ChangeTable:
+    """Run the chain with ``head=before`` and ``head=after`` and compare field by field. Lesson 09.
+
+    ``api`` (lesson 20): the same what-if through Chat Completions or Anthropic Messages.
+    """
     b, a = _count("head", before), _count("head", after)
-    return compare_chains(_cached(b, None, path)[1], _cached(a, None, path)[1], (f"head={b}", f"head={a}"))
+    return compare_chains(_chain(b, path, api), _chain(a, path, api), (f"head={b}", f"head={a}"))
+
+
+def _chain(head: int, path: str, api: str) -> Chain:
+    """One cached head run; Responses keeps the three-argument key the slider warms (lesson 09)."""
+    return (_cached(head, None, path) if api == "responses" else _cached(head, None, path, api))[1]
 
 
 def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:

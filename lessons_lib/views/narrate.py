@@ -27,6 +27,13 @@ def describe_event(event: Event) -> str:
 
 
 def _model_summary(label: str, body: dict[str, Any]) -> str:
+    from lessons_lib.checks.apiview import api_of_body
+
+    api = api_of_body(body)
+    if api in ("chat", "anthropic"):  # lesson 20: told in that API's own words
+        from lessons_lib.views.apiviews import model_summary
+
+        return model_summary(label, body, api)
     if label.startswith("request_"):
         raw = body.get("input")
         items: list[JSON] = raw if isinstance(raw, list) else []

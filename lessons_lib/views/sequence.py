@@ -73,6 +73,14 @@ def _event_label(e: Event) -> str:
 
 def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
+    from lessons_lib.checks.apiview import api_of, responses_trace
+
+    api = api_of(data)
+    if api != "responses":  # Chat / Anthropic (lesson 20): the same rules on the Responses view
+        from lessons_lib.views.apiviews import native_rows
+
+        lanes, rows = build_rows(responses_trace(dict(data), api))  # type: ignore[arg-type]
+        return lanes, native_rows(rows, data, api)
     events = data["events"]
     lanes = ["user", "application", "model"]
     for name in [t["service"] for t in data["tools"]] + [x for e in events for x in (e["from"], e["to"])]:

@@ -3,7 +3,8 @@
 Usage: ``python tests/specs/extract.py [SHARED_SPECS_DIR]`` (default: ``../shared/specs`` next to
 the repository). It copies the MCP JSON schemas unchanged and cuts from the OpenAI API
 description (``openapi.yaml``, about 3 MB) only ``components.schemas`` reachable from
-``CreateResponse`` and ``Response``, so ``#/components/schemas/...`` references still resolve.
+``CreateResponse`` and ``Response`` (and, into a second file, from the two Chat Completions
+roots), so ``#/components/schemas/...`` references still resolve.
 The output is deterministic: running it twice gives the same bytes. See PROVENANCE.md.
 """
 
@@ -21,6 +22,8 @@ DEFAULT_SHARED = HERE.parents[2] / "shared" / "specs"
 MCP_REVISIONS = ("2025-06-18", "2025-11-25")
 ROOTS = ("CreateResponse", "Response")
 OPENAI_OUT = HERE / "openai" / "responses_components.json"
+CHAT_ROOTS = ("CreateChatCompletionRequest", "CreateChatCompletionResponse")
+CHAT_OUT = HERE / "openai" / "chat_components.json"
 SOURCE_COMMIT = "f85dbe223d40e1a31cba812ab2d755c7e98a92a3"
 
 
@@ -65,20 +68,21 @@ def extract(shared: Path) -> list[Path]:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with (shared / "openai" / "openapi.yaml").open(encoding="utf-8") as handle:
         document = yaml.load(handle, Loader=loader)
-    subset = {
-        "x-provenance": {
-            "source": "openai/openai-openapi, openapi.yaml",
-            "commit": SOURCE_COMMIT,
-            "info_version": document["info"]["version"],
-            "license": "MIT",
-            "extracted_by": "tests/specs/extract.py",
-            "roots": list(ROOTS),
-        },
-        "components": {"schemas": reachable(document["components"]["schemas"])},
-    }
-    OPENAI_OUT.parent.mkdir(parents=True, exist_ok=True)
-    OPENAI_OUT.write_text(json.dumps(subset, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    written.append(OPENAI_OUT)
+    for roots, out in ((ROOTS, OPENAI_OUT), (CHAT_ROOTS, CHAT_OUT)):
+        subset = {
+            "x-provenance": {
+                "source": "openai/openai-openapi, openapi.yaml",
+                "commit": SOURCE_COMMIT,
+                "info_version": document["info"]["version"],
+                "license": "MIT",
+                "extracted_by": "tests/specs/extract.py",
+                "roots": list(roots),
+            },
+            "components": {"schemas": reachable(document["components"]["schemas"], roots)},
+        }
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(subset, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        written.append(out)
     return written
 
 

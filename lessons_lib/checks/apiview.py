@@ -1,0 +1,185 @@
+"""The same call in three APIs: which API a message comes from, and the map between them. Lesson 20.
+
+The verifiers and the doctor were written for Responses messages. A Chat Completions or
+Anthropic Messages exchange carries the same parts in other places (the map table of lesson
+20), so ``responses_view`` rewrites a request or a response into the Responses places, part
+for part, without repairing anything: a missing ``tool_call_id`` stays missing, a stringified
+``input`` stays a string, a ``tool_result`` stays where it was sent. The API-specific checks
+(``lessons_lib.checks.verify_apis``) judge what that map cannot express. Standard library only.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Final
+
+from lessons_lib.checks._evidence import TRACE_FORMAT
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+
+APIS: Final = ("responses", "chat", "anthropic")
+API_TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
+
+
+def api_of_body(body: object) -> str | None:
+    """'responses', 'chat' or 'anthropic' from one model request or response, else None."""
+    if not isinstance(body, dict):
+        return None
+    if "input" in body or body.get("object") == "response":
+        return "responses"
+    if body.get("object") == "chat.completion" or "choices" in body:
+        return "chat"
+    if body.get("type") == "message" or "max_tokens" in body:
+        return "anthropic"
+    if isinstance(body.get("messages"), list):
+        tools = body.get("tools") or []
+        return "anthropic" if any(isinstance(t, dict) and "input_schema" in t for t in tools) else "chat"
+    return None
+
+
+def api_of(data: object) -> str:
+    """The API of a trace (its ``model.api``, else its first model request) or a round trip."""
+    if isinstance(data, dict):
+        model = data.get("model")
+        named = model.get("api") if isinstance(model, dict) else data.get("api")
+        if named in APIS:
+            return str(named)
+        if isinstance(data.get("events"), list):
+            first = next(
+                (
+                    e.get("body")
+                    for e in data["events"]
+                    if isinstance(e, dict) and e.get("label") == "request_1"
+                ),
+                None,
+            )
+            return api_of_body(first) or "responses"
+        return api_of_body(data.get("request_1")) or "responses"
+    return "responses"
+
+
+def _text(content: JSON) -> JSON:
+    if isinstance(content, list):
+        parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        return "\n".join(parts) if parts else content
+    return content
+
+
+def _message(role: JSON, text: JSON) -> JSONObject:
+    """A message item; an assistant's text as one output_text part, as a Response holds it."""
+    if role == "assistant":
+        return {"type": "message", "role": role, "content": [{"type": "output_text", "text": text}]}
+    return {"type": "message", "role": role, "content": text}
+
+
+def _call(call_id: JSON, name: JSON, arguments: JSON, object_input: bool) -> JSONObject:
+    item: JSONObject = {"type": "function_call", "name": name}
+    if call_id is not None:
+        item["call_id"] = call_id
+    item["arguments"] = (
+        json.dumps(arguments, ensure_ascii=False)
+        if object_input and isinstance(arguments, dict)
+        else arguments
+    )
+    return item
+
+
+def _output(call_id: JSON, output: JSON, present: bool = True) -> JSONObject:
+    item: JSONObject = {"type": "function_call_output"}
+    if present:
+        item["call_id"] = call_id
+    item["output"] = output
+    return item
+
+
+def _chat_items(message: JSONObject) -> list[JSON]:
+    role = message.get("role")
+    if role == "tool":
+        return [
+            _output(message.get("tool_call_id"), _text(message.get("content")), "tool_call_id" in message)
+        ]
+    items: list[JSON] = []
+    if message.get("content") not in (None, ""):
+        items.append(_message(role, _text(message.get("content"))))
+    for call in objects(message.get("tool_calls")):
+        name, arguments = get_in(call, "function", "name"), get_in(call, "function", "arguments")
+        items.append(_call(call.get("id"), name, arguments, False))
+    return items
+
+
+def _anthropic_items(message: JSONObject) -> list[JSON]:
+    role, content = message.get("role"), message.get("content")
+    if isinstance(content, str):
+        return [_message(role, content)]
+    items: list[JSON] = []
+    for block in objects(content):
+        kind = block.get("type")
+        if kind == "text":
+            items.append(_message(role, block.get("text")))
+        elif kind == "tool_use":
+            items.append(_call(block.get("id"), block.get("name"), block.get("input"), True))
+        elif kind == "tool_result":
+            text = _text(block.get("content"))
+            failed = block.get("is_error") is True and isinstance(text, str)
+            items.append(_output(block.get("tool_use_id"), f"{FAILURE_PREFIX}{text}" if failed else text))
+    return items
+
+
+def _tools(api: str, tools: JSON) -> JSON:
+    if not isinstance(tools, list):
+        return tools
+    out: list[JSON] = []
+    for tool in objects(tools):
+        spec = tool.get("function") if api == "chat" else tool
+        schema = get_in(spec, "parameters" if api == "chat" else "input_schema")
+        name, description = get_in(spec, "name"), get_in(spec, "description")
+        out.append({"type": "function", "name": name, "description": description, "parameters": schema})
+    return out
+
+
+def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
+    return {"id": body.get("id"), "object": "response", "status": "completed", "output": output}
+
+
+def responses_view(api: str, body: JSON) -> JSON:
+    """One Chat or Anthropic request or response, its parts moved to the Responses places."""
+    body = copy.deepcopy(body)
+    if api == "responses" or not isinstance(body, dict):
+        return body
+    if api == "chat" and "choices" in body:
+        message = get_in(body, "choices", 0, "message")
+        return _response(body, _chat_items(message) if isinstance(message, dict) else [])
+    if api == "anthropic" and body.get("type") == "message":
+        return _response(body, _anthropic_items({"role": "assistant", "content": body.get("content")}))
+    convert = _chat_items if api == "chat" else _anthropic_items
+    messages = body.get("messages")
+    items = [i for m in objects(messages) for i in convert(m)] if isinstance(messages, list) else messages
+    return {
+        "model": body.get("model"),
+        "input": items,
+        "tools": _tools(api, body.get("tools")),
+        "tool_choice": body.get("tool_choice"),
+    }
+
+
+def responses_trace(trace: object, api: str) -> JSONObject:
+    """A trace whose model bodies are in the Responses places (MCP frames and links unchanged)."""
+    out: JSONObject = copy.deepcopy(trace) if isinstance(trace, dict) else {}
+    out["format"] = TRACE_FORMAT
+    model = out.get("model")
+    if isinstance(model, dict):  # the view is Responses-shaped: absent api = responses
+        out["model"] = {k: v for k, v in model.items() if k != "api"}
+    for event in objects(out.get("events")):
+        if event.get("channel") == "model":
+            event["body"] = responses_view(api, event.get("body"))
+    return out
+
+
+def responses_roundtrip(roundtrip: object, api: str) -> JSONObject:
+    """A round trip whose four model bodies are in the Responses places."""
+    out: JSONObject = copy.deepcopy(roundtrip) if isinstance(roundtrip, dict) else {}
+    for key in ("request_1", "response_1", "request_2", "response_2"):
+        if key in out:
+            out[key] = responses_view(api, out[key])
+    return out

@@ -1,0 +1,57 @@
+"""``python -m lessons_lib grade FILE``: grade a learner's application loop offline. Lesson 11.
+
+FILE is a ``.py`` file or a notebook (its cells tagged ``exercise``). ``--function NAME``
+picks the function (default ``app_loop``, the whole loop; a step's name such as
+``route_call`` runs that step's checker, and ``mcp_request``, ``find_ids``, ``break_chain`` the
+small exercises of lessons 03, 06, 07). ``--cells solution`` grades a notebook's reference
+cells instead of the learner's. ``--json`` prints the report as JSON for a
+gradebook. Exit 0 pass, 1 fail, 2 bad input (no such file, no such function, a syntax
+error): one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+DESCRIPTION = (
+    "Grade a learner's application loop offline, with the real SDKs, on the example and on cases "
+    "the learner did not see. FILE is a .py file or a notebook (its cells tagged exercise). "
+    "Exit codes: 0 pass; 1 a check failed; 2 bad input (no such file, no such function, "
+    "a syntax error)."
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=DESCRIPTION)
+    parser.add_argument("file", help="the learner's .py file or .ipynb notebook")
+    parser.add_argument(
+        "--function",
+        default="app_loop",
+        help="function to grade (default %(default)s, the whole loop; a step's name, e.g. route_call, "
+        "runs that step's check)",
+    )
+    parser.add_argument(
+        "--cells",
+        default="exercise",
+        choices=("exercise", "solution"),
+        help="for a notebook: which tagged cells to run (default %(default)s; solution = the reference)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+    from lessons_lib.course.grading import GradeInputError
+    from lessons_lib.course.grading_files import grade_file
+
+    try:
+        report = grade_file(args.file, function=args.function, cells=args.cells)
+    except GradeInputError as exc:
+        print(f"grade: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) if args.json else report.text())
+    return 0 if report.passed else 1

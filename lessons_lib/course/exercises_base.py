@@ -1,0 +1,104 @@
+"""What every exercise checker shares: the verdict object and the blank detector. Lesson 03.
+
+``run_checker`` turns any outcome of a learner's function into a :class:`StepResult`: a blank
+left in the starter code (``...`` or ``# TODO``) is "还没有完成" plus a hint; a wrong answer is
+the checker's reason; an exception the learner's code raised is named in one line. It never
+raises, so a notebook as the learner first gets it runs from top to bottom under strict nbval.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import inspect
+import re
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias, cast
+
+from lessons_lib.checks._jsoncheck import Fail, show
+from lessons_lib.core.display import Displayable
+
+UNFINISHED: Final = "还没有完成"
+BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码，再运行。"
+
+
+Learner: TypeAlias = "Callable[..., Any]"
+"""A function the learner wrote: what it takes and returns is what the checker finds out."""
+
+PASS_COLOUR: Final = "#009E73"
+FAIL_COLOUR: Final = "#D55E00"
+OPEN_COLOUR: Final = "#E69F00"
+
+
+def verdict_html(text: str, colour: str) -> str:
+    """A verdict as the exercise checkers and the grader show it: text beside a coloured bar."""
+    body = html.escape(text).replace("\n", "<br>")
+    return f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'
+
+
+@dataclass(frozen=True, repr=False)
+class StepResult(Displayable):
+    """A checker's verdict: passed, what it found, and a hint for the next try. Lesson 03."""
+
+    title: str
+    passed: bool
+    message: str
+    hint: str = ""
+    unfinished: bool = False
+
+    def text(self) -> str:
+        mark = "✓" if self.passed else "…" if self.unfinished else "✗"
+        lines = [f"{mark} {self.title}：{self.message}"]
+        return "\n".join([*lines, f"提示：{self.hint}"] if self.hint and not self.passed else lines)
+
+    __str__ = text
+
+    def html(self) -> str:
+        colour = PASS_COLOUR if self.passed else OPEN_COLOUR if self.unfinished else FAIL_COLOUR
+        return verdict_html(self.text(), colour)
+
+    def summary(self) -> str:
+        state = "passed" if self.passed else "unfinished" if self.unfinished else "failed"
+        return f"{self.title!r}, {state}"
+
+
+_NONE_TODO: Final = re.compile(r"\bNone\s*#\s*TODO\b")
+
+
+def has_blank(fn: object) -> bool:
+    """True when the function still holds a starter blank: a bare ``...`` or ``None  # TODO``.
+
+    A ``...`` inside a subscript (``Callable[..., str]``) is a type, not a blank; a ``# TODO``
+    comment left next to code the learner filled in is not a blank either.
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    if _NONE_TODO.search(source):
+        return True
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    in_types = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
+    return any(
+        isinstance(n, ast.Constant) and n.value is Ellipsis and id(n) not in in_types for n in ast.walk(tree)
+    )
+
+
+def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: object) -> StepResult:
+    """Run one checker on a learner function; every outcome is a StepResult, never an exception."""
+    if not callable(fn):
+        return StepResult(title, False, f"需要一个函数，收到的是 {show(fn)}", hint)
+    if has_blank(fn):
+        return StepResult(title, False, BLANK_TEXT, hint, True)
+    try:
+        return StepResult(title, True, checker(cast(Learner, fn)))
+    except Fail as wrong:
+        return StepResult(title, False, str(wrong), hint)
+    except Exception as exc:  # the learner's code raised: say what and keep going
+        detail = str(exc).splitlines()[0][:160] if str(exc) else ""
+        return StepResult(title, False, f"你的函数抛出了 {type(exc).__name__}（{detail}）", hint)

@@ -1,0 +1,88 @@
+"""Grading a learner's file: a ``.py`` file or a notebook's tagged cells. Introduced in lesson 11.
+
+``grade_file(path, function=...)`` loads the function and grades it: a step's name (for
+example ``route_call``) runs that step's checker, anything else the whole-loop grader. It
+returns a pure-data :class:`~lessons_lib.course.grading.GradeReport`, so a gradebook can run one
+process per submission; a file that cannot be graded raises
+:class:`~lessons_lib.course.grading.GradeInputError` with one line that says why.
+"""
+
+from __future__ import annotations
+
+import linecache
+from pathlib import Path
+from typing import cast
+
+from lessons_lib.course.exercises import STEP_NAMES, check_step
+from lessons_lib.course.exercises_base import Learner
+from lessons_lib.course.exercises_early import EARLY_NAMES, check_exercise
+from lessons_lib.course.grading import DEFAULT_FUNCTION, GradeInputError, GradeReport, grade_loop
+
+
+def load_function(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> Learner:
+    """The named function from a ``.py`` file or a notebook's cells with this tag; GradeInputError if not."""
+    p = Path(path)
+    if not p.is_file():
+        raise GradeInputError(f"没有这个文件：{p}（请给出 .py 文件或 .ipynb 笔记本的路径）")
+    try:
+        source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise GradeInputError(f"读不了 {p.name}：{exc}") from None
+    try:
+        code = compile(source, str(p), "exec")
+    except SyntaxError as exc:
+        raise GradeInputError(f"{p.name} 第 {exc.lineno} 行有语法错误：{exc.msg}") from None
+    if p.suffix == ".ipynb":  # so a traceback shows the learner's line, not the notebook's JSON
+        linecache.cache[str(p)] = (len(source), None, source.splitlines(True), str(p))
+    namespace: dict[str, object] = {"__name__": "submission", "__file__": str(p)}
+    try:
+        exec(code, namespace)  # the learner's own file, run as a teacher would run it
+    except Exception as exc:
+        raise GradeInputError(f"运行 {p.name} 时出错：{type(exc).__name__}: {exc}") from None
+    found = namespace.get(function)
+    if not callable(found):
+        defined = sorted(
+            k for k, v in namespace.items() if callable(v) and getattr(v, "__module__", "") == "submission"
+        )
+        raise GradeInputError(
+            f"{p.name} 里没有函数 {function}（定义了：{', '.join(defined) or '无'}）；用 --function 指定名字"
+        )
+    return cast(Learner, found)
+
+
+def _notebook_source(p: Path, tag: str) -> str:
+    """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
+    import json
+
+    nb = json.loads(p.read_text(encoding="utf-8"))
+    cells = [
+        "".join(c.get("source", []))
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
+    ]
+    if not cells:
+        raise ValueError(f"这个笔记本里没有标记为 {tag} 的代码单元")
+    return "\n\n".join(cells) + "\n"
+
+
+def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> GradeReport:
+    """Load ``function`` from the file and grade it: a step checker for a step name, else the loop.
+
+    The small exercises of lessons 03, 06 and 07 are graded by name too (``mcp_request``,
+    ``find_ids``, ``break_chain``).
+
+    ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
+    """
+    fn = load_function(path, function, cells)
+    step = STEP_NAMES.get(function)
+    lesson = EARLY_NAMES.get(function)
+    if lesson is not None or (step is not None and step < len(STEP_NAMES)):  # the last step is the loop
+        result = check_exercise(lesson, fn) if lesson is not None else check_step(step or 0, fn)
+        return GradeReport(
+            result.passed,
+            result.message,
+            link=None if result.passed else function,
+            hint=result.hint,
+            title=result.title,
+        )
+    return grade_loop(fn)

@@ -1,0 +1,321 @@
+"""Course-provided pieces for writing the application loop yourself. Introduced in lesson 11.
+
+``workbench()`` yields a :class:`Bench` with the two real ends of the chain:
+
+- ``bench.model``: a real ``openai.OpenAI`` client; its requests reach the offline stand-in
+  (a deterministic rule program, not a language model) through an ``httpx2`` transport;
+- ``bench.fs``: a :class:`ToolService`, a real ``mcp`` client session on the file service
+  (``initialize`` and ``tools/list`` by the SDK), to which the learner sends the
+  ``tools/call`` frames they write, over the same JSON-RPC wire.
+
+Every model body and every frame lands in ``bench.trace`` (format ``lessons_lib.trace/1``), so
+the grader reads a learner's run like any other trace. Synchronous on purpose, so a learner
+writes plain functions: the MCP session and the stand-in run on an event loop in a helper
+thread (``anyio.from_thread.start_blocking_portal``), which also works inside Jupyter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+import anyio
+import httpx2
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
+from anyio.from_thread import BlockingPortal
+
+from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
+from lessons_lib.core.jsonvalue import JSONObject, get_in
+from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Status
+from lessons_lib.engine.execute import Service
+from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
+from lessons_lib.engine.offline_model import OfflineModel, Script
+from lessons_lib.engine.wire import FramedTransport, to_wire
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.shared.message import SessionMessage
+    from mcp_types import ListToolsResult
+    from openai import OpenAI
+
+Incoming: TypeAlias = "SessionMessage | Exception"
+Streams: TypeAlias = "tuple[ObjectReceiveStream[Incoming], ObjectSendStream[SessionMessage]]"
+
+REPLY_TIMEOUT: Final = 10.0
+RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
+
+
+class _ModelRecorder:
+    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does.
+
+    (The host's own recorder is part of its run state, with settings and limits a learner's
+    run does not have; these few lines are the same labelling.)
+    """
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.rounds = 0
+
+    def on_body(self, direction: str, body: JSONObject, status: int | None) -> None:
+        if direction == "request":
+            self.rounds += 1
+            self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
+        elif direction == "response":
+            label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
+            self.trace.add("model", "model", "application", label, body)
+
+
+class _SharedWire:
+    """A framed MCP transport whose write side the learner shares with the SDK's session.
+
+    Replies to the learner's own requests are taken off the wire before the session sees
+    them (the session would drop an id it did not send). The SDK has no such hook.
+    """
+
+    def __init__(self, inner: FramedTransport) -> None:
+        self._inner = inner
+        self._waiting: dict[str, ObjectSendStream[JSONObject]] = {}
+        self._write: ObjectSendStream[SessionMessage] | None = None
+        self._cm: AbstractAsyncContextManager[Streams] | None = None
+
+    async def __aenter__(self) -> Streams:
+        self._cm = self._open()
+        return await self._cm.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._cm is not None:
+            await self._cm.__aexit__(None, None, None)
+
+    @asynccontextmanager
+    async def _open(self) -> AsyncIterator[Streams]:
+        async with self._inner as (read, write):
+            self._write = write
+            to_session, session_read = anyio.create_memory_object_stream[Incoming](16)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._pump, read, to_session)
+                try:
+                    yield session_read, write
+                finally:
+                    tg.cancel_scope.cancel()
+
+    async def _pump(
+        self, read: ObjectReceiveStream[Incoming], to_session: ObjectSendStream[Incoming]
+    ) -> None:
+        async with to_session:
+            async for item in read:
+                frame = {} if isinstance(item, Exception) else json.loads(to_wire(item.message))
+                waiter = None if "method" in frame else self._waiting.pop(json.dumps(frame.get("id")), None)
+                if waiter is not None:
+                    await waiter.send(frame)
+                else:
+                    await to_session.send(item)
+
+    async def request(self, frame: JSONObject) -> JSONObject:
+        """Send one JSON-RPC request as written and wait for the reply with its id."""
+        from mcp.shared.message import SessionMessage
+        from mcp_types import jsonrpc_message_adapter
+
+        key = json.dumps(frame.get("id"))
+        if key in self._waiting:
+            raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
+        message = SessionMessage(jsonrpc_message_adapter.validate_python(frame))
+        send, receive = anyio.create_memory_object_stream[JSONObject](1)
+        self._waiting[key] = send
+        assert self._write is not None
+        try:
+            await self._write.send(message)
+            with anyio.fail_after(REPLY_TIMEOUT):
+                return await receive.receive()
+        except TimeoutError:
+            raise TimeoutError(f"工具服务在 {REPLY_TIMEOUT:g} 秒内没有回答 id {key} 的请求") from None
+        finally:
+            self._waiting.pop(key, None)
+            send.close()
+            receive.close()
+
+
+class ToolService:
+    """The file service as the application sees it: a real MCP session (lesson 11).
+
+    ``list_tools()`` is the SDK's own ``tools/list``; ``send(frame, call_id=...)`` sends a
+    JSON-RPC request the learner wrote and returns the reply frame as a dict. ``call_id``
+    is the application's record of which model call this request serves (trace ``links``).
+    """
+
+    def __init__(
+        self, name: str, portal: BlockingPortal, client: Client, wire: _SharedWire, trace: Trace
+    ) -> None:
+        self.name = name
+        self.session = client.session
+        self._portal, self._client, self._wire, self._trace = portal, client, wire, trace
+
+    def next_id(self) -> int:
+        """A JSON-RPC id not yet used on this connection (the session's own requests count too)."""
+        from lessons_lib.core.queries import mcp_exchanges
+
+        sent = [x.id for x in mcp_exchanges(self._trace, None, self.name)]
+        return max([i for i in sent if isinstance(i, int) and not isinstance(i, bool)], default=0) + 1
+
+    def list_tools(self) -> ListToolsResult:
+        """The service's ``tools/list`` result (``mcp_types.ListToolsResult``)."""
+        return self._portal.call(self._client.list_tools)
+
+    def send(self, frame: JSONObject, *, call_id: str | None = None) -> JSONObject:
+        """Send a JSON-RPC request dict; return the reply dict (a ``result`` or an ``error``)."""
+        from pydantic import ValidationError
+
+        if not isinstance(frame, dict) or "id" not in frame or "method" not in frame:
+            raise ValueError("send() 需要一个 JSON-RPC 请求 dict：jsonrpc、id、method、params")
+        try:
+            json.dumps(frame)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"请求里有不能写成 JSON 的值（{exc}）") from None
+        try:
+            reply = self._portal.call(self._wire.request, frame)
+        except ValidationError as exc:
+            where = ".".join(map(str, exc.errors()[0]["loc"]))
+            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
+        request_id, tool = frame["id"], get_in(frame, "params", "name")
+        if call_id is not None:  # the application's record: this request served that model call
+            self._trace.links.append(
+                {
+                    "call_id": call_id,
+                    "alias": None,
+                    "service": self.name,
+                    "tool": tool if isinstance(tool, str) else None,
+                    "mcp_id": request_id if isinstance(request_id, int | str) else None,
+                }
+            )
+        return reply
+
+    def __repr__(self) -> str:
+        return f"ToolService({self.name!r}, real MCP session, frames recorded)"
+
+
+class _Bridge(httpx2.BaseTransport):
+    """Lets the synchronous SDK client use an async transport running on the portal's loop."""
+
+    def __init__(self, portal: BlockingPortal, inner: httpx2.AsyncBaseTransport) -> None:
+        self._portal, self._inner = portal, inner
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        content = request.read()
+        copy = httpx2.Request(request.method, request.url, headers=request.headers, content=content)
+
+        async def forward() -> tuple[int, httpx2.Headers, bytes]:
+            response = await self._inner.handle_async_request(copy)
+            return response.status_code, response.headers, await response.aread()
+
+        status, headers, body = self._portal.call(forward)
+        return httpx2.Response(status, headers=headers, content=body, request=request)
+
+
+@dataclass
+class _Capped(httpx2.AsyncBaseTransport):
+    """The stand-in, refusing (HTTP 429) once a run has made more requests than a loop should."""
+
+    inner: OfflineModel
+    limit: int
+    runaway: bool = False
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if self.inner.turns >= self.limit:
+            self.runaway = True
+            error = {
+                "message": RUNAWAY.format(n=self.limit),
+                "type": "rate_limit_error",
+                "param": None,
+                "code": None,
+            }
+            return httpx2.Response(429, json={"error": error}, request=request)
+        return await self.inner.handle_async_request(request)
+
+
+@dataclass
+class Bench:
+    """What a learner's loop gets: ``model`` (OpenAI client), ``fs`` (ToolService), and the trace."""
+
+    model: OpenAI
+    fs: ToolService
+    trace: Trace
+    cap: _Capped
+    model_name: str = MODEL_NAME
+
+    @property
+    def runaway(self) -> bool:
+        """True when the loop kept asking the model past the bench's request cap."""
+        return self.cap.runaway
+
+    def course_tools(self) -> list[JSONObject]:
+        """The course's own declaration of the service's tools (what step 1 produces), for demos."""
+        from lessons_lib.engine.adapters import Declared, ResponsesAdapter
+        from lessons_lib.engine.execute import alias_of
+
+        name = self.fs.name
+        return ResponsesAdapter().declare(
+            [
+                Declared(alias_of(name, t.name), name, t.name, t.description or "", t.input_schema)
+                for t in self.fs.list_tools().tools
+            ]
+        )
+
+    def finish(self, answer: object) -> Trace:
+        """Close the record: the shown answer, the route table the service implies, an outcome."""
+        from lessons_lib.core.queries import listed_tools
+        from lessons_lib.engine.execute import alias_of
+
+        name = self.fs.name
+        listed = [t["name"] for t in listed_tools(self.trace, name) if isinstance(t.get("name"), str)]
+        self.trace.tools = [
+            {"alias": alias_of(name, str(t)), "service": name, "name": str(t)} for t in listed
+        ]
+        for link in self.trace.links:
+            tool = link["tool"]
+            link["alias"] = alias_of(name, tool) if tool is not None and tool in listed else tool
+        self.trace.answer = answer if isinstance(answer, str) else None
+        status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
+        self.trace.outcome = {"status": status, "reason": "the learner's loop returned"}
+        return self.trace
+
+
+@contextmanager
+def workbench(
+    task: str = TASK, *, root: str | Path | None = None, script: Script | None = None, max_requests: int = 8
+) -> Iterator[Bench]:
+    """A real OpenAI client on the offline stand-in and a real MCP session on the file service. Lesson 11.
+
+    ``max_requests`` caps the model requests of one run (a loop without a round limit is
+    stopped there with HTTP 429); ``script`` sets the stand-in's moves (``Script``).
+    """
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client
+    from openai import OpenAI
+
+    from lessons_lib.engine.fileservice import build_server
+
+    setting = offline_setting()
+    trace = Trace(task=task, model=setting.public())
+    recorder = _ModelRecorder(trace)
+    server = build_server(Path(root) if root is not None else None, SERVICE_NAME)
+    wire = _SharedWire(FramedTransport(server, Service(SERVICE_NAME, trace).sink))
+    cap = _Capped(OfflineModel(script=script or Script()), max_requests)
+    error: Exception | None = None
+    with start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(wire, mode="legacy")) as client:
+            transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
+            http_client = httpx2.Client(transport=transport, timeout=REPLY_TIMEOUT)
+            with OpenAI(
+                api_key=OFFLINE_KEY, max_retries=0, timeout=REPLY_TIMEOUT, http_client=http_client
+            ) as model:
+                fs = ToolService(SERVICE_NAME, portal, client, wire, trace)
+                try:
+                    yield Bench(model, fs, trace, cap, setting.name)
+                except Exception as exc:  # close the session cleanly, then raise it ungrouped
+                    error = exc
+    if error is not None:
+        raise error

@@ -1,0 +1,179 @@
+"""The offline Anthropic Messages stand-in: a deterministic rule program behind the real ``anthropic`` SDK.
+
+Introduced in lesson 20. **It is not a language model.** It answers ``POST /v1/messages``
+through an ``httpx2`` transport with the shapes of the SDK's ``Message`` type:
+
+- the last message is the user's task -> one ``tool_use`` block per chosen tool, ``input`` an
+  object, ``stop_reason: "tool_use"``; ``tool_choice`` ``{"type": "none"}`` -> a text block, and
+  so does ``auto`` when the task names no ``/workspace`` path (it stands in for "the model decides");
+  ``{"type": "tool", "name": ...}`` forces that tool; ``disable_parallel_tool_use`` -> one block;
+- the last message carries ``tool_result`` blocks -> a text block built from them, paired by
+  ``tool_use_id``, ``stop_reason: "end_turn"`` (unless ``tool_choice`` ``any`` / ``tool`` still
+  forces a call, as the real API does).
+
+Like the real API it answers 400 (``{"type": "error", "error": {...}}``) when a ``tool_use``
+has no ``tool_result`` in the next message, when a ``tool_result`` answers no ``tool_use`` of
+the previous message (both with the real API's wording), when a ``tool_result`` is not in a
+``user`` message, when ``input`` is not an object, or when ``max_tokens`` is missing.
+Placeholders: counter ids (``msg_offline_001``, ``toolu_offline_001_1``) and
+``usage: {"input_tokens": 0, "output_tokens": 0}`` (required by the ``Message`` type; the zeros
+are not a measurement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import httpx2
+
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.standin_rules import (
+    NO_FILE_TEXT,
+    NO_TOOL_TEXT,
+    NO_TOOLS_DECLARED,
+    answer_part,
+    arguments_object,
+    chosen_tools,
+    needs_a_file,
+    read_json,
+    text_of,
+)
+
+LABEL: Final = "离线替身模型 · Anthropic Messages（确定性规则程序，不是语言模型）"
+PATH: Final = "/v1/messages"
+
+
+@dataclass
+class OfflineAnthropic(httpx2.AsyncBaseTransport):
+    """An ``httpx2`` transport that plays the Anthropic Messages API. One instance per run."""
+
+    script: Script = field(default_factory=Script)
+    turns: int = 0
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if request.method != "POST" or not request.url.path.endswith(PATH):
+            return error(request, 404, "not_found_error", f"the offline stand-in only serves POST {PATH}")
+        body = await read_json(request)
+        if body is None:
+            return error(request, 400, "invalid_request_error", "The request body is not valid JSON.")
+        problem = check_request(body)
+        if problem is not None:
+            return error(request, 400, "invalid_request_error", problem)
+        self.turns += 1
+        return httpx2.Response(200, json=self.respond(body), request=request)
+
+    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The Message object for one (already checked) request body."""
+        messages: list[dict[str, Any]] = body["messages"]
+        results = [b for b in _blocks(messages[-1]) if b.get("type") == "tool_result"]
+        choice = body.get("tool_choice") or {"type": "auto"}
+        if results and choice.get("type") in ("auto", "none"):  # "any" or "tool" forces another call
+            return self._message(body, [_text(self._answer(messages, results))], "end_turn")
+        if choice.get("type") == "none":
+            return self._message(body, [_text(NO_TOOL_TEXT)], "end_turn")
+        if choice.get("type") == "auto" and not needs_a_file(_task(messages)):
+            return self._message(body, [_text(NO_FILE_TEXT)], "end_turn")
+        aliases = [str(t.get("name", "")) for t in body.get("tools") or [] if isinstance(t, dict)]
+        forced = choice.get("name") if choice.get("type") == "tool" else None
+        task = _task(messages)
+        names = chosen_tools(aliases, task, self.script, forced)
+        if choice.get("disable_parallel_tool_use"):
+            names = names[:1]
+        if not names:
+            return self._message(body, [_text(NO_TOOLS_DECLARED)], "end_turn")
+        uses = [
+            {
+                "type": "tool_use",
+                "id": f"toolu_offline_{self.turns:03d}_{n}",
+                "name": name,
+                "input": arguments_object(task, self.script),
+            }
+            for n, name in enumerate(names, start=1)
+        ]
+        return self._message(body, uses, "tool_use")
+
+    def _answer(self, messages: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
+        uses = {b.get("id"): b.get("input") for b in _blocks(messages[-2]) if b.get("type") == "tool_use"}
+        parts = []
+        for block in results:
+            output = text_of(block.get("content"))
+            if block.get("is_error") and not output.startswith(FAILURE_PREFIX):
+                output = FAILURE_PREFIX + output  # is_error is the failure mark here, not a text prefix
+            parts.append(answer_part(uses.get(block.get("tool_use_id"), {}), output))
+        return "\n\n".join(parts)
+
+    def _message(self, body: dict[str, Any], content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+        return {
+            "id": f"msg_offline_{self.turns:03d}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", ""),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 0, "output_tokens": 0},
+        }
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _blocks(message: Any) -> list[dict[str, Any]]:
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _task(messages: list[dict[str, Any]]) -> str:
+    first = messages[0]
+    return text_of(first.get("content"))
+
+
+def check_request(body: dict[str, Any]) -> str | None:
+    """The message of the first error the real API refuses with 400, or None."""
+    if not isinstance(body.get("max_tokens"), int):
+        return "max_tokens: Field required"
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+        return "messages: Field required (a non-empty list of messages)"
+    if messages[0].get("role") != "user":
+        return 'messages: first message must use the "user" role'
+    for n, message in enumerate(messages):
+        previous = [b.get("id") for b in _blocks(messages[n - 1]) if b.get("type") == "tool_use"] if n else []
+        answered = set()
+        for k, block in enumerate(_blocks(message)):
+            if block.get("type") == "tool_use" and not isinstance(block.get("input"), dict):
+                return f"messages.{n}.content.{k}.tool_use.input: Input should be a valid dictionary"
+            if block.get("type") != "tool_result":
+                continue
+            if message.get("role") != "user":
+                return f"messages.{n}.content.{k}: `tool_result` blocks can only appear in `user` messages"
+            if block.get("tool_use_id") not in previous:
+                return (
+                    f"messages.{n}.content.{k}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                    f"{block.get('tool_use_id')}. Each `tool_result` block must have a corresponding "
+                    "`tool_use` block in the previous message."
+                )
+            answered.add(block.get("tool_use_id"))
+        missing = [i for i in previous if i not in answered]
+        if missing:
+            return _without_result(n, missing)
+    last = [b.get("id") for b in _blocks(messages[-1]) if b.get("type") == "tool_use"]
+    return _without_result(len(messages) - 1, last) if last else None
+
+
+def _without_result(n: int, ids: list[Any]) -> str:
+    """The real API's words; ``n`` is the message that should have held the ``tool_result`` blocks."""
+    return (
+        f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        f"{', '.join(map(str, ids))}. Each `tool_use` block must have a corresponding `tool_result` "
+        "block in the next message."
+    )
+
+
+def error(request: httpx2.Request, status: int, kind: str, message: str) -> httpx2.Response:
+    """An Anthropic-style error body (``{"type": "error", "error": {"type", "message"}}``)."""
+    body = {"type": "error", "error": {"type": kind, "message": message}}
+    return httpx2.Response(status, json=body, request=request)

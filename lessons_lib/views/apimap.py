@@ -1,0 +1,160 @@
+"""Where each part of the one call lives in each API, read from the recorded fixtures. Lesson 20.
+
+``api_map()`` is the map table of lesson 20: for each part of the chain (declaration, rule,
+call, arguments, pairing id, feedback, failure mark, answer) the path in the Responses,
+Chat Completions and Anthropic Messages fixtures, with the kind the field tables give it
+and the value found there, so every cell is looked up, not typed. ``api_side_by_side(name)``
+lines up the leaf fields of the same message (``request_1`` ...) in the three APIs, kind by
+kind. Both render as text and HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.views.changetable import abbreviate, text_table
+
+APIS: Final = ("responses", "chat", "anthropic")
+TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
+# (part, fixture, path in Responses, in Chat, in Anthropic); None: the API has no such field
+PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = (
+    ("声明：工具项", "request_1", "tools[0]", "tools[0].function", "tools[0]"),
+    (
+        "声明：规则",
+        "request_1",
+        "tools[0].parameters",
+        "tools[0].function.parameters",
+        "tools[0].input_schema",
+    ),
+    (
+        "调用：别名",
+        "response_1",
+        "output[0].name",
+        "choices[0].message.tool_calls[0].function.name",
+        "content[0].name",
+    ),
+    (
+        "调用：参数（文本或对象）",
+        "response_1",
+        "output[0].arguments",
+        "choices[0].message.tool_calls[0].function.arguments",
+        "content[0].input",
+    ),
+    (
+        "配对：调用的编号",
+        "response_1",
+        "output[0].call_id",
+        "choices[0].message.tool_calls[0].id",
+        "content[0].id",
+    ),
+    ("反馈：结果", "request_2", "input[2].output", "messages[2].content", "messages[2].content[0].content"),
+    (
+        "反馈：配对编号",
+        "request_2",
+        "input[2].call_id",
+        "messages[2].tool_call_id",
+        "messages[2].content[0].tool_use_id",
+    ),
+    ("反馈：谁发送（role）", "request_2", None, "messages[2].role", "messages[2].role"),
+    ("反馈：失败标记", "request_2", None, None, "messages[2].content[0].is_error"),
+    (
+        "答复：文本",
+        "response_2",
+        "output[0].content[0].text",
+        "choices[0].message.content",
+        "content[0].text",
+    ),
+)
+
+
+def _fixture(api: str, name: str) -> Any:
+    from lessons_lib.core.paths import DATA_DIR
+
+    path = DATA_DIR / (f"{name}.json" if api == "responses" else f"{api}/{name}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
+    if path is None:
+        return "（没有这个字段）", None
+    from lessons_lib.core.kinds import kind_of, nodes_along, parse_path
+
+    value = nodes_along(message, parse_path(path))[-1]
+    kind = kind_of(message, path)
+    if isinstance(value, dict):
+        shown = "{" + ", ".join(value)[:40] + "}"
+    else:
+        shown = abbreviate(value, 34)
+    return f"{path}｜{KINDS[kind].zh}｜{shown}", kind
+
+
+@dataclass(frozen=True)
+class ApiTable:
+    """A table whose cells may carry a kind (coloured in HTML)."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[tuple[str, Kind | None], ...], ...]
+
+    def text(self) -> str:
+        if any("｜" in c for row in self.rows for c, _ in row[1:]) and self.header[0] == "种类":
+            lines = [self.title]  # one field per line: the side-by-side is too wide for columns
+            for row in self.rows:
+                lines.append(f"【{row[0][0]}】")
+                for head, (cell, _) in zip(self.header[1:], row[1:], strict=True):
+                    lines += [f"  {head}："] + [f"    {item}" for item in cell.split("｜")]
+            return "\n".join(lines)
+        return self.title + "\n" + text_table(self.header, [[c for c, _ in row] for row in self.rows])
+
+    def __repr__(self) -> str:
+        return f"ApiTable({self.title!r}, {len(self.rows)} rows)"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+        import html
+
+        def td(cell: tuple[str, Kind | None]) -> str:
+            text, kind = cell
+            style = f' style="border-left:4px solid {KINDS[kind].colour};padding-left:4px"' if kind else ""
+            return f"<td{style}>{html.escape(text).replace('｜', '<br>')}</td>"
+
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
+        body = "".join("<tr>" + "".join(td(c) for c in row) + "</tr>" for row in self.rows)
+        table = f'<table style="text-align:left"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        return {"text/plain": self.text(), "text/html": f"<p><b>{html.escape(self.title)}</b></p>{table}"}
+
+
+def api_map() -> ApiTable:
+    """Each part of the call, where it lives in each API's fixture: path｜kind｜value. Lesson 20."""
+    rows = []
+    for part, name, *paths in PARTS:
+        cells = [_cell(_fixture(api, name), path) for api, path in zip(APIS, paths, strict=True)]
+        rows.append(((f"{part}（{name}）", None), *cells))
+    return ApiTable(
+        "同一次调用，三种接口里的位置（路径｜种类｜值）", ("部分", *(TITLES[a] for a in APIS)), tuple(rows)
+    )
+
+
+def api_side_by_side(name: str = "request_1") -> ApiTable:
+    """The leaf fields of the same message in the three APIs, grouped by kind. Lesson 20."""
+    from lessons_lib.core.kinds import format_path, walk
+
+    by_kind: dict[Kind, dict[str, list[str]]] = {k: {a: [] for a in APIS} for k in KINDS}
+    for api in APIS:
+        for f in walk(_fixture(api, name)):
+            if f.path and (not isinstance(f.value, dict | list) or not f.value):
+                value = (
+                    f.value
+                    if isinstance(f.value, str | int | float | bool) or f.value is None
+                    else json.dumps(f.value)
+                )
+                by_kind[f.kind][api].append(f"{format_path(f.path)} = {abbreviate(value, 24)}")
+    rows = []
+    for kind, cols in by_kind.items():
+        if any(cols.values()):
+            rows.append(((KINDS[kind].zh, kind), *(("｜".join(cols[a]) or "（无）", kind) for a in APIS)))
+    return ApiTable(
+        f"{name}：三种接口的叶子字段，按种类排列", ("种类", *(TITLES[a] for a in APIS)), tuple(rows)
+    )

@@ -1,0 +1,134 @@
+"""Model messages of Chat Completions and Anthropic runs, told in their own words (lessons 20-22).
+
+Introduced in lesson 20. ``model_summary`` is the one-line account of a request or response
+for ``narrate`` (the terminal and the lessons); ``model_lines`` the label lines of its arrow in
+the sequence diagram; ``native_rows`` puts those labels on the rows that
+``lessons_lib.views.sequence.build_rows`` computed from the Responses view of the same trace
+(so the missing-message rules are written once), and renames the Responses item names in
+the missing rows. The readers are the trace queries' own (``lessons_lib.core.apishapes``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any, ClassVar, Final, Protocol, TypeVar
+
+from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.trace import event_number
+from lessons_lib.core.tracetypes import ModelApi
+
+
+class _Row(Protocol):
+    """What ``native_rows`` needs of a sequence row (``lessons_lib.views.sequence.SeqRow``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def missing(self) -> bool: ...
+
+
+RowT = TypeVar("RowT", bound=_Row)
+
+WORDS: Final[dict[str, dict[str, str]]] = {
+    # Responses item name -> the same part in this API (missing rows of the sequence diagram)
+    "chat": {
+        "function_call_output": 'role: "tool" 消息',
+        "function_call": "tool_calls[]",
+        "call_id": "tool_call_id",
+    },
+    "anthropic": {
+        "function_call_output": "tool_result 块",
+        "function_call": "tool_use",
+        "call_id": "tool_use_id",
+    },
+}
+_ID: Final = {"chat": "tool_call_id", "anthropic": "tool_use_id"}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = text.replace("\n", "⏎")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _api(api: str) -> ModelApi:
+    return "chat" if api == "chat" else "anthropic"
+
+
+def model_summary(label: str, body: dict[str, Any], api: str) -> str:
+    """E.g. ``messages=[user, assistant, tool] tools=['fs__read_text_file'] tool_choice=auto``."""
+    a = _api(api)
+    if label.startswith("request_"):
+        roles = []
+        for m in body.get("messages") or []:
+            content = m.get("content") if isinstance(m, dict) else None
+            blocks = (
+                [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+            )
+            roles.append(f"{m.get('role')}({'+'.join(map(str, blocks))})" if blocks else str(m.get("role")))
+        tools = [t.name for t in declared_tools(body, a)]
+        choice = json.dumps(body.get("tool_choice"), ensure_ascii=False)
+        return f"messages=[{', '.join(roles)}] tools={tools} tool_choice={choice}"
+    if label.startswith("response_"):
+        kind = "tool_calls[]" if a == "chat" else "tool_use"
+        parts = [
+            f"{kind} {c.name} id={c.call_id} {'arguments' if a == 'chat' else 'input'}={_short(c.arguments)}"
+            for c in tool_calls(body, a)
+        ]
+        said = answer_text(body, a)
+        if said:
+            parts.append(f"{'content' if a == 'chat' else 'text'} {_short(said)}")
+        return "; ".join(parts) or "(no calls, no text)"
+    error = body.get("error")
+    message = error.get("message", body) if isinstance(error, dict) else body
+    return f"HTTP error: {_short(message, 100)}"
+
+
+def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
+    """The label lines under the message number of one model arrow in the sequence diagram."""
+    a = _api(api)
+    if label.startswith("request_"):
+        lines = []
+        for f in feedback_items(body, a):
+            lines += [
+                'role: "tool" 消息' if a == "chat" else "tool_result（role: user）",
+                f"{_ID[a]}={f.call_id}",
+            ]
+        return lines or (["messages：任务 + tools 声明"] if body.get("tools") else ["messages：任务"])
+    if label.startswith("response_"):
+        lines = []
+        for c in tool_calls(body, a):
+            lines += [f"{'tool_calls[]' if a == 'chat' else 'tool_use'} {c.name}", f"id={c.call_id}"]
+        if answer_text(body, a):
+            lines.append("content：答复文本" if a == "chat" else "text 块：答复文本")
+        return lines
+    return []
+
+
+def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
+    """Rows built from the Responses view, relabelled: model arrows in this API's words."""
+    events = [e for e in data.get("events") or [] if isinstance(e, dict)]
+    out, n = [rows[0]], 0
+    for row in rows[1:]:
+        if row.missing:
+            text = row.label
+            for old, new in WORDS[_api(api)].items():
+                text = text.replace(old, new)
+            out.append(replace(row, label=text))
+            continue
+        if n < len(events) and events[n].get("channel") == "model":
+            e = events[n]
+            head = f"{event_number(e)} {e.get('label')}"
+            out.append(
+                replace(
+                    row, label="\n".join([head, *model_lines(str(e.get("label")), e.get("body") or {}, api)])
+                )
+            )
+        else:
+            out.append(row)
+        n += 1
+    return out

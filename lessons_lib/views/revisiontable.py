@@ -1,0 +1,121 @@
+"""The same ``tools/call`` under three MCP revisions, field by field (lesson 43).
+
+One row per leaf field of the request and of its answer, one column per revision: the value,
+or — where that revision has no such field. Each row carries the field's kind (规则, 值, 结果,
+标识, 封装) and a verdict: 不变 (the same in all three), 改变, or 新增/缺少. The lesson's point
+reads off the table: the value and the result are the same in every revision, only envelopes
+and identifiers come and go.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.kinds import format_path, walk
+from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
+
+SAME: Final = "不变"
+CHANGED: Final = "改变"
+PARTIAL: Final = "部分修订版才有"
+
+
+class _Run(Protocol):
+    revision: str
+
+    def frame(self, label: str) -> JSONObject: ...
+
+    @property
+    def call(self) -> JSONObject: ...
+
+    @property
+    def answer(self) -> JSONObject: ...
+
+
+@dataclass(frozen=True)
+class RevisionRow:
+    """One field across the revisions."""
+
+    message: str  # "请求" or "应答"
+    path: str
+    kind: Kind
+    values: tuple[Any, ...]
+    verdict: str
+
+
+def _leaves(message: JSONObject, mtype: str) -> dict[str, tuple[Kind, Any]]:
+    found: dict[str, tuple[Kind, Any]] = {}
+    for f in walk(message, mtype):
+        if f.path and not (isinstance(f.value, dict | list) and f.value):
+            found[format_path(f.path)] = (f.kind, f.value)
+    return found
+
+
+class RevisionTable(Displayable):
+    """Rows of :class:`RevisionRow`; text and HTML views with the kinds' colours (lesson 43)."""
+
+    def __init__(self, revisions: Sequence[str], rows: Sequence[RevisionRow]) -> None:
+        self.revisions, self.rows = tuple(revisions), list(rows)
+
+    def where(self, verdict: str) -> list[RevisionRow]:
+        return [r for r in self.rows if r.verdict == verdict]
+
+    def kinds_with(self, verdict: str) -> set[str]:
+        """Which kinds have at least one row with this verdict."""
+        return {r.kind for r in self.where(verdict)}
+
+    def text(self) -> str:
+        headers = ["报文", "字段", "种类", *self.revisions, "对照"]
+        body = [
+            [r.message, r.path, SHORT_ZH[r.kind], *(abbreviate(v, 28) for v in r.values), r.verdict]
+            for r in self.rows
+        ]
+        return text_table(headers, body)
+
+    def html(self) -> str:
+        head = "".join(
+            f"<th>{html.escape(h)}</th>" for h in ["报文", "字段", "种类", *self.revisions, "对照"]
+        )
+        lines = []
+        for r in self.rows:
+            colour = KINDS[r.kind].colour
+            cells = [r.message, r.path, SHORT_ZH[r.kind], *(abbreviate(v, 28) for v in r.values), r.verdict]
+            tds = "".join(f"<td>{html.escape(c)}</td>" for c in cells)
+            lines.append(f'<tr style="border-left:6px solid {colour}">{tds}</tr>')
+        return (
+            '<table style="border-collapse:collapse;font-size:13px;text-align:left">'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
+        )
+
+    def repr_args(self) -> str:
+        return f"{', '.join(self.revisions)}, rows={len(self.rows)}"
+
+
+def revision_table(runs: Mapping[str, _Run]) -> RevisionTable:
+    """Compare the ``tools/call`` request and its answer of each run (lesson 43)."""
+    revisions = list(runs)
+    rows: list[RevisionRow] = []
+    for message, pick, mtype in (
+        ("声明", lambda r: r.frame("tools/list result"), "mcp_response/tools/list"),
+        ("请求", lambda r: r.call, "mcp_request/tools/call"),
+        ("应答", lambda r: r.answer, "mcp_response/tools/call"),
+    ):
+        per = [_leaves(pick(runs[rev]), mtype) for rev in revisions]
+        paths = list(dict.fromkeys(p for leaves in per for p in leaves))
+        for path in paths:
+            values = tuple(leaves[path][1] if path in leaves else ABSENT for leaves in per)
+            kind = next(leaves[path][0] for leaves in per if path in leaves)
+            if any(v is ABSENT for v in values):
+                verdict = PARTIAL
+            elif all(same_value(values[0], v) for v in values[1:]):
+                verdict = SAME
+            else:
+                verdict = CHANGED
+            rows.append(RevisionRow(message, path, kind, values, verdict))
+    return RevisionTable(revisions, rows)
