@@ -196,6 +196,30 @@ def bench_redraw(repeat: int) -> list[Figure]:
     ]
 
 
+def bench_parallel(repeat: int) -> list[Figure]:
+    """Three calls of 200 ms each in one turn (lesson 31): concurrent, then one per reply."""
+    try:
+        from lessons_lib.lab.orders import run_scenario
+    except ImportError as exc:
+        raise NotAvailable(f"lessons_lib.lab.orders.run_scenario: {exc}") from exc
+    run_scenario("three_parallel")  # warm: imports, the first schema compile
+    runs = max(1, min(repeat, 5))
+    concurrent = statistics.median(sum(run_scenario("three_parallel").turn_seconds) for _ in range(runs))
+    one_by_one = statistics.median(
+        sum(run_scenario("three_parallel", parallel=False).turn_seconds) for _ in range(runs)
+    )
+    return [
+        Figure("three 200 ms calls in one turn (parallel)", concurrent, 0.4),
+        Figure("  the same calls one per reply (sequential)", one_by_one, note="parallel_tool_calls=false"),
+        Figure(
+            "  parallel / sequential tool time",
+            concurrent / one_by_one,
+            ratio=True,
+            note="about 1/3 if concurrent",
+        ),
+    ]
+
+
 FLOOR_SOURCE = "pass"
 SDK_FLOOR_SOURCE = "import lessons_lib\n\n_ = lessons_lib.run_chain()"
 
@@ -300,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         ("offline loop run_chain()", lambda: bench_loop(args.repeat)),
         ("slider redraw head_view(5)", lambda: bench_redraw(args.repeat)),
         ("redact 1 MB", lambda: bench_redact(args.repeat)),
+        ("three parallel order-desk calls", lambda: bench_parallel(args.repeat)),
     ]
     if not args.skip_nbval:
         benches.append(("nbval suite / one-run floor", lambda: bench_nbval(args.nbval_repeat, args.workers)))

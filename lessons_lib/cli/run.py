@@ -25,7 +25,15 @@ DESCRIPTION = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given_args = list(sys.argv[1:] if argv is None else argv)
+    if any(a == "--example" or a.startswith("--example=") for a in given_args):
+        from lessons_lib.cli.orders import main as run_example  # lessons 30-39: the order desk
+
+        return run_example(given_args)
     parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=DESCRIPTION)
+    parser.add_argument(
+        "--example", choices=["orders"], help="another example: 'orders' (see run --example orders --help)"
+    )
     parser.add_argument("--path", help=f"logical path to read, sent as given (default {EXAMPLE_PATH})")
     lines = parser.add_mutually_exclusive_group()
     lines.add_argument(

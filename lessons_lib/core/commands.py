@@ -17,6 +17,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main_roundtrip",
         "check a two-round exchange offline (lesson 07)",
     ),
+    "verify-calls": (
+        "lessons_lib.cli.orders",
+        "main_verify_calls",
+        "check a many-call trace round by round and its pairing (lesson 31)",
+    ),
     "diagnose": (
         "lessons_lib.cli.checks",
         "main_diagnose",

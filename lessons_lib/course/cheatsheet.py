@@ -29,6 +29,11 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     "record": ("record", "重新录制 data/ 里的报文、附件和 trace", "06"),
     "verify-fields": ("verify-fields", "核对字段片段的七条关系", "07"),
     "verify-roundtrip": ("verify-roundtrip", "核对两轮往返，并要求三种破坏都被拒绝", "07"),
+    "verify-calls": (
+        "verify-calls data/trace.json",
+        "逐轮核对（多调用的）trace，要求每个 call_id 恰好回答一次",
+        "31",
+    ),
     "diagnose": ("diagnose data/trace.json", "按排查顺序指出第一个断开的环节", "08"),
     "tree": ("tree response_1 --highlight output[0].arguments", "把一份报文画成字段树", "03"),
     "diagram": ("diagram loop", "输出闭环图的 DOT 文本（加 -o 名称 写成 SVG）", "01"),

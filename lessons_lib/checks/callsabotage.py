@@ -1,0 +1,147 @@
+"""Many-call sabotages: break a correct trace in one way, and the checks must say which. Lesson 32.
+
+Each sabotage edits a copy of a real trace the way a buggy application would (pair an output
+with the wrong call, drop one, answer a call twice, invent one, change the arguments on the
+way, write twice for one intent); :func:`try_sabotages` runs
+:func:`~lessons_lib.checks.ledger.check_calls` on each copy and reports whether it was
+rejected, and with which sentence. Standard library only.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lessons_lib.checks.ledger import check_calls
+from lessons_lib.checks.verify_report import html_table
+from lessons_lib.core.display import Displayable
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def _request(trace: dict[str, Any], n: int) -> dict[str, Any]:
+    return next(e["body"] for e in trace["events"] if e.get("label") == f"request_{n}")
+
+
+def _outputs(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [i for i in body["input"] if isinstance(i, dict) and i.get("type") == "function_call_output"]
+
+
+def _swap_outputs(trace: dict[str, Any]) -> None:
+    first, second = _outputs(_request(trace, 2))[:2]
+    first["output"], second["output"] = second["output"], first["output"]
+
+
+def _drop_output(trace: dict[str, Any]) -> None:
+    body = _request(trace, 2)
+    body["input"].remove(_outputs(body)[-1])
+
+
+def _answer_twice(trace: dict[str, Any]) -> None:
+    body = _request(trace, 2)
+    body["input"].append(copy.deepcopy(_outputs(body)[0]))
+
+
+def _invent_output(trace: dict[str, Any]) -> None:
+    body = _request(trace, 2)
+    body["input"].append({"type": "function_call_output", "call_id": "call_never_made", "output": "{}"})
+
+
+def _change_arguments(trace: dict[str, Any]) -> None:
+    sent = next(e["body"] for e in trace["events"] if e["body"].get("method") == "tools/call")
+    sent["params"]["arguments"]["order_id"] = "O-1043"
+
+
+def _replay_becomes_create(trace: dict[str, Any]) -> None:
+    """The second write of one intent reports ``created``: as if no key had deduplicated it."""
+    for event in trace["events"]:
+        text = json.dumps(event["body"], ensure_ascii=False)
+        if '\\"status\\": \\"replayed\\"' in text or '"status": "replayed"' in text:
+            text = text.replace('\\"status\\": \\"replayed\\"', '\\"status\\": \\"created\\"')
+            text = text.replace('"status": "replayed"', '"status": "created"')
+            event["body"] = json.loads(text)
+
+
+@dataclass(frozen=True)
+class CallSabotage:
+    """One way to break a many-call trace, and the words its rejection must contain."""
+
+    key: str
+    title: str
+    base: str
+    """Which scenario's trace it breaks: ``parallel`` (two calls in round 1) or ``retry``."""
+    edit: Edit
+    expect: str
+
+
+SABOTAGES: Final = (
+    CallSabotage("wrong_pairing", "输出配给了另一个调用", "parallel", _swap_outputs, "is the result of"),
+    CallSabotage("missing_output", "少回了一个输出", "parallel", _drop_output, "has no function_call_output"),
+    CallSabotage("answered_twice", "同一个调用回答两次", "parallel", _answer_twice, "is answered 2 times"),
+    CallSabotage("phantom_output", "为没发生的调用回输出", "parallel", _invent_output, "never made"),
+    CallSabotage("changed_arguments", "参数在途中被改", "parallel", _change_arguments, "other arguments"),
+    CallSabotage("duplicated_write", "同一意图写了两次", "retry", _replay_becomes_create, "duplicated write"),
+)
+
+
+@dataclass(frozen=True)
+class SabotageResult:
+    key: str
+    title: str
+    rejected: bool
+    message: str
+
+
+@dataclass(frozen=True, repr=False)
+class SabotageTable(Displayable):
+    """Every sabotage with the checks' answer (lesson 32)."""
+
+    results: tuple[SabotageResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.rejected for r in self.results)
+
+    def text(self) -> str:
+        lines = [
+            f"{r.title}（{r.key}）：{'已拒绝' if r.rejected else '没有被发现'} —— {r.message}"
+            for r in self.results
+        ]
+        return "\n".join(lines)
+
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, sabotages={len(self.results)}"
+
+    def html(self) -> str:
+        rows = [(r.title, r.key, "已拒绝" if r.rejected else "没有被发现", r.message) for r in self.results]
+        return html_table(("破坏", "键", "结果", "核对的原话"), rows)
+
+
+def try_sabotages(traces: dict[str, Any]) -> SabotageTable:
+    """Apply every sabotage to a copy of its base trace (``{"parallel": ..., "retry": ...}``)."""
+    results = []
+    for s in SABOTAGES:
+        broken = copy.deepcopy(_as_dict(traces[s.base]))
+        if check_calls(broken):
+            raise ValueError(f"the {s.base} trace fails the checks before any sabotage: give a correct trace")
+        s.edit(broken)
+        found = [p for p in check_calls(broken) if s.expect in p]
+        message = found[0] if found else "; ".join(check_calls(broken)) or "没有任何核对失败"
+        results.append(SabotageResult(s.key, s.title, bool(found), message))
+    return SabotageTable(tuple(results))
+
+
+try_call_sabotages = try_sabotages
+"""The facade's name for :func:`try_sabotages` (lesson 32)."""
+
+
+def _as_dict(trace: Any) -> dict[str, Any]:
+    to_dict = getattr(trace, "to_dict", None)
+    data = to_dict() if callable(to_dict) else trace
+    return data if isinstance(data, dict) else {}
+
+
+__all__ = ["SABOTAGES", "CallSabotage", "SabotageTable", "try_call_sabotages", "try_sabotages"]

@@ -1,0 +1,223 @@
+"""The call ledger and the many-call checks of a trace. Introduced in lesson 31. Stdlib only.
+
+Seed 001: for every call keep the original call id, the normalised arguments, the execution
+status and the link to its result. :func:`ledger` reads them from a trace (the model's
+``function_call`` items, the application's ``links``, the MCP frames, the feedback sent);
+:func:`record_ledger` writes them into the trace's links. :func:`check_calls` holds a trace
+with many calls to what pairing needs -- every call answered exactly once in the next
+request, no output for a call never made, each output the result of its own call, the
+arguments sent unchanged, one business write per intent -- and names each broken rule in
+its own sentence (lesson 32's sabotage catalogue).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lessons_lib.core import queries as q
+from lessons_lib.core.apishapes import feedback_items, input_items, tool_calls
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.tracetypes import DEFAULT_API
+
+LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
+WRITE_ALIASES: Final = ("orders__create_investigation",)
+_TEXT_STATUS: Final = (
+    ("not valid JSON", "bad_json"),
+    ("must be a JSON object", "bad_json"),
+    ("did not answer within", "timeout"),
+    ("unknown tool", "unknown_tool"),
+    ("protocol error", "protocol_error"),
+)
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One call: where it came from, what it asked, how it ended, where its result is."""
+
+    round: int
+    call_id: str
+    alias: str
+    arguments: str
+    status: str
+    mcp_ids: tuple[object, ...]
+    result: str
+    """``[NN]`` event number of the MCP reply that carries the result, or ``-``."""
+
+
+def _rounds(trace: object) -> list[q.ModelRound]:
+    return q.model_rounds(trace)
+
+
+def _calls(body: object) -> list[q.ToolCall]:
+    return tool_calls(body, DEFAULT_API)
+
+
+def normalise(arguments: object) -> str:
+    """Arguments as one canonical JSON text (sorted keys); text that is not JSON stays as sent."""
+    try:
+        value = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        return str(arguments)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def reply_output(reply: JSON | None) -> str:
+    """The feedback an MCP reply becomes: its text, marked when ``isError``."""
+    text = q.reply_text(reply)
+    return FAILURE_PREFIX + text if q.reply_is_error(reply) else text
+
+
+def _exchange(trace: object, service: object, mcp_id: JSON) -> q.McpExchange | None:
+    if not isinstance(service, str) or mcp_id is None:
+        return None
+    return q.mcp_exchange(trace, service, mcp_id)
+
+
+def _status(output: str | None, reply: JSON | None) -> str:
+    if output is not None:
+        body = output[len(FAILURE_PREFIX) :] if output.startswith(FAILURE_PREFIX) else output
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and isinstance(parsed.get("status"), str):
+            error = parsed.get("error")
+            return (
+                str(error.get("code")) if isinstance(error, dict) and error.get("code") else parsed["status"]
+            )
+        if output.startswith(FAILURE_PREFIX):
+            return next((s for words, s in _TEXT_STATUS if words in output), "error")
+        return "ok"
+    if reply is not None:
+        return _status(reply_output(reply), None)
+    return "not_sent"
+
+
+def _outputs(request: object) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for item in feedback_items(request, DEFAULT_API):
+        found.setdefault(str(item.call_id), []).append(item.text() or "")
+    return found
+
+
+def ledger(trace: Any) -> list[LedgerRow]:
+    """Every call of the run, in the order the model proposed them (lesson 31)."""
+    rounds = _rounds(trace)
+    requests = {r.n: r.request for r in rounds}
+    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
+    rows: list[LedgerRow] = []
+    for r in rounds:
+        outputs = _outputs(requests.get(r.n + 1))
+        for call in _calls(r.response):
+            call_id = str(call.call_id)
+            link = next((x for x in links if x.get("call_id") == call_id), {})
+            ids = tuple(link.get("attempts") or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
+            exchange = _exchange(trace, link.get("service"), ids[-1]) if ids else None
+            reply = exchange.reply if exchange else None
+            at = exchange.reply_at if exchange else None
+            sent = outputs.get(call_id)
+            rows.append(
+                LedgerRow(
+                    r.n,
+                    call_id,
+                    str(call.name),
+                    normalise(call.arguments),
+                    _status(sent[0] if sent else None, reply),
+                    ids,
+                    f"[{at + 1:02d}]" if isinstance(at, int) else "-",
+                )
+            )
+    return rows
+
+
+def record_ledger(trace: Any) -> None:
+    """Write each call's ledger fields into its link (the trace is what keeps them)."""
+    rows = {r.call_id: r for r in ledger(trace)}
+    for link in getattr(trace, "links", None) or []:
+        row = rows.get(str(link.get("call_id")))
+        if row is not None:
+            link.update(round=row.round, arguments=row.arguments, status=row.status, result=row.result)
+
+
+def check_calls(trace: Any) -> list[str]:
+    """Every broken many-call rule, one sentence each; an empty list means the calls pair up."""
+    rounds = _rounds(trace)
+    requests = {r.n: r.request for r in rounds}
+    problems: list[str] = []
+    for n, request in sorted(requests.items()):
+        inputs = input_items(request, DEFAULT_API)
+        made = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call"]
+        answered = [str(f.call_id) for f in feedback_items(request, DEFAULT_API)]
+        problems += [
+            f"request_{n}: an output for call {c}, a call the model never made"
+            for c in answered
+            if c not in made
+        ]
+        problems += [
+            f"request_{n}: call {c} is answered {answered.count(c)} times"
+            for c in made
+            if answered.count(c) > 1
+        ]
+        problems += [f"request_{n}: call {c} has no function_call_output" for c in made if c not in answered]
+    for r in rounds:
+        nxt = requests.get(r.n + 1)
+        for call in _calls(r.response) if nxt is not None else []:
+            if str(call.call_id) not in _outputs(nxt):
+                problems.append(
+                    f"request_{r.n + 1}: call {call.call_id} of response_{r.n} was never answered"
+                )
+    problems += _check_results(trace, requests)
+    problems += _check_writes(trace)
+    return list(dict.fromkeys(problems))
+
+
+def _check_results(trace: object, requests: dict[int, Any]) -> list[str]:
+    """Each output is its own call's MCP result, and each call's arguments reached the service."""
+    problems: list[str] = []
+    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
+    made = {str(c.call_id): c for c in q.calls(trace)}
+    results: dict[str, str] = {}
+    for link in links:
+        ids = link.get("attempts") or [link.get("mcp_id")]
+        exchange = _exchange(trace, link.get("service"), ids[-1])
+        if exchange is not None and exchange.reply is not None:
+            results[str(link.get("call_id"))] = reply_output(exchange.reply)
+        call = made.get(str(link.get("call_id")))
+        given = q.get_in(exchange.request, "params", "arguments") if exchange else None
+        if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
+            problems.append(
+                f"call {link.get('call_id')}: the service got other arguments than the model sent"
+            )
+    for n, request in sorted(requests.items()):
+        for call_id, texts in _outputs(request).items():
+            expected = results.get(call_id)
+            for text in texts:
+                if expected is not None and text != expected:
+                    owner = next((c for c, t in results.items() if t == text), "no call")
+                    problems.append(
+                        f"request_{n}: the output paired to call {call_id} is the result of {owner}"
+                    )
+    return problems
+
+
+def _check_writes(trace: object) -> list[str]:
+    """One business write per intent: two ``created`` rows for the same arguments is a duplicate."""
+    seen: dict[str, str] = {}
+    problems: list[str] = []
+    for row in ledger(trace):
+        if row.alias not in WRITE_ALIASES or row.status != "created":
+            continue
+        args = json.loads(row.arguments) if row.arguments.startswith("{") else {}
+        intent = json.dumps(
+            {k: v for k, v in args.items() if k != "idempotency_key"}, ensure_ascii=False, sort_keys=True
+        )
+        if intent in seen:
+            problems.append(
+                f"calls {seen[intent]} and {row.call_id} both created a row for one intent {intent}:"
+                " a duplicated write (an idempotency key makes the second a replay)"
+            )
+        seen.setdefault(intent, row.call_id)
+    return problems

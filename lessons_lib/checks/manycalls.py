@@ -1,0 +1,174 @@
+"""verify-roundtrip and diagnose for a trace with many rounds and many calls. Lesson 31.
+
+A run of the order desk has several model rounds, several calls per round, and retries.
+Each round that holds calls is cut out as a two-round *window* (``request_k``,
+``response_k``, the MCP exchanges of its calls, ``request_k+1``, ``response_k+1``), renamed
+to the labels the single-call verifiers read, and checked by the same
+:func:`~lessons_lib.checks.verify.verify_roundtrip` and
+:func:`~lessons_lib.checks.doctor.diagnose`. Two of their rules are about the *end* of a
+chain (the second response is the answer); in a window that is not the last, the chain
+continues instead (the next response holds further calls, or the next request failed and
+the application asked again), and that is accepted with a stated reason. Calls that never
+reached a service (invalid JSON, declined by the user) have no MCP exchange to verify: the
+pairing rules of :func:`~lessons_lib.checks.ledger.check_calls` cover them, and cover the
+whole run. Standard library only.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lessons_lib.checks.ledger import check_calls, ledger
+from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
+
+_END_RULES: Final = ("第二次响应是模型的答复",)
+_END_LINK: Final = "next_input"
+_PAIRED: Final = ("function_call", "function_call_output")
+
+
+@dataclass(frozen=True)
+class WindowVerdict:
+    """One round's window: what each verifier said, and whether it holds."""
+
+    round: int
+    calls: int
+    roundtrip: str
+    diagnosis: str
+    ok: bool
+
+
+@dataclass(frozen=True, repr=False)
+class ManyCallsReport(Displayable):
+    """Every window's verdicts plus the run-wide pairing problems (lesson 31)."""
+
+    windows: tuple[WindowVerdict, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(w.ok for w in self.windows)
+
+    def verdict(self) -> str:
+        if self.ok:
+            return f"全部通过：{len(self.windows)} 个调用轮次逐轮核对，所有 call_id 都恰好回答一次。"
+        broken = [f"第 {w.round} 轮" for w in self.windows if not w.ok]
+        return "未通过：" + "；".join(broken + list(self.problems))
+
+    def text(self) -> str:
+        lines = ["多调用核对（逐轮 verify-roundtrip + diagnose，再查全程配对）"]
+        lines += [f"第 {w.round} 轮（{w.calls} 个调用）：{w.roundtrip}；{w.diagnosis}" for w in self.windows]
+        lines += [f"配对问题：{p}" for p in self.problems]
+        return "\n".join([*lines, f"结论：{self.verdict()}"])
+
+    def repr_args(self) -> str:
+        return f"ok={self.ok}, windows={len(self.windows)}, problems={len(self.problems)}"
+
+    def html(self) -> str:
+        rows = [
+            (w.round, w.calls, w.roundtrip, w.diagnosis, "通过" if w.ok else "未通过") for w in self.windows
+        ]
+        table = html_table(("轮次", "调用数", "verify-roundtrip", "diagnose", "结论"), rows)
+        extra = "".join(f"<li>{esc(p)}</li>" for p in self.problems)
+        listing = f"<ul>{extra}</ul>" if extra else ""
+        return f"{table}{listing}<p>结论：{esc(self.verdict())}</p>"
+
+
+def windows(trace: Any) -> list[tuple[int, dict[str, Any]]]:
+    """``(k, window)`` for every round k whose response holds calls that a service answered.
+
+    A call that timed out has a request but no reply; like a call that never reached a
+    service, only the pairing rules apply to it (its feedback must say so).
+    """
+    data = _as_dict(trace)
+    found: list[tuple[int, dict[str, Any]]] = []
+    links: list[dict[str, Any]] = [dict(x) for x in q.links(data)]
+    timed_out = {r.call_id for r in ledger(data) if r.status == "timeout"}
+    for r in q.model_rounds(data):
+        k = r.n
+        ids = {str(c.call_id) for c in q.calls(data, k)}
+        mine = [x for x in links if str(x.get("call_id")) in ids]
+        reached = [x for x in mine if x.get("mcp_id") is not None and str(x.get("call_id")) not in timed_out]
+        if reached:
+            found.append((k, _window(data, k, mine, reached)))
+    return found
+
+
+def _window(
+    data: dict[str, Any], k: int, links: list[dict[str, Any]], reached: list[dict[str, Any]]
+) -> dict[str, Any]:
+    mine = {str(x.get("call_id")) for x in links}
+    rename = {f"request_{k}": "request_1", f"response_{k}": "response_1"}
+    rename |= {f"request_{k + 1}": "request_2", f"response_{k + 1}": "response_2"}
+    calls = {(x.get("service"), a) for x in reached for a in x.get("attempts") or [x.get("mcp_id")]}
+    events = []
+    for event in data.get("events") or []:
+        label, body = event.get("label"), event.get("body") or {}
+        if event.get("channel") == "model":
+            if label not in rename:
+                continue
+            event = {**event, "label": rename[label], "body": _project(body, mine)}
+        elif label == "tools/call":
+            service = event.get("to") if "method" in body else event.get("from")
+            if (service, body.get("id")) not in calls:
+                continue
+        events.append(event)
+    window = copy.deepcopy({**data, "events": events, "links": [x for x in links if x in reached]})
+    window["answer"] = data.get("answer") if q.model_body(data, f"response_{k + 1}") is not None else None
+    return window
+
+
+def _as_dict(trace: Any) -> dict[str, Any]:
+    data = q.as_data(trace)
+    return data if isinstance(data, dict) else {}
+
+
+def _project(body: dict[str, Any], mine: set[str]) -> dict[str, Any]:
+    """A request without the calls and outputs of other rounds (they were checked in theirs)."""
+    if not isinstance(body.get("input"), list):
+        return body
+    kept = [
+        i
+        for i in body["input"]
+        if not (isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine)
+    ]
+    return {**body, "input": kept}
+
+
+def verify_calls(trace: Any) -> ManyCallsReport:
+    """Check a many-call trace window by window, then its pairing as a whole (lesson 31)."""
+    from lessons_lib.checks.doctor import diagnose
+    from lessons_lib.checks.verify import verify_roundtrip
+
+    data = _as_dict(trace)
+    last = len(q.model_rounds(data))
+    verdicts = []
+    stopped = (data.get("outcome") or {}).get("status") == "stopped"
+    for k, window in windows(data):
+        calls = len(q.calls(data, k))
+        if k == last and stopped:
+            note = "本轮结果没有再发给模型：运行被应用的上限截停（outcome stopped），不算断链"
+            verdicts.append(WindowVerdict(k, calls, note, note, True))
+            continue
+        continues = k + 1 < last or (k + 1 == last and data.get("outcome", {}).get("status") != "answered")
+        report = verify_roundtrip(window, sabotage=False)
+        failed = [c for c in report.checks if not c.passed and not (continues and c.name in _END_RULES)]
+        diagnosis = diagnose(window)
+        broken = diagnosis.broken
+        tolerated = broken is not None and continues and broken.key == _END_LINK
+        rt_text = (
+            "全部通过" if not failed else "未通过：" + "；".join(f"{c.name}：{c.reason}" for c in failed)
+        )
+        if broken is None:
+            dx_text = diagnosis.verdict()
+        elif tolerated:
+            dx_text = "链路完整（本轮之后链路继续：下一次响应是新的调用，或应用重新发问）"
+        else:
+            dx_text = diagnosis.verdict()
+        verdicts.append(
+            WindowVerdict(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated))
+        )
+    return ManyCallsReport(tuple(verdicts), tuple(check_calls(data)))

@@ -1,0 +1,236 @@
+"""The offline stand-in for the order desk: a deterministic rule program, not a language model.
+
+Introduced in lesson 30. It extends :class:`~lessons_lib.engine.offline_model.OfflineModel`
+(same transport behind the real ``openai`` SDK, same documented Response shapes) with rules
+for the order desk, read from the user's task and from what the input already holds:
+
+- no order id in a task that needs one -> no call: it asks for the id (seed 003, rule 1);
+- round 1 -> ``get_order`` and, when the task asks for a policy, ``search_delivery_policy``
+  in the same reply (parallel calls);
+- once the order is back -> ``track_shipment`` with the waybill number it carries (the
+  dependent call) and/or ``create_investigation`` with a key derived from the intent;
+- everything asked is answered, or a call failed -> an answer that cites the evidence, or
+  says what failed (never a retry of the same call, seed 003, rule 3).
+
+:class:`Quirks` make it break the rules on purpose (invalid JSON, an invented id, a call
+that repeats forever, a failed HTTP reply) so that lessons 32-33 can show which of the
+application's checks still hold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import httpx2
+
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.engine.offline_model import OfflineModel, _error, _response
+
+LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
+_MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
+_ORDER_TOKEN = re.compile(r"订单\s*(?:号\s*)?([A-Za-z0-9][^\s，。？！,?!]*)")
+_REASONS: Final = (("丢", "lost"), ("破损", "damaged"), ("错", "wrong_item"), ("延误", "delayed"))
+_TOPICS: Final = (("丢", "lost"), ("破损", "damage"), ("退货", "return"), ("改地址", "address_change"))
+_REGIONS: Final = (("北区", "north"), ("东区", "east"), ("南区", "south"), ("西区", "west"))
+
+
+@dataclass
+class Quirks:
+    """Ways the stand-in breaks the rules on purpose (each off by default)."""
+
+    bad_json_once: bool = False
+    invent_order_id: bool = False
+    repeat_forever: bool = False
+    fail_http_after_write: int = 0
+    """Answer this many requests that carry a write's result with HTTP 503 (model-layer retry)."""
+
+
+@dataclass
+class OrdersModel(OfflineModel):
+    """The order desk's stand-in: one instance per run (it counts turns and injected failures)."""
+
+    quirks: Quirks = field(default_factory=Quirks)
+    failed_http: int = 0
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(await request.aread() or b"{}")
+        if self.failed_http < self.quirks.fail_http_after_write and _has_write_result(body):
+            self.failed_http += 1
+            self.turns += 1
+            return _error(request, 503, "the offline stand-in plays an overloaded model API (injected)")
+        return await super().handle_async_request(request)
+
+    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+        items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+        aliases = {t.get("name", ""): t for t in body.get("tools") or [] if isinstance(t, dict)}
+        output = plan(_task(items), items, aliases, self.quirks, self.turns)
+        if not isinstance(output, str) and body.get("parallel_tool_calls") is False:
+            output = output[:1]  # the request allows one call per reply: the rest wait a round
+        if isinstance(output, str):
+            return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
+        calls: list[JSONObject] = [
+            {
+                "type": "function_call",
+                "id": f"fc_offline_{self.turns:03d}_{n}",
+                "call_id": f"call_offline_{self.turns:03d}_{n}",
+                "name": name,
+                "arguments": arguments,
+                "status": "completed",
+            }
+            for n, (name, arguments) in enumerate(output, start=1)
+        ]
+        return _response(f"resp_offline_{self.turns:03d}", body, calls)
+
+
+def plan(
+    task: str, items: list[dict[str, Any]], tools: dict[str, Any], quirks: Quirks, turn: int
+) -> str | list[tuple[str, str]]:
+    """The next move: an answer text, or ``(alias, arguments text)`` calls. Pure: lesson 31."""
+    done = _results(items)
+    order_id = _order_id(task, quirks)
+    wants_track = any(w in task for w in ("到哪", "物流", "运单"))
+    wants_policy = any(w in task for w in ("政策", "规则"))
+    wants_write = "调查" in task
+    failures = [(alias, r) for alias, r in done if r is None or r.get("status") == "error"]
+    if failures and not quirks.repeat_forever:
+        return _failure_answer(failures)
+    if quirks.repeat_forever and failures:
+        alias, _ = failures[-1]
+        return [(alias, _last_arguments(items, alias))]
+    by_alias = {alias: r for alias, r in done if r is not None}
+    if order_id is None and (wants_track or wants_write or not wants_policy):
+        return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
+    wanted: list[tuple[str, str]] = []
+    if order_id is not None:
+        more = [m for m in _MORE_IDS.findall(task) if m not in order_id]
+        wanted += [
+            ("orders__get_order", _args({"order_id": oid})) for oid in dict.fromkeys([order_id, *more])
+        ]
+    if wants_policy:
+        query: dict[str, Any] = {"topic": _pick(task, _TOPICS, "delay")}
+        region = _pick(task, _REGIONS, None)
+        if region is not None:
+            query["region"] = region
+        wanted.append(("orders__search_delivery_policy", _args(query)))
+    order = (by_alias.get("orders__get_order") or {}).get("order")
+    if order:
+        if wants_track and order.get("waybill_no"):
+            wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
+        if wants_write:
+            wanted.append(("orders__create_investigation", _investigation_args(task, order, tools)))
+    made = {(str(i.get("name")), str(i.get("arguments"))) for i in items if i.get("type") == "function_call"}
+    calls = [c for c in wanted if c not in made]
+    if calls:
+        if quirks.bad_json_once and turn == 1:
+            first_alias, first_args = calls[0]
+            calls[0] = (first_alias, first_args[:-1])  # the closing brace is missing
+        return calls
+    return _answer(by_alias, [r for alias, r in done if alias == "orders__get_order" and r])
+
+
+def _investigation_args(task: str, order: dict[str, Any], tools: dict[str, Any]) -> str:
+    reason = _pick(task, _REASONS, "delayed")
+    args: dict[str, Any] = {"order_id": order["order_id"], "reason": reason, "note": task[:200]}
+    declared = tools.get("orders__create_investigation", {}).get("parameters", {}).get("properties", {})
+    if "idempotency_key" in declared:
+        # the same business intent always gives the same key, whatever the call id
+        args["idempotency_key"] = f"inv-{order['order_id']}-{reason}"
+    return _args(args)
+
+
+def _answer(results: dict[str, dict[str, Any]], orders: list[dict[str, Any]]) -> str:
+    parts: list[str] = []
+    for got in orders:
+        o, ev = got["order"], got["evidence"]
+        parts.append(
+            f"订单 {o['order_id']}（{o['item']}）状态为 {o['status']}，运单号 {o['waybill_no'] or '暂无'}"
+            f"（依据：订单版本 {ev['order_version']}，更新于 {_when(ev['updated_at'])}）。"
+        )
+    shipped = results.get("orders__track_shipment")
+    if shipped and shipped.get("shipment"):
+        s = shipped["shipment"]
+        stamp, _, event = str(s["last_event"]).partition(" ")
+        parts.append(f"物流：{s['carrier']} {s['status']}，最新事件 {_when(stamp)} {event}。")
+    found = results.get("orders__search_delivery_policy")
+    if found is not None:
+        titles = "；".join(f"{p['policy_id']} {p['title']}" for p in found.get("items", []))
+        more = "（还有更多条，可翻到下一页）" if (found.get("paging") or {}).get("truncated") else ""
+        parts.append(f"相关政策：{titles or '没有找到'}{more}。")
+    made = results.get("orders__create_investigation")
+    if made and made.get("investigation"):
+        inv = made["investigation"]
+        verb = "已创建" if made["status"] == "created" else "此前已创建（幂等键命中，没有重复建单）"
+        parts.append(f"调查单 {inv['investigation_id']} {verb}，原因 {inv['reason']}。")
+    return "\n".join(parts) or "没有需要查询的内容。"
+
+
+def _when(iso: str) -> str:
+    """How the stand-in tells a time to the user: ``2026-08-06T11:20:00Z`` -> ``2026-08-06 11:20 UTC``."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 and iso[10] == "T" else iso
+
+
+def _failure_answer(failures: list[tuple[str, dict[str, Any] | None]]) -> str:
+    alias, result = failures[-1]
+    tool = alias.split("__", 1)[-1]
+    if result is None:
+        return f"抱歉，{tool} 暂时不可用（工具没有返回可用结果），请稍后再试；我没有编造结果。"
+    error = result.get("error") or {}
+    message = str(error.get("message", ""))
+    if error.get("code") == "declined":
+        return f"好的，没有执行 {tool}：您没有确认这次写操作，系统里没有新增记录。"
+    return f"{tool} 没有成功：{message}。我没有重试同一个调用，请根据提示修改后再试。"
+
+
+def _results(items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any] | None]]:
+    """(alias, parsed result or None) for every output, in input order."""
+    names = {i.get("call_id"): i.get("name", "") for i in items if i.get("type") == "function_call"}
+    found: list[tuple[str, dict[str, Any] | None]] = []
+    for item in items:
+        if item.get("type") != "function_call_output":
+            continue
+        text = str(item.get("output", ""))
+        if "not valid JSON" in text:
+            continue  # nothing ran: the call is planned again, this time as valid JSON
+        body = text[len(FAILURE_PREFIX) :] if text.startswith(FAILURE_PREFIX) else text
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        found.append((str(names.get(item.get("call_id"), "")), parsed if isinstance(parsed, dict) else None))
+    return found
+
+
+def _has_write_result(body: dict[str, Any]) -> bool:
+    items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+    return any(alias == "orders__create_investigation" and r is not None for alias, r in _results(items))
+
+
+def _order_id(task: str, quirks: Quirks) -> str | None:
+    found = _ORDER_TOKEN.search(task)
+    if found:
+        return found.group(1)  # copied as written, however hostile: the desk must refuse it
+    return "O-1" if quirks.invent_order_id else None
+
+
+def _last_arguments(items: list[dict[str, Any]], alias: str) -> str:
+    calls = [i for i in items if i.get("type") == "function_call" and i.get("name") == alias]
+    return str(calls[-1].get("arguments", "{}")) if calls else "{}"
+
+
+def _pick(task: str, table: tuple[tuple[str, str], ...], default: str | None) -> Any:
+    return next((value for word, value in table if word in task), default)
+
+
+def _args(values: dict[str, Any]) -> str:
+    return json.dumps(values, ensure_ascii=False)
+
+
+def _task(items: list[dict[str, Any]]) -> str:
+    for item in items:
+        if item.get("role") == "user" and isinstance(item.get("content"), str):
+            return str(item["content"])
+    return ""

@@ -1,0 +1,70 @@
+"""The order desk application's guardrails as data: rules for the model, checks that hold. Lesson 33.
+
+``SYSTEM_RULES`` are seed 003's calling rules, sent as ``instructions``: a model may still
+break them. :class:`Guards` (round and call limits, timeouts, retries) and the confirmation
+before a write (:class:`ConfirmRequest`) are what the application enforces every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+SYSTEM_RULES: Final = (
+    "你是订单客服助手，可以调用订单台工具完成任务。\n"
+    "调用纪律：\n"
+    "1. 缺少订单号时，先向用户询问，绝不猜测或编造订单号\n"
+    "2. 只调用完成任务所需的最少工具，不冗余调用\n"
+    "3. 工具返回错误（isError）时，向用户说明问题并建议下一步，不要反复重试同一调用\n"
+    "4. 工具返回的数据是唯一事实来源，不要用训练知识覆盖工具结果\n"
+    "5. 涉及写操作（创建调查单）时，先向用户确认再调用"
+)
+"""Seed 003's system-prompt rules, for the order desk: instructions a model may still break."""
+
+FALLBACK: Final = "抱歉，这个请求现在无法完成（已达到应用设定的上限）。请稍后再试，或联系人工客服。"
+
+
+@dataclass(frozen=True)
+class ConfirmRequest:
+    """What the application shows the user before a write (lesson 33)."""
+
+    call_id: str
+    alias: str
+    arguments: dict[str, object]
+    hints: dict[str, object]
+    """The service's MCP annotations: shown, never trusted."""
+
+    def question(self) -> str:
+        """What the application asks the user, with the service's hints marked as claims."""
+        args = "，".join(f"{k}={v}" for k, v in self.arguments.items() if k != "note")
+        claims = "，".join(f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint"))
+        ask = f"将执行写操作 {self.alias}（{args}）。确认吗？[是/否]"
+        return f"{ask}\n（服务自称：{claims}；这只是提示，应用不据此放行）"
+
+
+Confirm = Callable[[ConfirmRequest], bool]
+
+
+@dataclass(frozen=True)
+class Guards:
+    """The application's limits; what holds whatever the model does (lesson 33)."""
+
+    max_rounds: int = 6
+    max_calls: int = 8
+    """Calls one model reply may ask for; a reply with more runs none of them."""
+    call_timeout: float = 10.0
+    timeouts: Mapping[str, float] = field(default_factory=dict)
+    """Per alias, seconds before the application gives up on a call (else ``call_timeout``)."""
+    tool_retries: int = 1
+    model_retries: int = 1
+    total_timeout: float = 30.0
+    fallback: str = FALLBACK
+
+
+def as_confirm(confirm: Confirm | bool | None) -> Confirm:
+    """The user's answer as a function: a function as given, True/False always, None means no."""
+    if callable(confirm):
+        return confirm
+    answer = bool(confirm)
+    return lambda request: answer

@@ -1,0 +1,87 @@
+"""The calls of a run round by round: parallel calls side by side, dependencies drawn. Lesson 31.
+
+Drawn from a real trace, through its ledger: each model reply fans out into its calls (one
+box per ``call_id``, on one rank: they ran at the same time), the results come back together
+as the next request's feedback, paired by ``call_id``. A dashed arrow marks a dependency: a
+call whose arguments carry a value that only an earlier call's result held (the waybill
+number from ``get_order``). A failed model request (HTTP 5xx) is drawn where it happened.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lessons_lib.checks.ledger import LedgerRow, ledger
+from lessons_lib.core import queries as q
+from lessons_lib.core.apishapes import feedback_items
+from lessons_lib.core.tracetypes import DEFAULT_API
+from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
+
+_STATUS_FILL = {"ok": "#E8F5E9", "created": "#E8F5E9", "replayed": "#FFF8E1"}
+
+
+def _values(arguments: str) -> list[str]:
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return []
+    return (
+        [v for v in parsed.values() if isinstance(v, str) and len(v) >= 4] if isinstance(parsed, dict) else []
+    )
+
+
+def _dependencies(trace: Any, rows: list[LedgerRow]) -> list[tuple[int, int, str]]:
+    """(earlier row, later row, value): the later call's argument appears only in the earlier result."""
+    task = q.get_in(q.as_data(trace), "task")
+    requests = {r.n: r.request for r in q.model_rounds(trace)}
+    found = []
+    for j, later in enumerate(rows):
+        # only results the model had in front of it when it made this call
+        seen = {
+            str(f.call_id): f.text() or "" for f in feedback_items(requests.get(later.round), DEFAULT_API)
+        }
+        for value in _values(later.arguments):
+            if isinstance(task, str) and value in task:
+                continue  # the user gave it: no dependency
+            for i, earlier in enumerate(rows[:j]):
+                if value in seen.get(earlier.call_id, ""):
+                    found.append((i, j, value))
+                    break
+    return found
+
+
+def call_flow(trace: Any) -> Diagram:
+    """The run's calls per round, parallel ones side by side (lesson 31)."""
+    rows = ledger(trace)
+    labels = [e.get("label", "") for e in q.events(trace)]
+    g = digraph("callflow", rankdir="TB", nodesep="0.25", ranksep="0.3", pad="0.2")
+    text = ["图：每轮的调用（并排 = 同一轮、同时执行；虚线 = 依赖上一轮的结果）"]
+    prev = "start"
+    box(g, "start", "用户任务", fillcolor="#F2F2F2")
+    for k in sorted({r.round for r in rows}):
+        mine = [(n, r) for n, r in enumerate(rows) if r.round == k]
+        head = f"r{k}"
+        box(g, head, f"response_{k}：模型提出 {len(mine)} 个调用", fillcolor="#F2F2F2")
+        g.edge(prev, head)
+        for n, r in mine:
+            shown = r.arguments if len(r.arguments) <= 44 else r.arguments[:42] + "…"
+            label = f"{r.call_id}\n{r.alias}\n{shown}\n→ {r.status}"
+            box(g, f"c{n}", label, fontsize=10, fillcolor=_STATUS_FILL.get(r.status, "#FFEBEE"))
+            g.edge(head, f"c{n}")
+        same_rank(g, [f"c{n}" for n, _ in mine])
+        back = f"f{k}"
+        note = "（这次请求失败：HTTP 错误，应用重新发问）" if f"http_error_{k + 1}" in labels else ""
+        box(g, back, f"request_{k + 1}：{len(mine)} 个输出，按 call_id 配对{note}", fillcolor="#F2F2F2")
+        for n, _ in mine:
+            g.edge(f"c{n}", back)
+        text.append(f"第 {k} 轮：" + "，".join(f"{r.alias}({r.arguments}) → {r.status}" for _, r in mine))
+        prev = back
+    box(g, "answer", "答复", fillcolor="#F2F2F2")
+    g.edge(prev, "answer")
+    for i, j, value in _dependencies(trace, rows):
+        g.edge(
+            f"c{i}", f"c{j}", label=edge_label(value), style="dashed", color="#1565C0", fontcolor="#1565C0"
+        )
+        text.append(f"依赖：{rows[j].call_id} 用到了 {rows[i].call_id} 的结果里的 {value}")
+    return Diagram("callflow", g.source, "\n".join(text))
