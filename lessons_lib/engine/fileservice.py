@@ -246,9 +246,7 @@ def tool_declaration(*, structured: bool = False) -> Tool:
     )
 
 
-def tool_result(
-    service: FileService, arguments: JSONObject, *, structured: bool = False
-) -> CallToolResult:
+def tool_result(service: FileService, arguments: JSONObject, *, structured: bool = False) -> CallToolResult:
     """One ``read_text_file`` call as a ``CallToolResult``: a refusal is ``is_error=True``.
 
     With ``structured`` a success also carries ``structuredContent`` ``{"content": text}`` beside
@@ -268,9 +266,7 @@ def tool_result(
     return result
 
 
-def build_server(
-    root: Path | None = None, name: str = SERVICE_NAME, *, structured: bool = False
-) -> Server:
+def build_server(root: Path | None = None, name: str = SERVICE_NAME, *, structured: bool = False) -> Server:
     """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
     import mcp_types as types
     from mcp.server import Server

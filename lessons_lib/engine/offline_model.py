@@ -87,7 +87,7 @@ class OfflineModel(httpx2.AsyncBaseTransport):
             return [self._message("没有可用的工具，无法读取文件。")]
         arguments = self.script.arguments if self.script.arguments is not None else _arguments_from(task)
         moves = [(name, arguments) for name in chosen] + [(chosen[0], extra) for extra in self.script.also]
-        calls = [
+        calls: list[JSONObject] = [
             {
                 "type": "function_call",
                 "id": f"fc_offline_{self.turns:03d}_{n}",
