@@ -7,6 +7,11 @@ small exercises of lessons 03, 06, 07). ``--cells solution`` grades a notebook's
 cells instead of the learner's. ``--json`` prints the report as JSON for a
 gradebook. Exit 0 pass, 1 fail, 2 bad input (no such file, no such function, a syntax
 error): one line on stderr, never a traceback.
+
+FILE may be a folder of learners' submissions (``lessons_lib.course.gradebook``): every
+exercise of lesson 11 (or only ``--function``) is graded per learner, each submission in its own
+process with limits, and ``-o grades.csv`` gets one row per learner and exercise (stdout
+without ``-o``). Exit 0 when every row passed, 1 when some failed, 2 bad input.
 """
 
 from __future__ import annotations
@@ -15,23 +20,25 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+from lessons_lib.course.gradebook_cli import gradebook_options
 
 DESCRIPTION = (
     "Grade a learner's application loop offline, with the real SDKs, on the example and on cases "
     "the learner did not see. FILE is a .py file or a notebook (its cells tagged exercise). "
     "Exit codes: 0 pass; 1 a check failed; 2 bad input (no such file, no such function, "
-    "a syntax error)."
+    "a syntax error). FILE may be a folder of submissions: one CSV row per learner and exercise."
 )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons_lib grade", description=DESCRIPTION)
-    parser.add_argument("file", help="the learner's .py file or .ipynb notebook")
+    parser.add_argument("file", help="the learner's .py file or .ipynb notebook, or a folder of them")
     parser.add_argument(
         "--function",
-        default="app_loop",
-        help="function to grade (default %(default)s, the whole loop; a step's name, e.g. route_call, "
-        "runs that step's check)",
+        help="function to grade (default app_loop, the whole loop; a step's name, e.g. route_call, "
+        "runs that step's check; for a folder: every exercise of lesson 11)",
     )
     parser.add_argument(
         "--cells",
@@ -40,16 +47,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="for a notebook: which tagged cells to run (default %(default)s; solution = the reference)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    gradebook_options(parser)
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
         return int(exc.code or 0)
+    if Path(args.file).is_dir():
+        from lessons_lib.course.gradebook_cli import run_gradebook
+
+        return run_gradebook(args)
 
     from lessons_lib.course.grading import GradeInputError
     from lessons_lib.course.grading_files import grade_file
 
     try:
-        report = grade_file(args.file, function=args.function, cells=args.cells)
+        report = grade_file(args.file, function=args.function or "app_loop", cells=args.cells)
     except GradeInputError as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
