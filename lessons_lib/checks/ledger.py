@@ -104,12 +104,13 @@ def _outputs(request: object) -> dict[str, list[str]]:
     return found
 
 
-def _links(trace: object) -> list[JSONObject]:
+def links_of(trace: object) -> list[JSONObject]:
     """The link records as plain JSON objects (with the ``attempts`` the typed ``Link`` leaves out)."""
     return objects(q.get_in(q.as_data(trace), "links"))
 
 
-def _ids(link: JSONObject) -> list[JSON]:
+def attempts_of(link: JSONObject) -> list[JSON]:
+    """The MCP ids of every try of a link's call (``attempts``), [] when the link keeps none."""
     attempts = link.get("attempts")
     return attempts if isinstance(attempts, list) else []
 
@@ -118,14 +119,14 @@ def ledger(trace: object) -> list[LedgerRow]:
     """Every call of the run, in the order the model proposed them (lesson 31)."""
     rounds = _rounds(trace)
     requests = {r.n: r.request for r in rounds}
-    links = _links(trace)
+    links = links_of(trace)
     rows: list[LedgerRow] = []
     for r in rounds:
         outputs = _outputs(requests.get(r.n + 1))
         for call in _calls(r.response):
             call_id = str(call.call_id)
             link = next((x for x in links if x.get("call_id") == call_id), {})
-            ids = tuple(_ids(link) or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
+            ids = tuple(attempts_of(link) or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
             exchange = _exchange(trace, link.get("service"), ids[-1]) if ids else None
             reply = exchange.reply if exchange else None
             at = exchange.reply_at if exchange else None
@@ -188,11 +189,11 @@ def check_calls(trace: object) -> list[str]:
 def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> list[str]:
     """Each output is its own call's MCP result, and each call's arguments reached the service."""
     problems: list[str] = []
-    links = _links(trace)
+    links = links_of(trace)
     made = {str(c.call_id): c for c in q.calls(trace)}
     results: dict[str, str] = {}
     for link in links:
-        ids = _ids(link) or [link.get("mcp_id")]
+        ids = attempts_of(link) or [link.get("mcp_id")]
         exchange = _exchange(trace, link.get("service"), ids[-1])
         if exchange is not None and exchange.reply is not None:
             results[str(link.get("call_id"))] = reply_output(exchange.reply)
