@@ -76,7 +76,7 @@ class OrderDesk:
         # compiled once, when the desk starts: no call pays for importing or compiling them
         self._validators = {t["name"]: Draft202012Validator(t["input"]) for t in self.tools}
 
-    def call(self, name: str, arguments: Mapping[str, JSON]) -> tuple[JSON, bool]:
+    def call(self, name: str, arguments: Mapping[str, object]) -> tuple[JSON, bool]:
         """Run one tool on ``arguments``; return ``(structured result, is_error)``."""
         tool = self._by_name.get(name)
         if tool is None:
@@ -165,7 +165,7 @@ class OrderDesk:
         }
 
 
-def check_arguments(validator: Draft202012Validator, arguments: Mapping[str, JSON]) -> None:
+def check_arguments(validator: Draft202012Validator, arguments: Mapping[str, object]) -> None:
     """Validate against the tool's own inputSchema (a jsonschema draft 2020-12 validator) or DeskError."""
     from jsonschema.exceptions import best_match
 
