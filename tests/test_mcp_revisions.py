@@ -12,7 +12,7 @@ from lessons_lib.engine.revisions import BAD_HEAD, REVISIONS, RevisionRun, recor
 from lessons_lib.engine.specs import SPECS_DIR, frame_errors, mcp_errors
 from lessons_lib.views.revisiontable import PARTIAL, SAME, revision_table
 
-SHARED = REPO_ROOT.parents[1] / "shared" / "specs"
+SHARED = REPO_ROOT.parent / "shared" / "specs"  # CI lays shared/ beside the clone
 
 
 @pytest.fixture(scope="module")

@@ -11,53 +11,69 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks.ledger import check_calls
 from lessons_lib.checks.verify_report import html_table
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
-Edit = Callable[[dict[str, Any]], None]
-
-
-def _request(trace: dict[str, Any], n: int) -> dict[str, Any]:
-    return next(e["body"] for e in trace["events"] if e.get("label") == f"request_{n}")
+Edit = Callable[[JSONObject], None]
 
 
-def _outputs(body: dict[str, Any]) -> list[dict[str, Any]]:
-    return [i for i in body["input"] if isinstance(i, dict) and i.get("type") == "function_call_output"]
+def _object(value: JSON) -> JSONObject:
+    """The value when it is a JSON object; a good trace has one there (else TypeError)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object, got {type(value).__name__}")
+    return value
 
 
-def _swap_outputs(trace: dict[str, Any]) -> None:
+def _input(body: JSONObject) -> list[JSON]:
+    """The request's ``input`` list itself (the edits change it in place)."""
+    items = body["input"]
+    if not isinstance(items, list):
+        raise TypeError("the request has no input list")
+    return items
+
+
+def _request(trace: JSONObject, n: int) -> JSONObject:
+    return next(_object(e["body"]) for e in objects(trace["events"]) if e.get("label") == f"request_{n}")
+
+
+def _outputs(body: JSONObject) -> list[JSONObject]:
+    return [i for i in objects(_input(body)) if i.get("type") == "function_call_output"]
+
+
+def _swap_outputs(trace: JSONObject) -> None:
     first, second = _outputs(_request(trace, 2))[:2]
     first["output"], second["output"] = second["output"], first["output"]
 
 
-def _drop_output(trace: dict[str, Any]) -> None:
+def _drop_output(trace: JSONObject) -> None:
     body = _request(trace, 2)
-    body["input"].remove(_outputs(body)[-1])
+    _input(body).remove(_outputs(body)[-1])
 
 
-def _answer_twice(trace: dict[str, Any]) -> None:
+def _answer_twice(trace: JSONObject) -> None:
     body = _request(trace, 2)
-    body["input"].append(copy.deepcopy(_outputs(body)[0]))
+    _input(body).append(copy.deepcopy(_outputs(body)[0]))
 
 
-def _invent_output(trace: dict[str, Any]) -> None:
+def _invent_output(trace: JSONObject) -> None:
     body = _request(trace, 2)
-    body["input"].append({"type": "function_call_output", "call_id": "call_never_made", "output": "{}"})
+    _input(body).append({"type": "function_call_output", "call_id": "call_never_made", "output": "{}"})
 
 
-def _change_arguments(trace: dict[str, Any]) -> None:
-    sent = next(e["body"] for e in trace["events"] if e["body"].get("method") == "tools/call")
-    sent["params"]["arguments"]["order_id"] = "O-1043"
+def _change_arguments(trace: JSONObject) -> None:
+    sent = next(e["body"] for e in objects(trace["events"]) if get_in(e, "body", "method") == "tools/call")
+    _object(get_in(sent, "params", "arguments"))["order_id"] = "O-1043"
 
 
-def _replay_becomes_create(trace: dict[str, Any]) -> None:
+def _replay_becomes_create(trace: JSONObject) -> None:
     """The second write of one intent reports ``created``: as if no key had deduplicated it."""
-    for event in trace["events"]:
+    for event in objects(trace["events"]):
         text = json.dumps(event["body"], ensure_ascii=False)
         if '\\"status\\": \\"replayed\\"' in text or '"status": "replayed"' in text:
             text = text.replace('\\"status\\": \\"replayed\\"', '\\"status\\": \\"created\\"')
@@ -120,7 +136,7 @@ class SabotageTable(Displayable):
         return html_table(("破坏", "键", "结果", "核对的原话"), rows)
 
 
-def try_sabotages(traces: dict[str, Any]) -> SabotageTable:
+def try_sabotages(traces: Mapping[str, object]) -> SabotageTable:
     """Apply every sabotage to a copy of its base trace (``{"parallel": ..., "retry": ...}``)."""
     results = []
     for s in SABOTAGES:
@@ -138,7 +154,7 @@ try_call_sabotages = try_sabotages
 """The facade's name for :func:`try_sabotages` (lesson 32)."""
 
 
-def _as_dict(trace: Any) -> dict[str, Any]:
+def _as_dict(trace: object) -> JSONObject:
     to_dict = getattr(trace, "to_dict", None)
     data = to_dict() if callable(to_dict) else trace
     return data if isinstance(data, dict) else {}

@@ -13,13 +13,14 @@ its own sentence (lesson 32's sabotage catalogue).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items, input_items, tool_calls
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
@@ -103,18 +104,29 @@ def _outputs(request: object) -> dict[str, list[str]]:
     return found
 
 
-def ledger(trace: Any) -> list[LedgerRow]:
+def links_of(trace: object) -> list[JSONObject]:
+    """The link records as plain JSON objects (with the ``attempts`` the typed ``Link`` leaves out)."""
+    return objects(q.get_in(q.as_data(trace), "links"))
+
+
+def attempts_of(link: JSONObject) -> list[JSON]:
+    """The MCP ids of every try of a link's call (``attempts``), [] when the link keeps none."""
+    attempts = link.get("attempts")
+    return attempts if isinstance(attempts, list) else []
+
+
+def ledger(trace: object) -> list[LedgerRow]:
     """Every call of the run, in the order the model proposed them (lesson 31)."""
     rounds = _rounds(trace)
     requests = {r.n: r.request for r in rounds}
-    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
+    links = links_of(trace)
     rows: list[LedgerRow] = []
     for r in rounds:
         outputs = _outputs(requests.get(r.n + 1))
         for call in _calls(r.response):
             call_id = str(call.call_id)
             link = next((x for x in links if x.get("call_id") == call_id), {})
-            ids = tuple(link.get("attempts") or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
+            ids = tuple(attempts_of(link) or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
             exchange = _exchange(trace, link.get("service"), ids[-1]) if ids else None
             reply = exchange.reply if exchange else None
             at = exchange.reply_at if exchange else None
@@ -133,7 +145,7 @@ def ledger(trace: Any) -> list[LedgerRow]:
     return rows
 
 
-def record_ledger(trace: Any) -> None:
+def record_ledger(trace: object) -> None:
     """Write each call's ledger fields into its link (the trace is what keeps them)."""
     rows = {r.call_id: r for r in ledger(trace)}
     for link in getattr(trace, "links", None) or []:
@@ -142,7 +154,7 @@ def record_ledger(trace: Any) -> None:
             link.update(round=row.round, arguments=row.arguments, status=row.status, result=row.result)
 
 
-def check_calls(trace: Any) -> list[str]:
+def check_calls(trace: object) -> list[str]:
     """Every broken many-call rule, one sentence each; an empty list means the calls pair up."""
     rounds = _rounds(trace)
     requests = {r.n: r.request for r in rounds}
@@ -174,14 +186,14 @@ def check_calls(trace: Any) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-def _check_results(trace: object, requests: dict[int, Any]) -> list[str]:
+def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> list[str]:
     """Each output is its own call's MCP result, and each call's arguments reached the service."""
     problems: list[str] = []
-    links: list[dict[str, Any]] = [dict(x) for x in q.links(trace)]
+    links = links_of(trace)
     made = {str(c.call_id): c for c in q.calls(trace)}
     results: dict[str, str] = {}
     for link in links:
-        ids = link.get("attempts") or [link.get("mcp_id")]
+        ids = attempts_of(link) or [link.get("mcp_id")]
         exchange = _exchange(trace, link.get("service"), ids[-1])
         if exchange is not None and exchange.reply is not None:
             results[str(link.get("call_id"))] = reply_output(exchange.reply)

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from lessons_lib.checks.ledger import check_calls, ledger
+from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
 from lessons_lib.checks.verify_report import esc, html_table
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
 _END_RULES: Final = ("第二次响应是模型的答复",)
 _END_LINK: Final = "next_input"
@@ -77,15 +78,15 @@ class ManyCallsReport(Displayable):
         return f"{table}{listing}<p>结论：{esc(self.verdict())}</p>"
 
 
-def windows(trace: Any) -> list[tuple[int, dict[str, Any]]]:
+def windows(trace: object) -> list[tuple[int, JSONObject]]:
     """``(k, window)`` for every round k whose response holds calls that a service answered.
 
     A call that timed out has a request but no reply; like a call that never reached a
     service, only the pairing rules apply to it (its feedback must say so).
     """
     data = _as_dict(trace)
-    found: list[tuple[int, dict[str, Any]]] = []
-    links: list[dict[str, Any]] = [dict(x) for x in q.links(data)]
+    found: list[tuple[int, JSONObject]] = []
+    links = links_of(data)
     timed_out = {r.call_id for r in ledger(data) if r.status == "timeout"}
     for r in q.model_rounds(data):
         k = r.n
@@ -97,48 +98,51 @@ def windows(trace: Any) -> list[tuple[int, dict[str, Any]]]:
     return found
 
 
-def _window(
-    data: dict[str, Any], k: int, links: list[dict[str, Any]], reached: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
     mine = {str(x.get("call_id")) for x in links}
     rename = {f"request_{k}": "request_1", f"response_{k}": "response_1"}
     rename |= {f"request_{k + 1}": "request_2", f"response_{k + 1}": "response_2"}
-    calls = {(x.get("service"), a) for x in reached for a in x.get("attempts") or [x.get("mcp_id")]}
-    events = []
-    for event in data.get("events") or []:
-        label, body = event.get("label"), event.get("body") or {}
+    calls = {(x.get("service"), a) for x in reached for a in attempts_of(x) or [x.get("mcp_id")]}
+    events: list[JSON] = []
+    for event in objects(data.get("events")):
+        label, body = event.get("label"), _object(event.get("body"))
         if event.get("channel") == "model":
             if label not in rename:
                 continue
-            event = {**event, "label": rename[label], "body": _project(body, mine)}
+            event = {**event, "label": rename[str(label)], "body": _project(body, mine)}
         elif label == "tools/call":
             service = event.get("to") if "method" in body else event.get("from")
             if (service, body.get("id")) not in calls:
                 continue
         events.append(event)
-    window = copy.deepcopy({**data, "events": events, "links": [x for x in links if x in reached]})
+    kept: list[JSON] = [x for x in links if x in reached]
+    window: JSONObject = copy.deepcopy({**data, "events": events, "links": kept})
     window["answer"] = data.get("answer") if q.model_body(data, f"response_{k + 1}") is not None else None
     return window
 
 
-def _as_dict(trace: Any) -> dict[str, Any]:
-    data = q.as_data(trace)
-    return data if isinstance(data, dict) else {}
+def _object(value: JSON) -> JSONObject:
+    return value if isinstance(value, dict) else {}
 
 
-def _project(body: dict[str, Any], mine: set[str]) -> dict[str, Any]:
+def _as_dict(trace: object) -> JSONObject:
+    return _object(q.as_data(trace))
+
+
+def _project(body: JSONObject, mine: set[str]) -> JSONObject:
     """A request without the calls and outputs of other rounds (they were checked in theirs)."""
-    if not isinstance(body.get("input"), list):
+    items = body.get("input")
+    if not isinstance(items, list):
         return body
-    kept = [
+    kept: list[JSON] = [
         i
-        for i in body["input"]
+        for i in items
         if not (isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine)
     ]
     return {**body, "input": kept}
 
 
-def verify_calls(trace: Any) -> ManyCallsReport:
+def verify_calls(trace: object) -> ManyCallsReport:
     """Check a many-call trace window by window, then its pairing as a whole (lesson 31)."""
     from lessons_lib.checks.doctor import diagnose
     from lessons_lib.checks.verify import verify_roundtrip
@@ -146,14 +150,14 @@ def verify_calls(trace: Any) -> ManyCallsReport:
     data = _as_dict(trace)
     last = len(q.model_rounds(data))
     verdicts = []
-    stopped = (data.get("outcome") or {}).get("status") == "stopped"
+    stopped = get_in(data, "outcome", "status") == "stopped"
     for k, window in windows(data):
         calls = len(q.calls(data, k))
         if k == last and stopped:
             note = "本轮结果没有再发给模型：运行被应用的上限截停（outcome stopped），不算断链"
             verdicts.append(WindowVerdict(k, calls, note, note, True))
             continue
-        continues = k + 1 < last or (k + 1 == last and data.get("outcome", {}).get("status") != "answered")
+        continues = k + 1 < last or (k + 1 == last and get_in(data, "outcome", "status") != "answered")
         report = verify_roundtrip(window, sabotage=False)
         failed = [c for c in report.checks if not c.passed and not (continues and c.name in _END_RULES)]
         diagnosis = diagnose(window)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.checks._evidence import as_dict, model_body, require_trace
 from lessons_lib.checks._jsoncheck import Fail, load_json
@@ -19,14 +19,15 @@ from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
 from lessons_lib.checks.verify import roundtrip_from_trace, verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_apis import drop_tool_call_id, stringify_input, tool_result_as_assistant
+from lessons_lib.core.jsonvalue import JSONObject
 
-Edit = Callable[[dict[str, Any]], dict[str, Any]]
+Edit = Callable[[JSONObject], JSONObject]
 
 
-def _on_trace(edit: Edit) -> Callable[[Any], dict[str, Any]]:
+def _on_trace(edit: Edit) -> Callable[[object], JSONObject]:
     """A round-trip edit applied to a copy of a trace: the round trip's parts are the trace's bodies."""
 
-    def apply(trace: Any) -> dict[str, Any]:
+    def apply(trace: object) -> JSONObject:
         t = require_trace(copy.deepcopy(as_dict(trace)))
         edit({"response_1": model_body(t, "response_1"), "request_2": model_body(t, "request_2")})
         return t
@@ -77,7 +78,7 @@ API_SABOTAGES: Final = ApiCatalogue(
 API_OF: Final = {s.name: s.name.split("_")[0] for s in API_SABOTAGES}
 
 
-def run_api_sabotage(name: str, trace: Any = None) -> SabotageOutcome:
+def run_api_sabotage(name: str, trace: object = None) -> SabotageOutcome:
     """Apply one API catalogue entry (to ``data/<api>/trace.json`` by default) and check it. Lesson 22."""
     entry = API_SABOTAGES.get(name)
     if trace is None:

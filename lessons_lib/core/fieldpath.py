@@ -17,7 +17,7 @@ from lessons_lib.core.jsonvalue import JSON
 
 PathT = tuple[str | int, ...]
 
-_PLAIN_KEY = re.compile(r"^[A-Za-z_$@][\w$@/-]*$")
+_PLAIN_KEY = re.compile(r"[A-Za-z_$@][\w$@/-]*")  # used with fullmatch: "$" would allow a final "\n"
 _TOKEN = re.compile(r'\.?(\*\*|\*|[A-Za-z_$@][\w$@/-]*)|\[(\*|\d+|[\w$@-]+=[^\]]*|"(?:[^"\\]|\\.)*")\]')
 
 
@@ -27,7 +27,7 @@ def format_path(path: Sequence[str | int]) -> str:
     for seg in path:
         if isinstance(seg, int):
             out += f"[{seg}]"
-        elif _PLAIN_KEY.match(seg) and seg not in {"*", "**"}:
+        elif _PLAIN_KEY.fullmatch(seg) and seg not in {"*", "**"}:
             out += f".{seg}" if out else seg
         else:
             out += f"[{json.dumps(seg, ensure_ascii=False)}]"

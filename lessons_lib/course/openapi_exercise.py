@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import get_in
 
 TARGET: Final = "search_delivery_policy"
 HINT: Final = (
@@ -54,10 +55,10 @@ def check_declaration(answer: object) -> ExerciseReport:
     lines.append("官方 ChatCompletionTool schema：" + ("通过" if not errors else "不通过 — " + errors[0]))
     ok &= not errors
     raw = answer.get("function")
-    function: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    function: dict[object, object] = raw if isinstance(raw, dict) else {}
     for key in ("name", "description", "parameters"):
         same = json.dumps(function.get(key), sort_keys=True) == json.dumps(
-            expected["function"][key], sort_keys=True
+            get_in(expected, "function", key), sort_keys=True
         )
         ok &= same
         lines.append(

@@ -23,11 +23,12 @@ are not a measurement).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
     NO_FILE_TEXT,
@@ -64,26 +65,27 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         self.turns += 1
         return httpx2.Response(200, json=self.respond(body), request=request)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+    def respond(self, body: JSONObject) -> JSONObject:
         """The Message object for one (already checked) request body."""
-        messages: list[dict[str, Any]] = body["messages"]
+        messages = objects(body["messages"])
         results = [b for b in _blocks(messages[-1]) if b.get("type") == "tool_result"]
-        choice = body.get("tool_choice") or {"type": "auto"}
+        choice = _object(body.get("tool_choice")) or {"type": "auto"}
         if results and choice.get("type") in ("auto", "none"):  # "any" or "tool" forces another call
             return self._message(body, [_text(self._answer(messages, results))], "end_turn")
         if choice.get("type") == "none":
             return self._message(body, [_text(NO_TOOL_TEXT)], "end_turn")
         if choice.get("type") == "auto" and not needs_a_file(_task(messages)):
             return self._message(body, [_text(NO_FILE_TEXT)], "end_turn")
-        aliases = [str(t.get("name", "")) for t in body.get("tools") or [] if isinstance(t, dict)]
-        forced = choice.get("name") if choice.get("type") == "tool" else None
+        aliases = [str(t.get("name", "")) for t in objects(body.get("tools"))]
+        name = choice.get("name") if choice.get("type") == "tool" else None
+        forced = str(name) if name is not None else None
         task = _task(messages)
         names = chosen_tools(aliases, task, self.script, forced)
         if choice.get("disable_parallel_tool_use"):
             names = names[:1]
         if not names:
             return self._message(body, [_text(NO_TOOLS_DECLARED)], "end_turn")
-        uses = [
+        uses: list[JSON] = [
             {
                 "type": "tool_use",
                 "id": f"toolu_offline_{self.turns:03d}_{n}",
@@ -94,7 +96,7 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         ]
         return self._message(body, uses, "tool_use")
 
-    def _answer(self, messages: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
+    def _answer(self, messages: list[JSONObject], results: list[JSONObject]) -> str:
         uses = {b.get("id"): b for b in _blocks(messages[-2]) if b.get("type") == "tool_use"}
         parts = []
         for block in results:
@@ -105,7 +107,7 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
             parts.append(answer_part(use.get("input", {}), output, str(use.get("name", ""))))
         return "\n\n".join(parts)
 
-    def _message(self, body: dict[str, Any], content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+    def _message(self, body: JSONObject, content: list[JSON], stop: str) -> JSONObject:
         return {
             "id": f"msg_offline_{self.turns:03d}",
             "type": "message",
@@ -118,32 +120,36 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         }
 
 
-def _text(text: str) -> dict[str, Any]:
+def _text(text: str) -> JSON:
     return {"type": "text", "text": text}
 
 
-def _blocks(message: Any) -> list[dict[str, Any]]:
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+def _object(value: JSON) -> JSONObject:
+    return value if isinstance(value, dict) else {}
 
 
-def _task(messages: list[dict[str, Any]]) -> str:
+def _blocks(message: JSON) -> list[JSONObject]:
+    return objects(message.get("content") if isinstance(message, dict) else None)
+
+
+def _task(messages: list[JSONObject]) -> str:
     first = messages[0]
     return text_of(first.get("content"))
 
 
-def check_request(body: dict[str, Any]) -> str | None:
+def check_request(body: JSONObject) -> str | None:
     """The message of the first error the real API refuses with 400, or None."""
     if not isinstance(body.get("max_tokens"), int):
         return "max_tokens: Field required"
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+    raw = body.get("messages")
+    if not isinstance(raw, list) or not raw or not all(isinstance(m, dict) for m in raw):
         return "messages: Field required (a non-empty list of messages)"
+    messages = objects(raw)
     if messages[0].get("role") != "user":
         return 'messages: first message must use the "user" role'
     for n, message in enumerate(messages):
         previous = [b.get("id") for b in _blocks(messages[n - 1]) if b.get("type") == "tool_use"] if n else []
-        answered = set()
+        answered: set[JSON] = set()
         for k, block in enumerate(_blocks(message)):
             if block.get("type") == "tool_use" and not isinstance(block.get("input"), dict):
                 return f"messages.{n}.content.{k}.tool_use.input: Input should be a valid dictionary"
@@ -165,7 +171,7 @@ def check_request(body: dict[str, Any]) -> str | None:
     return _without_result(len(messages) - 1, last) if last else None
 
 
-def _without_result(n: int, ids: list[Any]) -> str:
+def _without_result(n: int, ids: list[JSON]) -> str:
     """The real API's words; ``n`` is the message that should have held the ``tool_result`` blocks."""
     return (
         f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: "

@@ -25,10 +25,11 @@ Placeholders: ``created: 0``, counter ids (``chatcmpl-offline-001``, ``call_offl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import httpx2
 
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
     NO_FILE_TEXT,
@@ -67,9 +68,9 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         self.turns += 1
         return httpx2.Response(200, json=self.respond(body), request=request)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+    def respond(self, body: JSONObject) -> JSONObject:
         """The chat.completion object for one (already checked) request body."""
-        messages: list[dict[str, Any]] = body["messages"]
+        messages = objects(body["messages"])
         if "functions" in body and "tools" not in body:
             return self._legacy(body, messages)
         feedback = _trailing(messages, "tool")
@@ -80,11 +81,12 @@ class OfflineChat(httpx2.AsyncBaseTransport):
             return self._completion(body, _message(NO_TOOL_TEXT), "stop")
         if choice == "auto" and not needs_a_file(_task(messages)):
             return self._completion(body, _message(NO_FILE_TEXT), "stop")
-        forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
+        name = get_in(choice, "function", "name") if isinstance(choice, dict) else None
+        forced = str(name) if name is not None else None
         aliases = [
-            str(t.get("function", {}).get("name", ""))
-            for t in body.get("tools") or []
-            if isinstance(t, dict) and t.get("type") == "function"
+            str(_object(t.get("function", {})).get("name", ""))
+            for t in objects(body.get("tools"))
+            if t.get("type") == "function"
         ]
         names = chosen_tools(aliases, _task(messages), self.script, forced)
         if body.get("parallel_tool_calls") is False:
@@ -92,7 +94,7 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         if not names:
             return self._completion(body, _message(NO_TOOLS_DECLARED), "stop")
         arguments = arguments_text(_task(messages), self.script)
-        calls = [
+        calls: list[JSON] = [
             {
                 "id": f"call_offline_{self.turns:03d}_{n}",
                 "type": "function",
@@ -102,13 +104,12 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         ]
         return self._completion(body, _message(None, tool_calls=calls), "tool_calls")
 
-    def _answer(self, messages: list[dict[str, Any]], feedback: list[dict[str, Any]]) -> dict[str, Any]:
+    def _answer(self, messages: list[JSONObject], feedback: list[JSONObject]) -> JSONObject:
         calls = {
-            c.get("id"): c.get("function", {})
+            c.get("id"): _object(c.get("function", {}))
             for m in messages
             if m.get("role") == "assistant"
-            for c in m.get("tool_calls") or []
-            if isinstance(c, dict)
+            for c in objects(m.get("tool_calls"))
         }
         parts = []
         for m in feedback:
@@ -117,25 +118,25 @@ class OfflineChat(httpx2.AsyncBaseTransport):
             parts.append(answer_part(call.get("arguments", ""), text_of(m.get("content")), name))
         return _message("\n\n".join(parts))
 
-    def _legacy(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def _legacy(self, body: JSONObject, messages: list[JSONObject]) -> JSONObject:
         """The deprecated shape: one ``function_call``, answered from a ``role: "function"`` message."""
         results = _trailing(messages, "function")
         if results:
-            called: dict[str, Any] = next(
-                (m["function_call"] for m in reversed(messages) if isinstance(m.get("function_call"), dict)),
+            called = next(
+                (c for m in reversed(messages) if isinstance(c := m.get("function_call"), dict)),
                 {},
             )
             content = text_of(results[-1].get("content"))
             text = answer_part(called.get("arguments", ""), content, str(called.get("name", "")))
             return self._completion(body, _message(text), "stop")
-        names = [str(f.get("name", "")) for f in body.get("functions") or [] if isinstance(f, dict)]
+        names = [str(f.get("name", "")) for f in objects(body.get("functions"))]
         chosen = chosen_tools(names, _task(messages), self.script)[:1]
         if body.get("function_call") == "none" or not chosen:
             return self._completion(body, _message(NO_TOOL_TEXT), "stop")
-        call = {"name": chosen[0], "arguments": arguments_text(_task(messages), self.script)}
+        call: JSONObject = {"name": chosen[0], "arguments": arguments_text(_task(messages), self.script)}
         return self._completion(body, _message(None, function_call=call), "function_call")
 
-    def _completion(self, body: dict[str, Any], message: dict[str, Any], finish: str) -> dict[str, Any]:
+    def _completion(self, body: JSONObject, message: JSONObject, finish: str) -> JSONObject:
         return {
             "id": f"chatcmpl-offline-{self.turns:03d}",
             "object": "chat.completion",
@@ -145,44 +146,49 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         }
 
 
-def _message(content: str | None, **extra: Any) -> dict[str, Any]:
+def _message(content: str | None, **extra: JSON) -> JSONObject:
     return {"role": "assistant", "content": content, "refusal": None, **extra, "annotations": []}
 
 
-def _task(messages: list[dict[str, Any]]) -> str:
+def _object(value: JSON) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def _task(messages: list[JSONObject]) -> str:
     return next((text_of(m.get("content")) for m in messages if m.get("role") == "user"), "")
 
 
-def _trailing(messages: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:
+def _trailing(messages: list[JSONObject], role: str) -> list[JSONObject]:
     """The messages of ``role`` after the last assistant message (the feedback of this turn)."""
     last = max((n for n, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
     return [m for m in messages[last + 1 :] if m.get("role") == role] if last >= 0 else []
 
 
-def check_messages(messages: Any) -> tuple[str, str] | None:
+def check_messages(messages: object) -> tuple[str, str] | None:
     """(param, message) of the first pairing error the real API refuses with 400, or None."""
     if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
         return "messages", "Invalid 'messages': expected a non-empty array of message objects."
     open_ids: list[str] = []
-    for n, m in enumerate(messages):
+    for n, m in enumerate(objects(messages)):
         if m.get("role") == "tool":
-            if not isinstance(m.get("tool_call_id"), str):
+            tool_call_id = m.get("tool_call_id")
+            if not isinstance(tool_call_id, str):
                 return (
                     f"messages.[{n}].tool_call_id",
                     f"Missing required parameter: 'messages[{n}].tool_call_id'.",
                 )
-            if m["tool_call_id"] not in open_ids:
+            if tool_call_id not in open_ids:
                 return (
                     f"messages.[{n}].role",
                     "Invalid parameter: messages with role 'tool' must be a response to a "
                     "preceeding message with 'tool_calls'.",
                 )
-            open_ids.remove(m["tool_call_id"])
+            open_ids.remove(tool_call_id)
             continue
         if open_ids:
             return _unanswered(open_ids)
         if m.get("role") == "assistant":
-            open_ids = [str(c.get("id")) for c in m.get("tool_calls") or [] if isinstance(c, dict)]
+            open_ids = [str(c.get("id")) for c in objects(m.get("tool_calls"))]
     return _unanswered(open_ids) if open_ids else None
 
 

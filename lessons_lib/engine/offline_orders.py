@@ -22,12 +22,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.engine.offline_model import OfflineModel, _error, _response
 
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
@@ -64,9 +64,9 @@ class OrdersModel(OfflineModel):
             return _error(request, 503, "the offline stand-in plays an overloaded model API (injected)")
         return await super().handle_async_request(request)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
-        items = [i for i in body.get("input") or [] if isinstance(i, dict)]
-        aliases = {t.get("name", ""): t for t in body.get("tools") or [] if isinstance(t, dict)}
+    def respond(self, body: JSONObject) -> JSONObject:
+        items = objects(body.get("input"))
+        aliases = {str(t.get("name", "")): t for t in objects(body.get("tools"))}
         output = plan(_task(items), items, aliases, self.quirks, self.turns)
         if not isinstance(output, str) and body.get("parallel_tool_calls") is False:
             output = output[:1]  # the request allows one call per reply: the rest wait a round
@@ -87,7 +87,7 @@ class OrdersModel(OfflineModel):
 
 
 def plan(
-    task: str, items: list[dict[str, Any]], tools: dict[str, Any], quirks: Quirks, turn: int
+    task: str, items: list[JSONObject], tools: dict[str, JSONObject], quirks: Quirks, turn: int
 ) -> str | list[tuple[str, str]]:
     """The next move: an answer text, or ``(alias, arguments text)`` calls. Pure: lesson 31."""
     done = _results(items)
@@ -111,12 +111,12 @@ def plan(
             ("orders__get_order", _args({"order_id": oid})) for oid in dict.fromkeys([order_id, *more])
         ]
     if wants_policy:
-        query: dict[str, Any] = {"topic": _pick(task, _TOPICS, "delay")}
+        query: JSONObject = {"topic": _pick(task, _TOPICS, "delay")}
         region = _pick(task, _REGIONS, None)
         if region is not None:
             query["region"] = region
         wanted.append(("orders__search_delivery_policy", _args(query)))
-    order = (by_alias.get("orders__get_order") or {}).get("order")
+    order = _object((by_alias.get("orders__get_order") or {}).get("order"))
     if order:
         if wants_track and order.get("waybill_no"):
             wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
@@ -132,37 +132,37 @@ def plan(
     return _answer(by_alias, [r for alias, r in done if alias == "orders__get_order" and r])
 
 
-def _investigation_args(task: str, order: dict[str, Any], tools: dict[str, Any]) -> str:
+def _investigation_args(task: str, order: JSONObject, tools: dict[str, JSONObject]) -> str:
     reason = _pick(task, _REASONS, "delayed")
-    args: dict[str, Any] = {"order_id": order["order_id"], "reason": reason, "note": task[:200]}
-    declared = tools.get("orders__create_investigation", {}).get("parameters", {}).get("properties", {})
-    if "idempotency_key" in declared:
+    args: JSONObject = {"order_id": order["order_id"], "reason": reason, "note": task[:200]}
+    declared = get_in(tools.get("orders__create_investigation"), "parameters", "properties")
+    if isinstance(declared, dict) and "idempotency_key" in declared:
         # the same business intent always gives the same key, whatever the call id
         args["idempotency_key"] = f"inv-{order['order_id']}-{reason}"
     return _args(args)
 
 
-def _answer(results: dict[str, dict[str, Any]], orders: list[dict[str, Any]]) -> str:
+def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
     parts: list[str] = []
     for got in orders:
-        o, ev = got["order"], got["evidence"]
+        o, ev = _object(got["order"]), _object(got["evidence"])
         parts.append(
             f"订单 {o['order_id']}（{o['item']}）状态为 {o['status']}，运单号 {o['waybill_no'] or '暂无'}"
-            f"（依据：订单版本 {ev['order_version']}，更新于 {_when(ev['updated_at'])}）。"
+            f"（依据：订单版本 {ev['order_version']}，更新于 {_when(str(ev['updated_at']))}）。"
         )
     shipped = results.get("orders__track_shipment")
     if shipped and shipped.get("shipment"):
-        s = shipped["shipment"]
+        s = _object(shipped["shipment"])
         stamp, _, event = str(s["last_event"]).partition(" ")
         parts.append(f"物流：{s['carrier']} {s['status']}，最新事件 {_when(stamp)} {event}。")
     found = results.get("orders__search_delivery_policy")
     if found is not None:
-        titles = "；".join(f"{p['policy_id']} {p['title']}" for p in found.get("items", []))
-        more = "（还有更多条，可翻到下一页）" if (found.get("paging") or {}).get("truncated") else ""
+        titles = "；".join(f"{p['policy_id']} {p['title']}" for p in objects(found.get("items", [])))
+        more = "（还有更多条，可翻到下一页）" if get_in(found, "paging", "truncated") else ""
         parts.append(f"相关政策：{titles or '没有找到'}{more}。")
     made = results.get("orders__create_investigation")
     if made and made.get("investigation"):
-        inv = made["investigation"]
+        inv = _object(made["investigation"])
         verb = "已创建" if made["status"] == "created" else "此前已创建（幂等键命中，没有重复建单）"
         parts.append(f"调查单 {inv['investigation_id']} {verb}，原因 {inv['reason']}。")
     return "\n".join(parts) or "没有需要查询的内容。"
@@ -173,22 +173,26 @@ def _when(iso: str) -> str:
     return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 and iso[10] == "T" else iso
 
 
-def _failure_answer(failures: list[tuple[str, dict[str, Any] | None]]) -> str:
+def _object(value: JSON) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     alias, result = failures[-1]
     tool = alias.split("__", 1)[-1]
     if result is None:
         return f"抱歉，{tool} 暂时不可用（工具没有返回可用结果），请稍后再试；我没有编造结果。"
-    error = result.get("error") or {}
+    error = _object(result.get("error"))
     message = str(error.get("message", ""))
     if error.get("code") == "declined":
         return f"好的，没有执行 {tool}：您没有确认这次写操作，系统里没有新增记录。"
     return f"{tool} 没有成功：{message}。我没有重试同一个调用，请根据提示修改后再试。"
 
 
-def _results(items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any] | None]]:
+def _results(items: list[JSONObject]) -> list[tuple[str, JSONObject | None]]:
     """(alias, parsed result or None) for every output, in input order."""
     names = {i.get("call_id"): i.get("name", "") for i in items if i.get("type") == "function_call"}
-    found: list[tuple[str, dict[str, Any] | None]] = []
+    found: list[tuple[str, JSONObject | None]] = []
     for item in items:
         if item.get("type") != "function_call_output":
             continue
@@ -204,8 +208,8 @@ def _results(items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any] | No
     return found
 
 
-def _has_write_result(body: dict[str, Any]) -> bool:
-    items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+def _has_write_result(body: JSONObject) -> bool:
+    items = objects(body.get("input"))
     return any(alias == "orders__create_investigation" and r is not None for alias, r in _results(items))
 
 
@@ -216,20 +220,20 @@ def _order_id(task: str, quirks: Quirks) -> str | None:
     return "O-1" if quirks.invent_order_id else None
 
 
-def _last_arguments(items: list[dict[str, Any]], alias: str) -> str:
+def _last_arguments(items: list[JSONObject], alias: str) -> str:
     calls = [i for i in items if i.get("type") == "function_call" and i.get("name") == alias]
     return str(calls[-1].get("arguments", "{}")) if calls else "{}"
 
 
-def _pick(task: str, table: tuple[tuple[str, str], ...], default: str | None) -> Any:
+def _pick(task: str, table: tuple[tuple[str, str], ...], default: str | None) -> str | None:
     return next((value for word, value in table if word in task), default)
 
 
-def _args(values: dict[str, Any]) -> str:
+def _args(values: JSONObject) -> str:
     return json.dumps(values, ensure_ascii=False)
 
 
-def _task(items: list[dict[str, Any]]) -> str:
+def _task(items: list[JSONObject]) -> str:
     for item in items:
         if item.get("role") == "user" and isinstance(item.get("content"), str):
             return str(item["content"])

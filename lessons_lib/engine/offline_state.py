@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx2
 
-from lessons_lib.core.jsonvalue import objects
+from lessons_lib.core.jsonvalue import JSON, objects
 from lessons_lib.engine.offline_model import OfflineModel, _error
 
 
@@ -25,7 +24,7 @@ from lessons_lib.engine.offline_model import OfflineModel, _error
 class StatefulOfflineModel(OfflineModel):
     """``OfflineModel`` plus the stored responses, keyed by response id."""
 
-    stored: dict[str, list[Any]] = field(default_factory=dict)
+    stored: dict[str, list[JSON]] = field(default_factory=dict)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method != "POST" or not request.url.path.endswith("/responses"):
@@ -36,7 +35,7 @@ class StatefulOfflineModel(OfflineModel):
             return _error(request, 400, "request body is not JSON")
         previous = body.get("previous_response_id")
         raw = body.get("input")
-        items: list[Any] = raw if isinstance(raw, list) else [{"role": "user", "content": raw}]
+        items: list[JSON] = raw if isinstance(raw, list) else [{"role": "user", "content": raw}]
         if previous is not None:
             if not isinstance(previous, str) or previous not in self.stored:
                 return _error(request, 400, f"Previous response with id '{previous}' not found.")
@@ -51,13 +50,13 @@ class StatefulOfflineModel(OfflineModel):
         answer["previous_response_id"] = previous
         answer["store"] = body.get("store", True) is not False
         if answer["store"]:
-            self.stored[str(answer.get("id"))] = items + objects(answer.get("output"))
+            self.stored[str(answer.get("id"))] = [*items, *objects(answer.get("output"))]
         return httpx2.Response(200, json=answer, request=request)
 
 
-def unanswered_output(items: list[Any]) -> str | None:
+def unanswered_output(items: list[JSON]) -> str | None:
     """The ``call_id`` of the first ``function_call_output`` no earlier ``function_call`` carries."""
-    seen: set[Any] = set()
+    seen: set[object] = set()
     for item in items:
         if not isinstance(item, dict):
             continue

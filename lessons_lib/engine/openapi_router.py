@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.engine.openapi_tools import Operation, operations
 
 if TYPE_CHECKING:
@@ -38,9 +39,9 @@ class Exchange:
     operation: str
     method: str
     url: str
-    body: dict[str, Any] | None
+    body: JSONObject | None
     status: int
-    response: Any
+    response: JSON
     auth: str = AUTH_NOTE
 
 
@@ -50,7 +51,7 @@ class Routed:
 
     text: str
     is_error: bool
-    structured: Any = None
+    structured: JSON = None
     exchange: Exchange | None = None
 
     @property
@@ -59,7 +60,7 @@ class Routed:
         return FAILURE_PREFIX + self.text if self.is_error else self.text
 
 
-def intent_key(op: Operation, arguments: dict[str, Any]) -> str:
+def intent_key(op: Operation, arguments: JSONObject) -> str:
     """The idempotency key of one business intent: the same operation and values, the same key."""
     intent = json.dumps([op.name, arguments], sort_keys=True, ensure_ascii=False)
     return "intent-" + hashlib.sha256(intent.encode()).hexdigest()[:24]
@@ -70,7 +71,7 @@ class OpenAPIRouter:
 
     def __init__(
         self,
-        document: dict[str, Any],
+        document: JSONObject,
         client: httpx2.AsyncClient,
         token: str,
         sink: Callable[[Exchange], None] | None = None,
@@ -78,7 +79,7 @@ class OpenAPIRouter:
         self.operations = {op.name: op for op in operations(document)}
         self._client, self._token, self._sink = client, token, sink
 
-    def check(self, name: str, arguments: dict[str, Any]) -> str | None:
+    def check(self, name: str, arguments: JSONObject) -> str | None:
         """Why these arguments cannot be sent (unknown tool, schema violation), or None."""
         import jsonschema
 
@@ -109,7 +110,7 @@ class OpenAPIRouter:
             headers["Idempotency-Key"] = intent_key(op, arguments)
         response = await self._client.request(op.method, path, params=query, json=body, headers=headers)
         try:
-            payload: Any = response.json()
+            payload: JSON = response.json()
         except ValueError:
             payload = {"non_json_body": response.text[:500]}
         url = _local(response)
@@ -148,7 +149,7 @@ async def open_order_api(
 
 
 def call_order_tool(
-    name: str, arguments: dict[str, Any], token: str = DEMO_TOKEN
+    name: str, arguments: JSONObject, token: str = DEMO_TOKEN
 ) -> tuple[Routed, list[Exchange]]:
     """One generated tool called through the router on a fresh database (lesson 41)."""
     from lessons_lib.engine._sync import run_sync

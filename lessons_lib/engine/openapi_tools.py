@@ -15,6 +15,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from lessons_lib.core.jsonvalue import JSONObject
+
 JsonSchema = dict[str, Any]
 HTTP_METHODS: Final = ("get", "put", "post", "delete", "patch")
 STRICT_KEYWORDS: Final = frozenset(
@@ -169,7 +171,7 @@ def _output_schema(op: dict[str, Any], notes: list[str]) -> JsonSchema | None:
     return None
 
 
-def responses_tool(op: Operation) -> dict[str, Any]:
+def responses_tool(op: Operation) -> JSONObject:
     """A Responses API ``function`` tool (``strict: false``, as the course's fixtures)."""
     return {
         "type": "function",
@@ -180,7 +182,7 @@ def responses_tool(op: Operation) -> dict[str, Any]:
     }
 
 
-def chat_tool(op: Operation) -> dict[str, Any]:
+def chat_tool(op: Operation) -> JSONObject:
     """A Chat Completions tool: the same three fields, one level down under ``function``."""
     return {
         "type": "function",
@@ -193,7 +195,7 @@ def chat_tool(op: Operation) -> dict[str, Any]:
     }
 
 
-def tool_declarations(document: dict[str, Any], api: str = "responses") -> list[dict[str, Any]]:
+def tool_declarations(document: JSONObject, api: str = "responses") -> list[JSONObject]:
     """Every operation as a tool of ``api`` (``"responses"`` or ``"chat"``)."""
     make = {"responses": responses_tool, "chat": chat_tool}.get(api)
     if make is None:

@@ -20,13 +20,16 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict
 
 from lessons_lib.core import orderdata as od
 from lessons_lib.engine.orderdesk_tools import JSON, SERVICE, WRITE_TOOLS, declarations
 
 if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
     from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
 
 SESSION_CUSTOMER: Final = "C-001"
 """The trusted session the desk answers for (the customer signed in to the application)."""
@@ -40,6 +43,16 @@ class DeskError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code, self.message = code, message
+
+
+class DeskOptions(TypedDict, total=False):
+    """The keyword options of :class:`OrderDesk` (``desk=`` of ``run_orders``)."""
+
+    customer_id: str
+    idempotency_key: bool
+    delays: Mapping[str, float]
+    faults: frozenset[str]
+    flaky: dict[str, int]
 
 
 @dataclass
@@ -63,7 +76,7 @@ class OrderDesk:
         # compiled once, when the desk starts: no call pays for importing or compiling them
         self._validators = {t["name"]: Draft202012Validator(t["input"]) for t in self.tools}
 
-    def call(self, name: str, arguments: Mapping[str, Any]) -> tuple[JSON, bool]:
+    def call(self, name: str, arguments: Mapping[str, object]) -> tuple[JSON, bool]:
         """Run one tool on ``arguments``; return ``(structured result, is_error)``."""
         tool = self._by_name.get(name)
         if tool is None:
@@ -152,7 +165,7 @@ class OrderDesk:
         }
 
 
-def check_arguments(validator: Any, arguments: Mapping[str, Any]) -> None:
+def check_arguments(validator: Draft202012Validator, arguments: Mapping[str, object]) -> None:
     """Validate against the tool's own inputSchema (a jsonschema draft 2020-12 validator) or DeskError."""
     from jsonschema.exceptions import best_match
 
@@ -165,7 +178,7 @@ def check_arguments(validator: Any, arguments: Mapping[str, Any]) -> None:
     raise DeskError("invalid_arguments", f"Invalid arguments: {where + ': ' if where else ''}{detail}{hint}")
 
 
-def _short(error: Any) -> str:
+def _short(error: ValidationError) -> str:
     """jsonschema's message, with the offending value cut short (it may be huge or hostile)."""
     keyword, expected = error.validator, error.validator_value
     if keyword == "pattern":
@@ -190,7 +203,7 @@ def _evidence(order: od.OrderRow) -> JSON:
     }
 
 
-def build_server(desk: OrderDesk, name: str = SERVICE) -> Server[Any]:
+def build_server(desk: OrderDesk, name: str = SERVICE) -> Server:
     """A low-level MCP server exposing the desk's tools (lesson 30)."""
     import anyio
     import mcp_types as types
@@ -209,17 +222,22 @@ def build_server(desk: OrderDesk, name: str = SERVICE) -> Server[Any]:
         for t in desk.tools
     ]
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         if params.name not in {t.name for t in listed}:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         delay = desk.delays.get(params.name, 0.0)
         if delay:
             await anyio.sleep(delay)  # a slow back end: other calls run meanwhile
-        # the desk's work (sqlite3, jsonschema) is blocking: a worker thread keeps other calls moving
-        structured, is_error = await anyio.to_thread.run_sync(desk.call, params.name, params.arguments or {})
+        # The desk's own work (one short sqlite3 query) runs on the event loop: calls that arrive
+        # together finish in the order they arrived, so a trace's message order is the same every run.
+        structured, is_error = desk.call(params.name, params.arguments or {})
         text = json.dumps(structured, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],

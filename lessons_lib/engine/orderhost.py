@@ -34,6 +34,7 @@ import anyio
 from lessons_lib.checks.ledger import record_ledger
 from lessons_lib.core import orderdata as od
 from lessons_lib.core.example import SERVICE_NAME
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link, Status
@@ -42,7 +43,7 @@ from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, par
 from lessons_lib.engine.host import Limits, _Run
 from lessons_lib.engine.models import live_setting, make_http_client, offline_setting, redact
 from lessons_lib.engine.offline_orders import LABEL, OrdersModel, Quirks
-from lessons_lib.engine.orderdesk import OrderDesk, build_server
+from lessons_lib.engine.orderdesk import DeskOptions, OrderDesk, build_server
 from lessons_lib.engine.orderdesk_tools import SERVICE, WRITE_TOOLS
 from lessons_lib.engine.orderguards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 
@@ -104,7 +105,7 @@ async def arun_orders(
     task: str,
     *,
     db_path: str | Path | None = None,
-    desk: Mapping[str, Any] | None = None,
+    desk: DeskOptions | None = None,
     confirm: Confirm | bool | None = None,
     guards: Guards | None = None,
     quirks: Quirks | None = None,
@@ -123,7 +124,7 @@ async def arun_orders(
     """
     guards = guards or Guards()
     path = Path(db_path) if db_path is not None else od.create_database()
-    order_desk = OrderDesk(path, **dict(desk or {}))
+    order_desk = OrderDesk(path, **(desk or {}))
     services: dict[str, ServiceSpec] = {SERVICE: lambda name: build_server(order_desk, name)}
     if with_files:
         services[SERVICE_NAME] = WORKSPACE_DIR
@@ -264,7 +265,7 @@ async def _execute(
     routes: Mapping[str, Route],
     services: Mapping[str, Service],
     guards: Guards,
-    link: dict[str, Any],
+    link: JSONObject,
     sending: anyio.Lock,
 ) -> CallResult:
     route = routes.get(call.name)
@@ -276,7 +277,7 @@ async def _execute(
     if args is None:
         return CallResult(call, marked(problem, True), True)
     timeout = guards.timeouts.get(call.name, guards.call_timeout)
-    attempts: list[object] = []
+    attempts: list[JSON] = []
     for _ in range(1 + guards.tool_retries):
         output, is_error = await services[route.service].call(
             route.tool, args, timeout, cast(Link, link), sending
@@ -294,8 +295,8 @@ def _declined(call: ToolCall) -> CallResult:
     return CallResult(call, marked(text, True), True)
 
 
-def _new_link(trace: Trace, call: ToolCall) -> dict[str, Any]:
-    link: dict[str, Any] = {
+def _new_link(trace: Trace, call: ToolCall) -> JSONObject:
+    link: JSONObject = {
         "call_id": call.call_id,
         "alias": call.name,
         "service": None,

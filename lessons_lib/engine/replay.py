@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import dump_json
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
 
@@ -26,7 +27,7 @@ class Reply:
     """What the stand-in answered to one replayed request."""
 
     status: int
-    body: dict[str, Any]
+    body: JSONObject
 
     @property
     def ok(self) -> bool:
@@ -41,7 +42,9 @@ class Reply:
     def __repr__(self) -> str:
         return f"Reply(status={self.status}, error={self.error_message!r})"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None, **kw: object
+    ) -> dict[str, str]:
         head = f"HTTP {self.status}" + (f"：{self.error_message}" if self.error_message else "")
         return {"text/plain": head + "\n" + dump_json(self.body).rstrip("\n")}
 
@@ -73,7 +76,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     """Async form of :func:`replay_all`."""
     replies: list[Reply] = []
 
-    def sink(direction: str, body: dict[str, Any], code: int | None) -> None:
+    def sink(direction: str, body: JSONObject, code: int | None) -> None:
         if direction == "response":
             replies.append(Reply(code or 0, body))
 

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.fileservice import INPUT_SCHEMA, FileService, tool_declaration, tool_result
 from lessons_lib.engine.specs import frame_errors
 
 if TYPE_CHECKING:
+    from mcp import ClientSession
     from mcp.server import Server
 
 REVISIONS: Final = ("2025-06-18", "2025-11-25", "2026-07-28")
@@ -95,7 +96,7 @@ class RevisionRun:
         }
 
 
-def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
+def build_revision_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server:
     """The file service whose input-validation error depends on the negotiated revision."""
     import jsonschema
     import mcp_types as types
@@ -129,7 +130,7 @@ class _Recorder:
     """A frame sink for :class:`FramedTransport` that names each response by its request."""
 
     def __init__(self, run: RevisionRun) -> None:
-        self.run, self.pending = run, dict[Any, str]()
+        self.run, self.pending = run, dict[object, str]()
 
     def __call__(self, direction: str, body: JSONObject) -> None:
         if "method" in body:
@@ -141,7 +142,7 @@ class _Recorder:
         self.run.frames.append(Frame(direction, method, body))
 
 
-async def _handshake_2025_06_18(session: Any) -> None:
+async def _handshake_2025_06_18(session: ClientSession) -> None:
     """``initialize`` offering 2025-06-18, built from the SDK's own types and methods."""
     import mcp_types as types
 
@@ -188,7 +189,7 @@ async def arecord(revision: str, arguments: JSONObject, root: Path | None = None
     return run
 
 
-def record_revision(revision: str, *, head: Any = 5, path: str = EXAMPLE_PATH) -> RevisionRun:
+def record_revision(revision: str, *, head: JSON = 5, path: str = EXAMPLE_PATH) -> RevisionRun:
     """:func:`arecord` from plain code or a notebook cell, for ``path`` and ``head``."""
 
     async def main() -> RevisionRun:
@@ -197,7 +198,7 @@ def record_revision(revision: str, *, head: Any = 5, path: str = EXAMPLE_PATH) -
     return run_sync(main)
 
 
-def record_revisions(*, head: Any = 5, path: str = EXAMPLE_PATH) -> dict[str, RevisionRun]:
+def record_revisions(*, head: JSON = 5, path: str = EXAMPLE_PATH) -> dict[str, RevisionRun]:
     """The same call under all three revisions, oldest first (lesson 43)."""
 
     async def main() -> dict[str, RevisionRun]:

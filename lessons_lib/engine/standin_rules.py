@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import httpx2
 
 from lessons_lib.core.example import ALIAS_SEPARATOR
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.engine.offline_model import Script, _arguments_from, feedback_paragraph
 
 NO_TOOL_TEXT = "这一轮没有调用工具（tool_choice 不允许调用），所以文件内容没有被读取，我不能编造它。"
@@ -46,7 +46,7 @@ def arguments_text(task: str, script: Script) -> str:
     return script.arguments if script.arguments is not None else _arguments_from(task)
 
 
-def arguments_object(task: str, script: Script) -> dict[str, Any]:
+def arguments_object(task: str, script: Script) -> JSONObject:
     """The same arguments as an object (Anthropic's ``input``); text that is no object gives ``{}``."""
     try:
         value = json.loads(arguments_text(task, script))
@@ -55,13 +55,13 @@ def arguments_object(task: str, script: Script) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def answer_part(arguments: Any, output: str, tool: str = "") -> str:
+def answer_part(arguments: JSON, output: str, tool: str = "") -> str:
     """One paragraph of the answer for one call's feedback (its arguments as text or object)."""
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     return feedback_paragraph(text, output, tool)
 
 
-def text_of(content: Any) -> str:
+def text_of(content: JSON) -> str:
     """A message's text: a plain string, or the ``text`` of its text parts joined."""
     if isinstance(content, str):
         return content
@@ -70,7 +70,7 @@ def text_of(content: Any) -> str:
     return ""
 
 
-async def read_json(request: httpx2.Request) -> dict[str, Any] | None:
+async def read_json(request: httpx2.Request) -> JSONObject | None:
     """The request body as a JSON object, or None."""
     try:
         body = json.loads(await request.aread())

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.example import EXAMPLE_PATH, FAILURE_PREFIX, TOOL_NAME
+from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.engine._sync import run_sync
 
 APIS: Final = ("responses", "chat", "anthropic")
@@ -25,13 +26,18 @@ CALL_ID: Final = "call_offline_001_1"
 class StructuredCall:
     """One ``tools/call`` of the structured ``read_text_file``: its frames and its result."""
 
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] = field(default_factory=dict)
-    declaration: dict[str, Any] = field(default_factory=dict)
+    frames: list[JSONObject] = field(default_factory=list)
+    result: JSONObject = field(default_factory=dict)
+    declaration: JSONObject = field(default_factory=dict)
 
     @property
     def text(self) -> str:
-        return "\n".join(c["text"] for c in self.result.get("content", []) if c.get("type") == "text")
+        return _text(self.result)
+
+
+def _text(result: JSONObject) -> str:
+    """The ``text`` blocks of an MCP result's ``content``, joined by newlines."""
+    return "\n".join(str(c["text"]) for c in objects(result.get("content", [])) if c.get("type") == "text")
 
 
 async def acall_structured(head: int = 5, root: Path | None = None) -> StructuredCall:
@@ -48,7 +54,8 @@ async def acall_structured(head: int = 5, root: Path | None = None) -> Structure
         tool = next(t for t in listed.tools if t.name == TOOL_NAME)
         call.declaration = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
         await client.call_tool(TOOL_NAME, {"path": EXAMPLE_PATH, "head": head})
-    call.result = call.frames[-1]["result"] if "result" in call.frames[-1] else {}
+    result = call.frames[-1].get("result")
+    call.result = result if isinstance(result, dict) else {}
     return call
 
 
@@ -62,15 +69,15 @@ def call_structured(head: int = 5) -> StructuredCall:
 
 
 def feedback_items(
-    result: dict[str, Any], call_id: str = CALL_ID, *, pass_structured: bool = False
-) -> dict[str, Any]:
+    result: JSONObject, call_id: str = CALL_ID, *, pass_structured: bool = False
+) -> dict[str, JSONObject]:
     """What the application sends back to each model API for one MCP result (lesson 44).
 
     By default the text block goes on, as in part one. With ``pass_structured`` the JSON text
     of ``structuredContent`` goes on instead: the model then reads named fields. Either way the
     feedback is *text*: ``structuredContent`` itself has no place in any of the three APIs.
     """
-    text = "\n".join(c["text"] for c in result.get("content", []) if c.get("type") == "text")
+    text = _text(result)
     if pass_structured and result.get("structuredContent") is not None:
         text = json.dumps(result["structuredContent"], ensure_ascii=False)
     failed = bool(result.get("isError"))

@@ -22,18 +22,19 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core import orderdata
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.engine._sync import run_sync
-from lessons_lib.engine.openapi_router import DEMO_TOKEN
+from lessons_lib.engine.openapi_router import DEMO_TOKEN, OpenAPIRouter
 
 WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"
 ARGUMENTS: Final = '{"order_id": "O-1042"}'
 
-GET_ORDER_DECLARATION: Final[dict[str, Any]] = {
+GET_ORDER_DECLARATION: Final[JSONObject] = {
     "type": "function",
     "name": "get_order",
     "description": "Read one order: status, region, item, waybill number, version and update time.",
@@ -47,7 +48,7 @@ GET_ORDER_DECLARATION: Final[dict[str, Any]] = {
 }
 """The hand-written declaration of the direct-function way (seed 001's schema)."""
 
-Execute = Callable[[str, dict[str, Any]], Awaitable[tuple[str, bool]]]
+Execute = Callable[[str, JSONObject], Awaitable[tuple[str, bool]]]
 
 
 @dataclass
@@ -55,25 +56,24 @@ class WayRun:
     """One way's run: model bodies, the hops execution took, the feedback and the answer."""
 
     way: str
-    tools: list[dict[str, Any]] = field(default_factory=list)
-    bodies: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    tools: list[JSONObject] = field(default_factory=list)
+    bodies: list[tuple[str, JSONObject]] = field(default_factory=list)
     hops: list[str] = field(default_factory=list)
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[JSONObject] = field(default_factory=list)
     output: str = ""
     answer: str = ""
 
     @property
-    def call(self) -> dict[str, Any]:
+    def call(self) -> JSONObject:
         """The ``function_call`` item the model returned."""
         first = next(b for d, b in self.bodies if d == "response")
-        item: dict[str, Any] = next(i for i in first["output"] if i["type"] == "function_call")
-        return item
+        return next(i for i in objects(first["output"]) if i["type"] == "function_call")
 
     @property
     def paired(self) -> bool:
         """Did the feedback carry the same ``call_id`` as the call?"""
         second = [b for d, b in self.bodies if d == "request"][1]
-        outputs = [i for i in second["input"] if i.get("type") == "function_call_output"]
+        outputs = [i for i in objects(second["input"]) if i.get("type") == "function_call_output"]
         return [o["call_id"] for o in outputs] == [self.call["call_id"]]
 
     @property
@@ -90,7 +90,7 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
 
     adapter, setting = ResponsesAdapter(), offline_setting()
 
-    def sink(direction: str, body: dict[str, Any], status: int | None) -> None:
+    def sink(direction: str, body: JSONObject, status: int | None) -> None:
         run.bodies.append((direction, body))
 
     transport = adapter.offline_transport(Script(arguments=ARGUMENTS, tool=tool))
@@ -130,7 +130,7 @@ async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
     if way == "function":
         run.tools = [dict(GET_ORDER_DECLARATION)]
 
-        async def call_function(name: str, args: dict[str, Any]) -> tuple[str, bool]:
+        async def call_function(name: str, args: JSONObject) -> tuple[str, bool]:
             run.hops.append(f"Python get_order({args.get('order_id')!r})")
             with orderdata.connect(db) as conn:
                 row = orderdata.fetch_order(conn, str(args.get("order_id")))
@@ -146,7 +146,7 @@ async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
 
             run.tools = [responses_tool(op) for op in router.operations.values()]
 
-            async def call_router(name: str, args: dict[str, Any]) -> tuple[str, bool]:
+            async def call_router(name: str, args: JSONObject) -> tuple[str, bool]:
                 run.hops.append(f"router {name} -> path/query/body")
                 routed = await router.call(name, args)
                 return routed.text, routed.is_error
@@ -155,7 +155,7 @@ async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
         return await _mcp_way(run, router)
 
 
-async def _mcp_way(run: WayRun, router: Any) -> WayRun:
+async def _mcp_way(run: WayRun, router: OpenAPIRouter) -> WayRun:
     """The MCP way is the course's host itself, with the generated server plugged in as a service."""
     from lessons_lib.engine.host import arun_chain
     from lessons_lib.engine.offline_model import Script
@@ -174,9 +174,11 @@ async def _mcp_way(run: WayRun, router: Any) -> WayRun:
             run.frames.append(body)
             if event["label"] == "tools/call" and "method" in body:
                 run.hops.insert(len(run.hops) - 1 if run.hops else 0, f"JSON-RPC tools/call id {body['id']}")
-    run.tools = list(next(b for d, b in run.bodies if d == "request")["tools"])
+    run.tools = objects(next(b for d, b in run.bodies if d == "request")["tools"])
     second = [b for d, b in run.bodies if d == "request"][1]
-    run.output = next(str(i["output"]) for i in second["input"] if i.get("type") == "function_call_output")
+    run.output = next(
+        str(i["output"]) for i in objects(second["input"]) if i.get("type") == "function_call_output"
+    )
     run.answer = trace.answer or ""
     return run
 

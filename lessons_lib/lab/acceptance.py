@@ -18,12 +18,16 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from lessons_lib.core import orderdata as od
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
-VALID: Final[dict[str, dict[str, Any]]] = {
+if TYPE_CHECKING:
+    from hypothesis import settings
+
+VALID: Final[dict[str, JSONObject]] = {
     "get_order": {"order_id": "O-1042"},
     "track_shipment": {"waybill_no": "WB-77042"},
     "search_delivery_policy": {"topic": "delay", "region": "north"},
@@ -37,7 +41,7 @@ VALID: Final[dict[str, dict[str, Any]]] = {
 """One accepted call per tool: the valid row of the matrix, and the base the others change."""
 
 
-def _settings() -> Any:
+def _settings() -> settings:
     from hypothesis import HealthCheck, settings
 
     return settings(
@@ -45,25 +49,25 @@ def _settings() -> Any:
     )
 
 
-def violating(schema: dict[str, Any], condition: Callable[[Any], bool] = lambda v: True) -> Any:
+def violating(schema: JSON, condition: Callable[[JSON], bool] = lambda v: True) -> JSON:
     """The smallest value that breaks ``schema`` (and meets ``condition``), by hypothesis-jsonschema."""
     return _find({"not": schema}, condition)
 
 
-def _find(schema: dict[str, Any], condition: Callable[[Any], bool] = lambda v: True) -> Any:
+def _find(schema: JSONObject, condition: Callable[[JSON], bool] = lambda v: True) -> JSON:
     from hypothesis import find
     from hypothesis_jsonschema import from_schema
 
     return find(from_schema(schema), condition, settings=_settings())
 
 
-def near_miss(prop: dict[str, Any]) -> Any:
+def near_miss(prop: JSON) -> JSON:
     """A value of the property's own type that breaks its other keywords (cached per schema)."""
     return _near_miss(json.dumps(prop, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=64)
-def _near_miss(prop_text: str) -> Any:
+def _near_miss(prop_text: str) -> JSON:
     """A value of the property's own JSON type that breaks its other keywords, else any violation.
 
     ``{"type": T, "not": {pattern/enum/minimum...}}`` is built from the property's schema, so a
@@ -75,7 +79,7 @@ def _near_miss(prop_text: str) -> Any:
     prop = json.loads(prop_text)
     rules = {k: v for k, v in prop.items() if k not in ("type", "description", "title")}
     if "type" in prop and rules:
-        conditions: list[Callable[[Any], bool]] = [
+        conditions: list[Callable[[JSON], bool]] = [
             lambda v: not isinstance(v, str) or 1 <= len(v) <= 12,
             lambda v: True,
         ]
@@ -87,9 +91,14 @@ def _near_miss(prop_text: str) -> Any:
     return violating(prop)
 
 
-def rejecting_values(input_schema: dict[str, Any]) -> dict[str, Any]:
+def rejecting_values(input_schema: JSONObject) -> JSONObject:
     """For each property, one value its own schema refuses (lesson 30)."""
-    return {name: near_miss(prop) for name, prop in input_schema.get("properties", {}).items()}
+    return {name: near_miss(prop) for name, prop in _properties(input_schema).items()}
+
+
+def _properties(schema: JSONObject) -> JSONObject:
+    found = schema.get("properties", {})
+    return found if isinstance(found, dict) else {}
 
 
 @dataclass(frozen=True)
@@ -98,7 +107,7 @@ class Case:
 
     case: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     expect: str
     got: str
     message: str
@@ -155,16 +164,16 @@ class AcceptanceMatrix(Displayable):
         return table + note
 
 
-def _plan(schemas: dict[str, dict[str, Any]]) -> list[tuple[str, str, dict[str, Any], str]]:
+def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, str]]:
     """(case, tool, arguments, expect) for every row; refusals generated from the schemas."""
-    rows: list[tuple[str, str, dict[str, Any], str]] = [
+    rows: list[tuple[str, str, JSONObject, str]] = [
         ("合法输入", tool, dict(args), "ok") for tool, args in VALID.items() if tool != "create_investigation"
     ]
     rows.append(("缺失字段", "get_order", {}, "refused"))
-    props = list(schemas["get_order"]["properties"])
+    props: list[JSON] = list(_properties(schemas["get_order"]))
     # a field name the schema does not list: a short lowercase word outside its properties
     extra = _find({"type": "string", "pattern": "^[a-z]{4,8}$", "not": {"enum": props}})
-    rows.append(("额外字段", "get_order", {**VALID["get_order"], extra: True}, "refused"))
+    rows.append(("额外字段", "get_order", {**VALID["get_order"], str(extra): True}, "refused"))
     for tool in ("get_order", "search_delivery_policy", "create_investigation"):
         for name, bad in rejecting_values(schemas[tool]).items():
             rows.append((f"违反规则的值：{name}", tool, {**VALID[tool], name: bad}, "refused"))
@@ -201,12 +210,17 @@ def acceptance_matrix(db_path: str | Path | None = None) -> AcceptanceMatrix:
     return AcceptanceMatrix(tuple(cases), unchanged)
 
 
-def _case(case: str, tool: str, args: dict[str, Any], expect: str, result: dict[str, Any]) -> Case:
-    error = result.get("error") or {}
+def _case(case: str, tool: str, args: JSONObject, expect: str, result: JSONObject) -> Case:
+    error = _error(result)
     got = str(error.get("code") or result.get("status"))
     if result.get("paging"):
-        p = result["paging"]
-        message = f"truncated={p['truncated']}, next_page={p['next_page']}, {len(result['items'])} 条"
+        truncated, next_page = get_in(result, "paging", "truncated"), get_in(result, "paging", "next_page")
+        message = f"truncated={truncated}, next_page={next_page}, {len(objects(result.get('items')))} 条"
     else:
         message = str(error.get("message", "")) or "接受"
     return Case(case, tool, args, expect, got, message)
+
+
+def _error(result: JSONObject) -> JSONObject:
+    found = result.get("error")
+    return found if isinstance(found, dict) else {}

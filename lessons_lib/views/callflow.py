@@ -10,7 +10,6 @@ number from ``get_order``). A failed model request (HTTP 5xx) is drawn where it 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core import queries as q
@@ -31,7 +30,7 @@ def _values(arguments: str) -> list[str]:
     )
 
 
-def _dependencies(trace: Any, rows: list[LedgerRow]) -> list[tuple[int, int, str]]:
+def _dependencies(trace: object, rows: list[LedgerRow]) -> list[tuple[int, int, str]]:
     """(earlier row, later row, value): the later call's argument appears only in the earlier result."""
     task = q.get_in(q.as_data(trace), "task")
     requests = {r.n: r.request for r in q.model_rounds(trace)}
@@ -51,7 +50,7 @@ def _dependencies(trace: Any, rows: list[LedgerRow]) -> list[tuple[int, int, str
     return found
 
 
-def call_flow(trace: Any) -> Diagram:
+def call_flow(trace: object) -> Diagram:
     """The run's calls per round, parallel ones side by side (lesson 31)."""
     rows = ledger(trace)
     labels = [e.get("label", "") for e in q.events(trace)]
