@@ -33,6 +33,7 @@ from lessons_lib.core.tracetypes import Status
 
 if TYPE_CHECKING:
     import httpx2
+    from openai import AsyncOpenAI
 
     from lessons_lib.engine.models import ModelSetting
     from lessons_lib.engine.offline_model import Script
@@ -120,6 +121,19 @@ def copy_schema(schema: object) -> JsonObject:
     return copied if isinstance(copied, dict) else {}
 
 
+def openai_client(setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> AsyncOpenAI:
+    """The ``AsyncOpenAI`` client both OpenAI adapters use: the host's recording HTTP client, no retries."""
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(
+        api_key=setting.key,
+        base_url=setting.base_url,
+        max_retries=0,
+        timeout=timeout,
+        http_client=http_client,
+    )
+
+
 class ResponsesAdapter:
     """The OpenAI Responses API: ``function`` tools, ``function_call`` items, ``function_call_output``."""
 
@@ -150,16 +164,8 @@ class ResponsesAdapter:
         return OfflineModel(script=script)
 
     def open(self, setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> None:
-        from openai import AsyncOpenAI
-
         self._model = setting.name
-        self._client = AsyncOpenAI(
-            api_key=setting.key,
-            base_url=setting.base_url,
-            max_retries=0,
-            timeout=timeout,
-            http_client=http_client,
-        )
+        self._client = openai_client(setting, http_client, timeout)
 
     async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
         import openai

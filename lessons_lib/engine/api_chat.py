@@ -22,6 +22,7 @@ from lessons_lib.engine.adapters import (
     ToolCall,
     api_message,
     copy_schema,
+    openai_client,
 )
 
 if TYPE_CHECKING:
@@ -67,16 +68,8 @@ class ChatAdapter:
         return OfflineChat(script=script)
 
     def open(self, setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> None:
-        from openai import AsyncOpenAI
-
         self._model = setting.name
-        self._client = AsyncOpenAI(
-            api_key=setting.key,
-            base_url=setting.base_url,
-            max_retries=0,
-            timeout=timeout,
-            http_client=http_client,
-        )
+        self._client = openai_client(setting, http_client, timeout)
 
     async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
         import openai

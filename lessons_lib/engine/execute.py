@@ -186,6 +186,21 @@ async def _execute(
     sending: anyio.Lock,
 ) -> CallResult:
     """One call -> one result: route the alias, parse the arguments, send ``tools/call``."""
+    routed = route_call(call, routes, link)
+    if isinstance(routed, CallResult):
+        return routed
+    route, args = routed
+    output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
+    return CallResult(call, output, is_error)
+
+
+def route_call(
+    call: ToolCall, routes: Mapping[str, Route], link: Link | JSONObject
+) -> tuple[Route, dict[str, object]] | CallResult:
+    """The route and the parsed arguments of a call, or the failure fed back without executing.
+
+    An unknown alias is the application's routing failure; the link records where the call went.
+    """
     route = routes.get(call.name)
     if route is None:
         known = ", ".join(sorted(routes)) or "none"
@@ -194,8 +209,7 @@ async def _execute(
     args, problem = parse_arguments(call.arguments)
     if args is None:
         return CallResult(call, marked(problem, True), True)
-    output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
-    return CallResult(call, output, is_error)
+    return route, args
 
 
 def parse_arguments(arguments: object) -> tuple[dict[str, object] | None, str]:

@@ -39,7 +39,7 @@ from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link, Status
 from lessons_lib.engine.adapters import CallResult, JsonObject, ResponsesAdapter, Stop, ToolCall, marked
-from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments
+from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments, route_call
 from lessons_lib.engine.host import Limits, _Run
 from lessons_lib.engine.models import live_setting, make_http_client, offline_setting, redact
 from lessons_lib.engine.offline_orders import LABEL, OrdersModel, Quirks
@@ -268,14 +268,10 @@ async def _execute(
     link: JSONObject,
     sending: anyio.Lock,
 ) -> CallResult:
-    route = routes.get(call.name)
-    if route is None:
-        known = ", ".join(sorted(routes)) or "none"
-        return CallResult(call, marked(f"unknown tool '{call.name}'; declared tools: {known}", True), True)
-    link.update(service=route.service, tool=route.tool)
-    args, problem = parse_arguments(call.arguments)
-    if args is None:
-        return CallResult(call, marked(problem, True), True)
+    routed = route_call(call, routes, link)
+    if isinstance(routed, CallResult):
+        return routed
+    route, args = routed
     timeout = guards.timeouts.get(call.name, guards.call_timeout)
     attempts: list[JSON] = []
     for _ in range(1 + guards.tool_retries):
