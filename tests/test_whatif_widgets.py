@@ -40,7 +40,7 @@ def test_head_view_trees_highlight_the_changed_fields() -> None:
 def test_head_view_without_a_change_highlights_nothing() -> None:
     view = head_view(20)
     assert view.highlights == {"mcp_request": [], "function_call_output": []}
-    assert "没有字段改变" in view.summary()
+    assert "一个也没有改变" in view.summary()
     assert "◀ 高亮" not in view._repr_mimebundle_()["text/plain"]
 
 
@@ -57,12 +57,15 @@ def test_slider_moves_and_the_output_follows() -> None:
     slider, out = lab.slider, lab.out
     assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, notes_line_count(), 20)
     first = out.outputs[0]["data"]["text/plain"]
-    assert '"head": 20' in first and "没有字段改变" in first
+    assert '"head": 20' in first and "没有改变" in first
 
     slider.value = 5
     assert len(out.outputs) == 1 and out.outputs[0]["output_type"] == "display_data"
     data = out.outputs[0]["data"]
-    assert '"head": 5' in data["text/plain"] and '"head": 20' not in data["text/plain"].split("MCP 请求")[1]
+    assert (
+        '"head": 5' in data["text/plain"]
+        and '"head": 20' not in data["text/plain"].split("MCP 请求（mcp_request，")[1]
+    )
     assert "params.arguments.head" in data["text/plain"] and "head=20 → head=5" in data["text/plain"]
     assert "◀ 高亮" in data["text/html"]
     assert lab.view.head == 5 and lab.view.highlights["mcp_request"] == ["params.arguments.head"]

@@ -21,6 +21,7 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.views.changecounts import MessageRef
 from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
 from lessons_lib.views.textwidth import text_table
 
@@ -34,6 +35,20 @@ LINES: Final = "读出的行"
 """Derived message: how many lines the service returned, and the first and last one."""
 ANSWER: Final = "答复"
 """Derived message: the answer the application shows the user (``trace.answer``)."""
+
+ABOUT: Final[dict[str, str]] = {
+    # what each compared message is, for the captions (``第 6 条消息 request_1（第一次模型请求）``)
+    "tools/list": "tools/list 的答复",
+    "request_1": "第一次模型请求",
+    "response_1": "模型的第一次回复",
+    PARSED: "应用解析 arguments 的结果",
+    "mcp_request": "MCP 请求 tools/call",
+    "mcp_response": "MCP 结果",
+    LINES: "服务读出的行",
+    "request_2": "第二次模型请求",
+    "response_2": "模型的第二次回复",
+    ANSWER: "应用呈现给用户的答复",
+}
 
 KEY_FIELDS: Final[tuple[tuple[str, str, str], ...]] = (
     # (message, path pattern with [*] for any index, what the learner should look at)
@@ -68,12 +83,22 @@ _KEY_RE: Final = [
 # ------------------------------------------------------------------ the messages of one run
 @dataclass(frozen=True)
 class ChainMessage:
-    """One message along the chain; ``kind`` set means every field of it has that kind (derived)."""
+    """One message along the chain; ``kind`` set means every field of it has that kind (derived).
+
+    ``number`` is the message's position in the trace from 1 (lesson 05's numbering); a derived
+    item has none and names in ``source`` the message it is read from.
+    """
 
     step: Step
     name: str
     body: JSON
     kind: Kind | None = None
+    number: int | None = None
+    source: int | None = None
+
+    def ref(self) -> MessageRef:
+        about = ABOUT.get(self.name.split("#")[0], self.name)
+        return MessageRef(self.name, about, self.number, self.source)
 
 
 def _nth(name: str, i: int) -> str:
@@ -82,26 +107,40 @@ def _nth(name: str, i: int) -> str:
 
 def chain_messages(trace: Trace) -> list[ChainMessage]:
     """A run's messages in chain order, plus three derived ones (parsed arguments, lines read, answer)."""
-    listed = [x.reply for x in q.mcp_exchanges(trace, "tools/list") if x.reply is not None]
-    msgs = [ChainMessage("declaration", _nth("tools/list", i), b) for i, b in enumerate(listed)]
+    listed = [x for x in q.mcp_exchanges(trace, "tools/list") if x.reply is not None]
+    msgs = [
+        ChainMessage("declaration", _nth("tools/list", i), x.reply, number=_num(x.reply_at))
+        for i, x in enumerate(listed)
+        if x.reply is not None
+    ]
+    at = {e.get("label"): n + 1 for n, e in reversed(list(enumerate(q.events(trace))))}
     rounds = q.model_rounds(trace)
     if rounds:
-        msgs.append(ChainMessage("declaration", "request_1", rounds[0].request))
+        msgs.append(ChainMessage("declaration", "request_1", rounds[0].request, number=at.get("request_1")))
     if rounds and rounds[0].response is not None:
-        msgs.append(ChainMessage("call", "response_1", rounds[0].response))
+        called = at.get("response_1")
+        msgs.append(ChainMessage("call", "response_1", rounds[0].response, number=called))
         for i, call in enumerate(q.calls(trace, 1)):
-            msgs.append(ChainMessage("call", _nth(PARSED, i), _parsed(call.arguments), "value"))
+            parsed = _parsed(call.arguments)
+            msgs.append(ChainMessage("call", _nth(PARSED, i), parsed, "value", source=called))
     for i, x in enumerate(q.mcp_exchanges(trace)):
-        msgs.append(ChainMessage("execution", _nth("mcp_request", i), x.request))
+        msgs.append(ChainMessage("execution", _nth("mcp_request", i), x.request, number=_num(x.request_at)))
         if x.reply is not None:
-            msgs.append(ChainMessage("execution", _nth("mcp_response", i), x.reply))
-            msgs.append(ChainMessage("execution", _nth(LINES, i), _lines_read(x.reply), "result"))
+            replied = _num(x.reply_at)
+            msgs.append(ChainMessage("execution", _nth("mcp_response", i), x.reply, number=replied))
+            lines = _lines_read(x.reply)
+            msgs.append(ChainMessage("execution", _nth(LINES, i), lines, "result", source=replied))
     later = {e["label"]: e["body"] for e in q.events(trace) if e.get("channel") == "model"}
     for label, body in later.items():
         if label not in {"request_1", "response_1"}:
-            msgs.append(ChainMessage("feedback", label, body))
-    msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result"))
+            msgs.append(ChainMessage("feedback", label, body, number=at.get(label)))
+    last = next((m.number for m in reversed(msgs) if m.name.startswith("response_")), None)
+    msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result", source=last))
     return msgs
+
+
+def _num(position: int | None) -> int | None:
+    return None if position is None else position + 1
 
 
 def _parsed(arguments: JSON) -> JSON:
@@ -159,15 +198,17 @@ def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] = ("改�
     sides = [{m.name: (m, f) for m, f in chain} for chain in (before, after)]
     names = sorted(set(sides[0]) | set(sides[1]), key=lambda n: _order(n, sides))
     rows: list[ChangeRow] = []
+    refs: list[MessageRef] = []
     for name in names:
         msg = (sides[0].get(name) or sides[1][name])[0]
+        refs.append(msg.ref())
         fields: list[Fields] = [s[name][1] if name in s else {} for s in sides]
         for path in list(fields[0]) + [p for p in fields[1] if p not in fields[0]]:
             (b, b_kind), (a, a_kind) = (f.get(path, (ABSENT, None)) for f in fields)
             kind: Kind = b_kind or a_kind or "envelope"
             note = _key_note(name, path) or ""
             rows.append(ChangeRow(msg.step, name, path, kind, b, a, not same_value(b, a), note))
-    return ChangeTable(rows, labels)
+    return ChangeTable(rows, labels, messages=refs)
 
 
 def _order(name: str, sides: list[dict[str, tuple[ChainMessage, Fields]]]) -> tuple[int, int, int]:

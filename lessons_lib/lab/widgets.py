@@ -20,7 +20,6 @@ from typing import Any
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
-from lessons_lib.core.glossary import STEP_ZH
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.whatif import ChangeTable, cached_run, compare_head, notes_line_count
@@ -73,15 +72,13 @@ class HeadView(Displayable):
         ]
 
     def summary(self) -> str:
-        """One line per step: how many fields changed, e.g. ``调用 3``."""
-        counts = {step: 0 for step in STEP_ZH}
-        for r in self.table.rows:
-            counts[r.step] += r.changed
-        parts = "，".join(f"{STEP_ZH[s]} {n}" for s, n in counts.items())
-        rule = sum(r.changed for r in self.table.rows if r.kind == "rule")
-        same = "" if self.head != self.baseline else "（两次运行相同，没有字段改变。）"
+        """The changed fields by message and kind (``ChangeCounts.changed_line``)."""
         pair = f"head={self.baseline} → head={self.head}"
-        return f"{pair}：改变的字段数 {parts}；其中规则（schema）改变 {rule} 个。{same}"
+        return f"{pair}：{self.table.counts().changed_line()}"
+
+    def feedback_caption(self) -> str:
+        """``function_call_output.output，5 行`` (the lines the model receives in this run)."""
+        return f"{FEEDBACK}.output，{len(self.result_text.splitlines())} 行"
 
     def text(self) -> str:
         key = self.table.key()
@@ -93,7 +90,7 @@ class HeadView(Displayable):
                 f"MCP 请求（{MCP_REQUEST}，head={self.head}）：",
                 self.mcp_request_json,
                 "",
-                f"模型收到的反馈（{FEEDBACK}.output，{len(self.result_text.splitlines())} 行）：",
+                f"模型收到的反馈（{self.feedback_caption()}）：",
                 self.result_text,
                 "",
             ]
@@ -105,11 +102,12 @@ class HeadView(Displayable):
             f'<div class="lessons-headview"><p><b>head 实验</b>：{html.escape(self.summary())}</p>'
             f"{_diagram_html(self.head != self.baseline)}"
             f"{self.table.key().html()}"
-            f"<details><summary>只看改变的字段（{sum(r.changed for r in self.table.rows)} 个）</summary>"
+            f"<details><summary>{html.escape(self.table.changed().title())}</summary>"
             f"{self.table.changed().html()}</details>"
             f'<div style="display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start">{trees}</div>'
             f"<p>MCP 请求（{MCP_REQUEST}）：</p><pre>{html.escape(self.mcp_request_json)}</pre>"
-            f"<p>模型收到的反馈（{FEEDBACK}.output）：</p><pre>{html.escape(self.result_text)}</pre></div>"
+            f"<p>模型收到的反馈（{html.escape(self.feedback_caption())}）：</p>"
+            f"<pre>{html.escape(self.result_text)}</pre></div>"
         )
 
     def repr_args(self) -> str:

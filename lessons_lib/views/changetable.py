@@ -1,8 +1,10 @@
 """The change table of lesson 09: one row per field of two runs, and deterministic text helpers.
 
 ``ChangeTable`` holds the rows (``.df`` gives a pandas DataFrame), filters them (``changed()``,
-``key()``) and displays them as a CJK-aligned text table and as HTML; long values are cut in
-the middle the same way every time (``abbreviate``). Built by ``lessons_lib.lab.whatif``.
+``key()``), counts them by message and kind (``counts()``, from ``changecounts``) and displays
+them as a CJK-aligned text table and as HTML. Every view keeps the whole comparison it was cut
+from, so its caption names what was compared and how a part relates to the whole. Long values
+are cut in the middle the same way every time (``abbreviate``). Built by ``lessons_lib.lab.whatif``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, SHORT_ZH, STEP_ZH, Kind, Step
+from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind, Step
+from lessons_lib.views.changecounts import ChangeCounts, MessageRef, scope_text
 from lessons_lib.views.textwidth import shorten, text_table
 
 if TYPE_CHECKING:
@@ -29,7 +32,9 @@ class _Absent:
 
 
 ABSENT: Final = _Absent()
+ALL_VIEW: Final = "全部字段"
 KEY_VIEW: Final = "关键字段"
+CHANGED_VIEW: Final = "只看改变的字段"
 
 
 @dataclass(frozen=True)
@@ -56,16 +61,33 @@ def same_value(a: object, b: object) -> bool:
 
 
 class ChangeTable(Displayable):
-    """One row per field of every message in two runs (``.df`` is a pandas DataFrame). Lesson 09."""
+    """One row per field of every message in two runs (``.df`` is a pandas DataFrame). Lesson 09.
+
+    ``messages`` names the compared messages in chain order; ``whole`` is the full comparison
+    a filtered view (``changed()``, ``key()``) was cut from, so the caption can say so.
+    """
 
     COLUMNS: Final = ("step", "message", "path", "kind", "before", "after", "changed")
 
     def __init__(
-        self, rows: Sequence[ChangeRow], labels: tuple[str, str] = ("改前", "改后"), view: str = "全部字段"
+        self,
+        rows: Sequence[ChangeRow],
+        labels: tuple[str, str] = ("改前", "改后"),
+        view: str = ALL_VIEW,
+        *,
+        messages: Sequence[MessageRef] = (),
+        whole: Sequence[ChangeRow] | None = None,
     ) -> None:
         self.rows = list(rows)
         self.labels = labels
         self.view = view
+        known = {m.name for m in messages}
+        extra = [MessageRef(n, n) for n in dict.fromkeys(r.message for r in self.rows) if n not in known]
+        self.messages = [*messages, *extra]
+        self.whole = self.rows if whole is None else list(whole)
+
+    def _part(self, rows: list[ChangeRow], view: str) -> ChangeTable:
+        return ChangeTable(rows, self.labels, view, messages=self.messages, whole=self.whole)
 
     # -------------------------------------------------------------- data
     @property
@@ -79,11 +101,18 @@ class ChangeTable(Displayable):
 
     def changed(self) -> ChangeTable:
         """Only the rows whose value differs between the two runs."""
-        return ChangeTable([r for r in self.rows if r.changed], self.labels, "只看改变的字段")
+        return self._part([r for r in self.rows if r.changed], CHANGED_VIEW)
 
     def key(self) -> ChangeTable:
         """Only the key fields of the lesson (task, rule, alias, values, result, answer)."""
-        return ChangeTable([r for r in self.rows if r.note], self.labels, KEY_VIEW)
+        return self._part([r for r in self.rows if r.note], KEY_VIEW)
+
+    def counts(self) -> ChangeCounts:
+        """The whole comparison counted by message and kind (the parts add up to the total)."""
+        return ChangeCounts(self.whole, self.messages, self.labels)
+
+    def message_ref(self, name: str) -> MessageRef:
+        return next(m for m in self.messages if m.name == name)
 
     def row(self, message: str, path: str) -> ChangeRow:
         for r in self.rows:
@@ -105,16 +134,29 @@ class ChangeTable(Displayable):
 
     # -------------------------------------------------------------- display
     def title(self) -> str:
-        n = sum(r.changed for r in self.rows)
-        return (
-            f"对照（{self.view}）：{self.labels[0]} → {self.labels[1]}，{len(self.rows)} 个字段，{n} 个改变"
-        )
+        """What this table shows, counted against the whole comparison."""
+        pair = f"{self.labels[0]} → {self.labels[1]}"
+        total, changed = len(self.whole), sum(r.changed for r in self.whole)
+        if self.view == CHANGED_VIEW:
+            return f"只看改变的字段：{pair}，比较的 {total} 个字段里改变的 {changed} 个"
+        if self.view != KEY_VIEW:
+            return f"{self.view}：{pair}，比较的全部 {total} 个字段，{changed} 个改变"
+        shown = sum(r.changed for r in self.rows)
+        title = f"关键字段：{pair}，从比较的 {total} 个字段里挑出 {len(self.rows)} 个，其中 {shown} 个改变"
+        missing = [r for r in self.whole if r.changed and r not in self.rows]
+        if missing:
+            where = "、".join(self.message_ref(n).short() for n in dict.fromkeys(r.message for r in missing))
+            title += f"；另有 {len(missing)} 个改变的字段不在本表（在 {where}里，见“只看改变的字段”）"
+        return title
+
+    def caption(self) -> str:
+        """The one definition of the comparison (``changecounts.scope_text``)."""
+        return scope_text(self.messages, self.whole)
 
     def _cells(self, r: ChangeRow) -> list[str]:
         note = [r.note] if self.view == KEY_VIEW else []
         return [
-            STEP_ZH[r.step],
-            r.message,
+            self.message_ref(r.message).short(),
             r.path,
             *note,
             SHORT_ZH[r.kind],
@@ -125,10 +167,11 @@ class ChangeTable(Displayable):
 
     def headers(self) -> list[str]:
         note = ["看什么"] if self.view == KEY_VIEW else []
-        return ["步骤", "消息", "字段路径", *note, "种类", self.labels[0], self.labels[1], "变化"]
+        return ["所在消息（编号）", "字段路径", *note, "种类", self.labels[0], self.labels[1], "变化"]
 
     def text(self) -> str:
-        return self.title() + "\n" + text_table(self.headers(), [self._cells(r) for r in self.rows])
+        table = text_table(self.headers(), [self._cells(r) for r in self.rows])
+        return f"{self.title()}\n{self.caption()}\n{table}"
 
     def html(self) -> str:
         # Inline text-align: JupyterLab right-aligns table cells unless told otherwise.
@@ -142,9 +185,8 @@ class ChangeTable(Displayable):
             *lead, kind, before, after, verdict = self._cells(r)
             tds = [
                 html.escape(lead[0]),
-                html.escape(lead[1]),
-                f"<code>{html.escape(lead[2])}</code>",
-                *(html.escape(x) for x in lead[3:]),
+                f"<code>{html.escape(lead[1])}</code>",
+                *(html.escape(x) for x in lead[2:]),
                 f'<span style="border-left:4px solid {KINDS[r.kind].colour};padding-left:.3em">'
                 f"{html.escape(kind)}</span>",
                 *(
@@ -155,7 +197,7 @@ class ChangeTable(Displayable):
             ]
             style = ' style="font-weight:bold;background:#FFF3B0"' if r.changed else ""
             # before / after (and the note, if shown) wrap within a width; the rest stays on one line
-            wrap = {len(tds) - 3, len(tds) - 2} | ({3} if self.view == KEY_VIEW else set())
+            wrap = {len(tds) - 3, len(tds) - 2} | ({2} if self.view == KEY_VIEW else set())
             fit = ("white-space:nowrap", "max-width:16em;overflow-wrap:anywhere")
             body.append(
                 f"<tr{style}>"
@@ -164,6 +206,7 @@ class ChangeTable(Displayable):
             )
         return (
             f'<div class="lessons-whatif"><p><b>{html.escape(self.title())}</b></p>'
+            f"<p>{html.escape(self.caption())}</p>"
             f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div>"
         )

@@ -1,0 +1,198 @@
+"""What a what-if compares and how many of its fields changed, by message and by kind. Lesson 09.
+
+One definition of the count for every cell of lessons 09 and 10: a change table compares every
+leaf field of the same messages of two runs. The messages are numbered as lesson 05 numbers
+the trace (from 1, in order); the three items the application derives from them (the parsed
+``arguments``, the lines read, the answer) carry the number of the message they are read from.
+:func:`scope_text` says this in one sentence that every caption quotes, and
+:class:`ChangeCounts` splits the same total by message and by kind, so the parts add up.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
+from lessons_lib.views.textwidth import text_table
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    """One compared message: its name, what it is, its number in the trace (or its source's)."""
+
+    name: str
+    about: str
+    number: int | None = None
+    """Position in the trace, from 1 (lesson 05's numbering); None for a derived item."""
+    source: int | None = None
+    """For a derived item: the number of the message it is read from."""
+
+    def label(self) -> str:
+        """``第 6 条消息 request_1（第一次模型请求）`` or ``“读出的行”（由第 9 条消息推出）``."""
+        if self.number is not None:
+            return f"第 {self.number} 条消息 {self.name}（{self.about}）"
+        return f"“{self.name}”（由第 {self.source} 条消息推出）"
+
+    def short(self) -> str:
+        """The table cell: ``request_1（第 6 条）`` or ``读出的行 ← 第 9 条``."""
+        if self.number is not None:
+            return f"{self.name}（第 {self.number} 条）"
+        return f"{self.name} ← 第 {self.source} 条"
+
+
+class _Row(Protocol):
+    @property
+    def message(self) -> str: ...
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def changed(self) -> bool: ...
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    """``5–11`` for a run of numbers, else ``5、7、9``."""
+    ns = sorted(numbers)
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]}–{ns[-1]}"
+    return "、".join(map(str, ns))
+
+
+def _spaced(text: str) -> str:
+    """A space between Chinese and a Latin word that follows it (``是 tools/list``)."""
+    return f" {text}" if text[:1].isascii() else text
+
+
+def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row]) -> str:
+    """The one sentence that defines the comparison (which messages, which fields, how many)."""
+    real = [m for m in messages if m.number is not None]
+    derived = [m for m in messages if m.number is None]
+    parts = []
+    if real:
+        first, last = real[0], real[-1]
+        parts.append(
+            f"两次运行各自的第 {_numbers([m.number for m in real if m.number])} 条消息"
+            f"（{len(real)} 条，第一条是{_spaced(first.about)}，最后一条是{_spaced(last.about)}）"
+        )
+    if derived:
+        parts.append(f"应用由它们推出的 {len(derived)} 项（{'、'.join(m.name for m in derived)}）")
+    skipped = ""
+    if real and real[0].number and real[0].number > 1:
+        before = _numbers(list(range(1, real[0].number)))
+        skipped = f"第 {before} 条是建立连接和列出工具的请求，与这次的值无关，不比较。"
+    changed = sum(r.changed for r in rows)
+    return (
+        f"比较范围：{'和'.join(parts)}，其中每个叶子字段都逐一比较：共 {len(rows)} 个字段，{changed} 个改变。"
+        + skipped
+    )
+
+
+class ChangeCounts(Displayable):
+    """Fields compared and changed, one row per message, one column per kind. Lesson 09.
+
+    Every cell reads ``改变数/字段数``; the rows and the columns add up to the same total that
+    the change tables' captions give (``compare_head(20, 5).counts()``).
+    """
+
+    def __init__(self, rows: Sequence[_Row], messages: Sequence[MessageRef], labels: tuple[str, str]) -> None:
+        self.rows = list(rows)
+        self.messages = list(messages)
+        self.labels = labels
+        self.kinds: list[Kind] = [k for k in KINDS if any(r.kind == k for r in self.rows)]
+
+    def count(self, message: str | None = None, kind: Kind | None = None) -> tuple[int, int]:
+        """(changed, compared) over the rows of one message and/or one kind (None: all)."""
+        picked = [
+            r
+            for r in self.rows
+            if (message is None or r.message == message) and (kind is None or r.kind == kind)
+        ]
+        return sum(r.changed for r in picked), len(picked)
+
+    def changed_groups(self) -> list[tuple[MessageRef, list[tuple[Kind, int]]]]:
+        """Each message with a change, in chain order, with (kind, how many changed) per kind."""
+        groups = []
+        for m in self.messages:
+            kinds = [(k, n) for k in self.kinds if (n := self.count(m.name, k)[0])]
+            if kinds:
+                groups.append((m, kinds))
+        return groups
+
+    def changed_line(self) -> str:
+        """The changed fields by message and kind, e.g. ``第 6 条消息 request_1（…）里的 值 1 个``."""
+        changed, total = self.count()
+        rule_changed, rules = self.count(kind="rule")
+        rule = f"种类为规则的 {rules} 个字段改变了 {rule_changed} 个。"
+        if not changed:
+            return f"比较的 {total} 个字段一个也没有改变（两次运行相同）；{rule}"
+        groups = "；".join(
+            m.label() + "里的 " + "、".join(f"{SHORT_ZH[k]} {n} 个" for k, n in kinds)
+            for m, kinds in self.changed_groups()
+        )
+        return f"比较的 {total} 个字段中改变了 {changed} 个，按所在消息和种类：{groups}。{rule}"
+
+    def kind_line(self, kind: Kind) -> str:
+        """Where the fields of one kind sit and how many of them changed (lessons 09, 10)."""
+        changed, n = self.count(kind=kind)
+        total = len(self.rows)
+        where = "、".join(
+            f"{m.short()} {self.count(m.name, kind)[1]} 个"
+            for m in self.messages
+            if self.count(m.name, kind)[1]
+        )
+        return (
+            f"种类为{SHORT_ZH[kind]}的字段：比较的 {total} 个字段中有 {n} 个"
+            f"（{where or '没有'}），改变了 {changed} 个。"
+        )
+
+    def title(self) -> str:
+        changed, total = self.count()
+        return f"按消息和种类计数：{self.labels[0]} → {self.labels[1]}，{total} 个字段，{changed} 个改变"
+
+    def headers(self) -> list[str]:
+        return ["消息", *(SHORT_ZH[k] for k in self.kinds), "合计"]
+
+    def cells(self) -> list[list[str]]:
+        def cell(message: str | None, kind: Kind | None) -> str:
+            changed, n = self.count(message, kind)
+            return f"{changed}/{n}" if n else "—"
+
+        body = [
+            [m.short(), *(cell(m.name, k) for k in self.kinds), cell(m.name, None)] for m in self.messages
+        ]
+        return [*body, ["合计", *(cell(None, k) for k in self.kinds), cell(None, None)]]
+
+    def caption(self) -> str:
+        return (
+            scope_text(self.messages, self.rows)
+            + "每格写“改变数/字段数”，“—”表示这条消息没有这种字段；每行、每列相加都等于合计。"
+        )
+
+    def text(self) -> str:
+        table = text_table(self.headers(), self.cells())
+        return f"{self.title()}\n{self.caption()}\n{table}\n{self.changed_line()}\n{self.kind_line('rule')}\n"
+
+    def html(self) -> str:
+        cell = "padding:2px 6px;text-align:left;white-space:nowrap"
+        head = "".join(f'<th style="{cell}">{html.escape(h)}</th>' for h in self.headers())
+        rows = "".join(
+            "<tr>" + "".join(f'<td style="{cell}">{html.escape(c)}</td>' for c in cells) + "</tr>"
+            for cells in self.cells()
+        )
+        return (
+            f'<div class="lessons-counts"><p><b>{html.escape(self.title())}</b></p>'
+            f"<p>{html.escape(self.caption())}</p>"
+            f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table><p>{html.escape(self.changed_line())}</p>"
+            f"<p>{html.escape(self.kind_line('rule'))}</p></div>"
+        )
+
+    def repr_args(self) -> str:
+        changed, total = self.count()
+        return f"{self.labels[0]!r} -> {self.labels[1]!r}, fields={total}, changed={changed}"
+
+
+__all__ = ["ChangeCounts", "MessageRef", "scope_text"]
