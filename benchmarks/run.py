@@ -5,6 +5,8 @@ Each figure is a median over repeated runs, printed beside its target:
 * import of ``lessons_lib`` in a fresh interpreter, minus the bare interpreter start (< 0.3 s);
 * one full offline loop, ``lessons_lib.engine.host.run_chain()`` (< 50 ms, warm);
 * the slider redraw, ``head_view(5)`` plus its mime bundle (< 100 ms), cached and at a new head;
+* building the slider lab, ``head_lab()`` plus its mime bundle (< 1 s), with the run caches
+  empty but the SDKs loaded, as in lesson 09; for reference also in a fresh process;
 * ``redact`` (the key cleaner of every live run) on 1 MB of text (< 50 ms): lesson text with
   the key, fragments of it and masked echoes spread through it; for reference also 1 MB of one
   long key-like run and 1 MB made of the key's own 4-character blocks (the slowest input);
@@ -196,6 +198,44 @@ def bench_redraw(repeat: int) -> list[Figure]:
     ]
 
 
+LAB_FRESH_SOURCE = """\
+import time
+start = time.perf_counter()
+import lessons_lib
+lessons_lib.head_lab()._repr_mimebundle_()
+print(time.perf_counter() - start)
+"""
+
+
+def bench_lab(repeat: int) -> list[Figure]:
+    """``head_lab()`` builds the baseline only; every other head runs when first selected."""
+    try:
+        from lessons_lib.lab import whatif, widgets
+    except ImportError as exc:
+        raise NotAvailable(f"lessons_lib.lab.widgets: {exc}") from exc
+    head_lab = getattr(widgets, "head_lab", None)
+    if head_lab is None:
+        raise NotAvailable("lessons_lib.lab.widgets.head_lab is missing")
+    head_lab()  # load the SDKs and ipywidgets once, as the lesson's earlier cells have
+
+    def build() -> None:
+        whatif._cached.cache_clear()  # no run cached: the lab must run its baseline itself
+        getattr(whatif, "_RUN", set()).clear()
+        head_lab()._repr_mimebundle_()
+
+    built = median_time(build, max(1, min(repeat, 5)))
+    fresh = []
+    for _ in range(max(1, min(repeat, 3))):
+        proc = subprocess.run([sys.executable, "-c", LAB_FRESH_SOURCE], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise NotAvailable(f"head_lab() in a fresh process: {_last_line(proc)}")
+        fresh.append(float(proc.stdout.strip().splitlines()[-1]))
+    return [
+        Figure("head_lab() build (SDKs loaded, no run cached)", built, 1.0, note="runs the baseline only"),
+        Figure("  head_lab() in a fresh process", statistics.median(fresh), note="imports included"),
+    ]
+
+
 def bench_parallel(repeat: int) -> list[Figure]:
     """Three calls of 200 ms each in one turn (lesson 31): concurrent, then one per reply."""
     try:
@@ -323,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         ("import lessons_lib", lambda: bench_import(args.repeat)),
         ("offline loop run_chain()", lambda: bench_loop(args.repeat)),
         ("slider redraw head_view(5)", lambda: bench_redraw(args.repeat)),
+        ("head_lab() build", lambda: bench_lab(args.repeat)),
         ("redact 1 MB", lambda: bench_redact(args.repeat)),
         ("three parallel order-desk calls", lambda: bench_parallel(args.repeat)),
     ]

@@ -42,6 +42,7 @@ def test_in_process_figures_are_all_printed() -> None:
         "offline loop run_chain() (warm)",
         "slider redraw head_view(5) (cached run)",
         "slider redraw at a new head (runs the loop)",
+        "head_lab() build (SDKs loaded, no run cached)",
         "redact 1 MB (lesson text with leaks)",
     ):
         line = next((line for line in proc.stdout.splitlines() if line.startswith(figure)), None)

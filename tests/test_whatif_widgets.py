@@ -53,9 +53,10 @@ def test_head_view_shows_the_chain_diagram() -> None:
 def test_slider_moves_and_the_output_follows() -> None:
     from lessons_lib.lab.widgets import head_lab
 
-    lab = head_lab(warm=False)
+    lab = head_lab()
     slider, out = lab.slider, lab.out
-    assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, notes_line_count(), 20)
+    lines = notes_line_count()
+    assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, lines, 20)
     first = out.outputs[0]["data"]["text/plain"]
     assert '"head": 20' in first and "没有改变" in first
 
@@ -71,11 +72,21 @@ def test_slider_moves_and_the_output_follows() -> None:
     assert lab.view.head == 5 and lab.view.highlights["mcp_request"] == ["params.arguments.head"]
     row = lab.view.table.row("mcp_request", "params.arguments.head")
     assert (row.before, row.after, row.changed) == (20, 5, True)
+    assert repr(lab) == f"HeadLab(head=5, baseline=20, max={lines})"
 
-    assert repr(lab) == "HeadLab(head=5, baseline=20, max=36)"
-    slider.value = 36
-    assert lab.view.table.row("读出的行", "line_count").after == 36
-    assert '"head": 36' in out.outputs[0]["data"]["text/plain"]
+
+def test_the_lab_bundle_holds_the_widget_and_the_static_view() -> None:
+    from lessons_lib.lab.widgets import head_lab
+
+    lab = head_lab()
+    bundle = lab._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == lab.model_id
+    view = head_view(20)._repr_mimebundle_()
+    assert view["text/html"] in bundle["text/html"] and "head=20" in bundle["text/html"]
+    assert bundle["text/plain"].startswith("HeadLab(head=20, baseline=20, max=36)\n")
+    assert view["text/plain"] in bundle["text/plain"]
+    lab.slider.value = 7
+    assert head_view(7)._repr_mimebundle_()["text/html"] in lab._repr_mimebundle_()["text/html"]
 
 
 def test_a_cached_redraw_takes_well_under_100_ms() -> None:
@@ -89,12 +100,23 @@ def test_a_cached_redraw_takes_well_under_100_ms() -> None:
     assert statistics.median(times) < 0.1, times
 
 
-def test_warm_lab_redraws_every_value_from_cache() -> None:
-    from lessons_lib.lab.whatif import _cached
+def test_the_lab_runs_a_head_only_when_it_is_first_asked_for() -> None:
+    from lessons_lib.lab.whatif import _cached, has_run
     from lessons_lib.lab.widgets import head_lab
 
     lab = head_lab()
+    untouched = [h for h in range(1, lab.slider.max + 1) if not has_run(h)]
+    assert len(untouched) > 20, "building the lab must not run every head"
+    head = untouched[0]
     misses = _cached.cache_info().misses
-    for head in (1, 17, 33):
-        lab.slider.value = head
-    assert _cached.cache_info().misses == misses
+    lab.slider.value = head
+    assert _cached.cache_info().misses == misses + 1 and has_run(head)
+    assert lab.status.value.startswith(f"head={head}：刚刚完成这个 head 的离线运行")
+    lab.slider.value = 20
+    lab.slider.value = head
+    assert _cached.cache_info().misses == misses + 1
+    assert (
+        "之前已经运行过" in lab.status.value
+        and f"、{head}" in lab.status.value
+        or str(head) in lab.status.value
+    )

@@ -239,11 +239,20 @@ def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: s
     return _cached(head, tail, path)[0]
 
 
+_RUN: set[tuple[int | None, int | None, str, str]] = set()
+
+
+def has_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> bool:
+    """Whether :func:`cached_run` already holds this run (the slider says so, lesson 09)."""
+    return (head, tail, path, "responses") in _RUN
+
+
 @lru_cache(maxsize=256)
 def _cached(head: int | None, tail: int | None, path: str, api: str = "responses") -> tuple[Trace, Chain]:
     from lessons_lib.engine.host import run_chain
 
     trace = run_chain(path=path, head=head, tail=tail, api=api)
+    _RUN.add((head, tail, path, api))
     return trace, chain_fields(trace)
 
 
