@@ -51,12 +51,12 @@ def test_head_view_shows_the_chain_diagram() -> None:
 
 
 def test_slider_moves_and_the_output_follows() -> None:
-    from lessons_lib.lab.widgets import head_lab
+    from lessons_lib.lab.widgets import PAST_END, head_lab
 
     lab = head_lab()
     slider, out = lab.slider, lab.out
     lines = notes_line_count()
-    assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, lines, 20)
+    assert (slider.description, slider.min, slider.max, slider.value) == ("head", 1, lines + PAST_END, 20)
     first = out.outputs[0]["data"]["text/plain"]
     assert '"head": 20' in first and "没有改变" in first
 
@@ -72,7 +72,22 @@ def test_slider_moves_and_the_output_follows() -> None:
     assert lab.view.head == 5 and lab.view.highlights["mcp_request"] == ["params.arguments.head"]
     row = lab.view.table.row("mcp_request", "params.arguments.head")
     assert (row.before, row.after, row.changed) == (20, 5, True)
-    assert repr(lab) == f"HeadLab(head=5, baseline=20, max={lines})"
+    assert repr(lab) == f"HeadLab(head=5, baseline=20, max={lines + PAST_END})"
+
+
+def test_past_the_end_the_feedback_holds_the_whole_file_and_says_so() -> None:
+    from lessons_lib.lab.widgets import head_lab
+
+    lab = head_lab()
+    lab.slider.value = lab.slider.max
+    assert lab.slider.max > notes_line_count() == 36
+    view = lab.view
+    assert view.table.row("读出的行", "line_count").after == 36
+    assert len(view.result_text.splitlines()) == 36
+    assert f'"head": {lab.slider.max}' in view.mcp_request_json
+    assert "只返回 36 行" in view.summary() and "36 行" in view.feedback_caption()
+    assert "文件只有 36 行" in lab.status.value
+    assert head_view(36).past_end() == "" and head_view(5).past_end() == ""
 
 
 def test_the_lab_bundle_holds_the_widget_and_the_static_view() -> None:
@@ -83,7 +98,7 @@ def test_the_lab_bundle_holds_the_widget_and_the_static_view() -> None:
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == lab.model_id
     view = head_view(20)._repr_mimebundle_()
     assert view["text/html"] in bundle["text/html"] and "head=20" in bundle["text/html"]
-    assert bundle["text/plain"].startswith("HeadLab(head=20, baseline=20, max=36)\n")
+    assert bundle["text/plain"].startswith("HeadLab(head=20, baseline=20, max=40)\n")
     assert view["text/plain"] in bundle["text/plain"]
     lab.slider.value = 7
     assert head_view(7)._repr_mimebundle_()["text/html"] in lab._repr_mimebundle_()["text/html"]

@@ -24,10 +24,12 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.trace import Trace
-from lessons_lib.lab.whatif import ChangeTable, cached_run, compare_head, has_run, notes_line_count
+from lessons_lib.lab.whatif import LINES, ChangeTable, cached_run, compare_head, has_run, notes_line_count
 
 MCP_REQUEST = "mcp_request"
 FEEDBACK = "function_call_output"
+PAST_END = 4
+"""How far the slider reaches past the file's last line (lesson 09: the feedback stops at the end)."""
 
 
 @dataclass(repr=False)
@@ -74,9 +76,22 @@ class HeadView(Displayable):
         ]
 
     def summary(self) -> str:
-        """The changed fields by message and kind (``ChangeCounts.changed_line``)."""
+        """The changed fields by message and kind (``ChangeCounts.changed_line``), plus the file's end."""
         pair = f"head={self.baseline} → head={self.head}"
-        return f"{pair}：{self.table.counts().changed_line()}"
+        return f"{pair}：{self.table.counts().changed_line()}{self.past_end()}"
+
+    def past_end(self) -> str:
+        """Said when ``head`` asks for more lines than the file has: the feedback stops at its end."""
+        try:
+            read = self.table.row(LINES, "line_count").after
+        except KeyError:
+            return ""
+        if not isinstance(read, int) or read >= self.head:
+            return ""
+        return (
+            f"head={self.head} 超过了文件的行数：服务读到文件末尾就停下，"
+            f"只返回 {read} 行，反馈里也只有这 {read} 行。"
+        )
 
     def feedback_caption(self) -> str:
         """``function_call_output.output，5 行`` (the lines the model receives in this run)."""
@@ -175,14 +190,15 @@ def _lab_class() -> Any:
     return HeadLab
 
 
-def _status(head: int, fresh: bool, ran: list[int]) -> str:
+def _status(head: int, fresh: bool, ran: list[int], lines: int) -> str:
     done = "刚刚完成这个 head 的离线运行" if fresh else "这个 head 之前已经运行过，直接读出结果"
+    end = f"（文件只有 {lines} 行）" if head > lines else ""
     heads = "、".join(map(str, ran))
-    return f"head={head}：{done}。已运行过的 head：{heads}（每个 head 第一次被选中时才运行一次）。"
+    return f"head={head}{end}：{done}。已运行过的 head：{heads}（每个 head 第一次被选中时才运行一次）。"
 
 
 def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
-    """An ``IntSlider`` (head, 1 to the file's line count) redrawing :func:`head_view`. Lesson 09.
+    """An ``IntSlider`` (head, 1 to just past the file's end) redrawing :func:`head_view`. Lesson 09.
 
     The returned ``VBox`` has ``.slider``, ``.status`` (what was run), ``.out`` (an ``Output``
     holding the view) and ``.view``. Building it runs only the baseline; every other head runs
@@ -191,7 +207,9 @@ def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
     import ipywidgets as widgets
 
     lines = notes_line_count()
-    slider = widgets.IntSlider(description="head", min=1, max=lines, value=baseline, continuous_update=False)
+    slider = widgets.IntSlider(
+        description="head", min=1, max=lines + PAST_END, value=baseline, continuous_update=False
+    )
     status, out = widgets.HTML(), widgets.Output()
     box = _lab_class()([slider, status, out])
     ran: set[int] = set()
@@ -204,7 +222,7 @@ def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
         ran.add(head)
         box.view = view
         out.outputs = ({"output_type": "display_data", "data": view._repr_mimebundle_(), "metadata": {}},)
-        status.value = html.escape(_status(head, fresh, sorted(ran)))
+        status.value = html.escape(_status(head, fresh, sorted(ran), lines))
 
     slider.observe(lambda change: redraw(int(change["new"])), names="value")
     box.slider, box.status, box.out = slider, status, out
