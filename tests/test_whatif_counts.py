@@ -112,3 +112,12 @@ def test_the_scope_sentence_names_the_messages(table) -> None:  # type: ignore[n
     assert scope.startswith("比较范围：两次运行各自的第 5–11 条消息（7 条，第一条是 tools/list 的答复，")
     assert "应用由它们推出的 3 项（arguments（解析后）、读出的行、答复）" in scope
     assert "第 1–4 条是建立连接和列出工具的请求" in scope
+
+
+def test_cli_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    from lessons_lib.cli.whatif import main
+
+    assert main(["--head", "20", "--vs", "5", "--counts"]) == 0
+    out = capsys.readouterr().out
+    assert out == compare_head(20, 5).counts().text()
+    assert "合计" in out and "12/148" in out

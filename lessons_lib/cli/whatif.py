@@ -1,4 +1,7 @@
-"""``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key]`` (or ``--tail``). Lesson 09."""
+"""``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``).
+
+Lesson 09.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from lessons_lib.lab.whatif import compare_head, compare_tail
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key]`` (or ``--tail``)."""
+    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``)."""
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib whatif",
         description="Run the chain twice and compare every field (lesson 09).",
@@ -27,6 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--changed", action="store_true", help="only the fields that changed")
     view.add_argument("--key", action="store_true", help="only the lesson's key fields")
+    view.add_argument(
+        "--counts", action="store_true", help="fields compared and changed, by message and kind"
+    )
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
@@ -46,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"whatif: {exc}; give positive whole numbers, e.g. --head 20 --vs 5.", file=sys.stderr)
         return 2
+    if args.counts:
+        print(table.counts().text(), end="")
+        return 0
     table = table.changed() if args.changed else table.key() if args.key else table
     print(table.text(), end="")
     return 0
