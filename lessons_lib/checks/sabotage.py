@@ -88,7 +88,10 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
     def html(self) -> str:
         rows = [(n, s.name, s.title, s.change, s.link_zh) for n, s in enumerate(self, 1)]
         return html_table(
-            ("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"), rows, code_columns=(1,)
+            ("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"),
+            rows,
+            nowrap=(1,),
+            code_columns=(1,),
         )
 
 

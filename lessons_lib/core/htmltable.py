@@ -26,6 +26,17 @@ CELL_STYLE: Final = (
 NOWRAP: Final = "white-space:nowrap"
 PRE_STYLE: Final = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto"
 """For a ``<pre>`` in an HTML output: wrap at spaces only (JupyterLab's own ``pre`` breaks words)."""
+VERDICT_WORDS: Final[dict[str, Status]] = {
+    "PASS": "pass",
+    "通过": "pass",
+    "全部通过": "pass",
+    "FAIL": "fail",
+    "不通过": "fail",
+    "未通过": "fail",
+    "断开": "fail",
+    "未检查": "unchecked",
+}
+"""A plain cell whose whole text is one of these words is shown as that verdict."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +56,7 @@ class Cell:
         if self.code:
             body = f"<code>{body}</code>"
         if self.status is not None:
-            body = f"{STATUSES[self.status].mark} {body}"
+            body = f"{STATUSES[self.status].mark} {body}" if body else STATUSES[self.status].mark
         return body
 
     def render(self, tag: str = "td") -> str:
@@ -110,11 +121,13 @@ def verdict_box(text: str, state: Status) -> str:
 
 
 def as_cell(value: CellValue, *, nowrap: bool = False, as_code: bool = False) -> Cell:
-    """A plain value becomes a text (or code) cell; a :class:`Cell` stays as it is."""
+    """A plain value becomes a text (or code) cell, a verdict word a verdict; a :class:`Cell` stays."""
     if isinstance(value, Cell):
         return value
     text = "" if value is None else str(value)
-    return Cell(text, nowrap=nowrap or as_code, code=as_code)
+    if text in VERDICT_WORDS:
+        return status(VERDICT_WORDS[text], text)
+    return Cell(text, nowrap=nowrap, code=as_code)
 
 
 def html_table(
