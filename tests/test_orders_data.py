@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,14 @@ def test_an_existing_file_is_never_overwritten_silently(tmp_path: Path) -> None:
     assert od.create_database(path, replace=True) == path
     with pytest.raises(FileNotFoundError, match="create_database"):
         od.connect(tmp_path / "missing.sqlite3")
+
+
+def test_a_temporary_database_is_removed_when_python_exits() -> None:
+    code = "from lessons_lib.core import orderdata as od; print(od.create_database())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    made = Path(out.stdout.strip())
+    assert made.name == od.DB_NAME
+    assert not made.parent.exists(), "create_database() left its temporary folder behind"
 
 
 def test_the_seed_order_carries_its_evidence(conn: sqlite3.Connection) -> None:

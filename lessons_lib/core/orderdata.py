@@ -13,6 +13,8 @@ strings from the seed or from :func:`next_timestamp` (deterministic, never the w
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import sqlite3
 import tempfile
 from datetime import datetime, timedelta
@@ -88,10 +90,15 @@ class IdempotencyConflict(ValueError):
 def create_database(path: str | Path | None = None, *, replace: bool = False) -> Path:
     """Run the seed script into a new SQLite file and return its path (lesson 30).
 
-    ``path=None`` makes a fresh temporary folder. An existing file is an error unless
-    ``replace=True`` (then it is deleted first).
+    ``path=None`` makes a fresh temporary folder, removed when the Python process exits. An
+    existing file is an error unless ``replace=True`` (then it is deleted first).
     """
-    target = Path(tempfile.mkdtemp(prefix="orders-")) / DB_NAME if path is None else Path(path)
+    if path is None:
+        folder = tempfile.mkdtemp(prefix="orders-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        target = Path(folder) / DB_NAME
+    else:
+        target = Path(path)
     if target.exists():
         if not replace:
             raise FileExistsError(f"{target} already exists: pass replace=True or another path")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypedDict
 
 from lessons_lib.core import orderdata as od
-from lessons_lib.engine.orderdesk_tools import JSON, SERVICE, WRITE_TOOLS, declarations
+from lessons_lib.engine.orderdesk_tools import SERVICE, WRITE_TOOLS, JSONDict, declarations
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -66,7 +66,7 @@ class OrderDesk:
     faults: frozenset[str] = frozenset()
     flaky: dict[str, int] = field(default_factory=dict)
     """Tool -> how many of its next calls fail (then it works): a transient outage."""
-    tools: list[JSON] = field(init=False)
+    tools: list[JSONDict] = field(init=False)
 
     def __post_init__(self) -> None:
         from jsonschema import Draft202012Validator
@@ -76,7 +76,7 @@ class OrderDesk:
         # compiled once, when the desk starts: no call pays for importing or compiling them
         self._validators = {t["name"]: Draft202012Validator(t["input"]) for t in self.tools}
 
-    def call(self, name: str, arguments: Mapping[str, object]) -> tuple[JSON, bool]:
+    def call(self, name: str, arguments: Mapping[str, object]) -> tuple[JSONDict, bool]:
         """Run one tool on ``arguments``; return ``(structured result, is_error)``."""
         tool = self._by_name.get(name)
         if tool is None:
@@ -96,10 +96,10 @@ class OrderDesk:
             message = f"the order desk failed ({type(exc).__name__}); nothing was written, try again later"
             return self.error_result(name, "internal", message), True
 
-    def error_result(self, name: str, code: str, message: str) -> JSON:
+    def error_result(self, name: str, code: str, message: str) -> JSONDict:
         """The result shape for a refusal: every field of the output schema, ``status: error``."""
         fields = self._by_name[name]["output"]["properties"]
-        result: JSON = {key: None for key in fields}
+        result: JSONDict = {key: None for key in fields}
         if "items" in result:
             result["items"] = []
         result.update(status="error", error={"code": code, "message": message})
@@ -122,12 +122,12 @@ class OrderDesk:
             )
         return order
 
-    def _get_order(self, conn: sqlite3.Connection, args: JSON) -> JSON:
+    def _get_order(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
         order = self._order(conn, args["order_id"])
         public = _pick(order, "order_id", "status", "region", "item", "total_cents", "waybill_no")
         return {"status": "ok", "order": public, "evidence": _evidence(order), "error": None}
 
-    def _track_shipment(self, conn: sqlite3.Connection, args: JSON) -> JSON:
+    def _track_shipment(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
         shipment = od.fetch_shipment(conn, args["waybill_no"])
         if shipment is None:
             raise DeskError("not_found", f"no waybill {args['waybill_no']}; take the number from get_order")
@@ -136,14 +136,14 @@ class OrderDesk:
         evidence = {"waybill_no": shipment["waybill_no"], "updated_at": shipment["updated_at"]}
         return {"status": "ok", "shipment": public, "evidence": evidence, "error": None}
 
-    def _search_delivery_policy(self, conn: sqlite3.Connection, args: JSON) -> JSON:
+    def _search_delivery_policy(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
         page = od.search_policies(
             conn, args["topic"], args.get("region"), args.get("page", 1), args.get("page_size", 2)
         )
         paging = _pick(page, "page", "page_size", "total", "truncated", "next_page")
         return {"status": "ok", "items": page["items"], "paging": paging, "error": None}
 
-    def _create_investigation(self, conn: sqlite3.Connection, args: JSON) -> JSON:
+    def _create_investigation(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
         order = self._order(conn, args["order_id"])
         if order["status"] not in ("shipped", "delivered"):
             raise DeskError(
@@ -191,11 +191,11 @@ def _short(error: ValidationError) -> str:
     return message if len(message) <= 120 else message[:117] + "..."
 
 
-def _pick(row: Mapping[str, object], *keys: str) -> JSON:
+def _pick(row: Mapping[str, object], *keys: str) -> JSONDict:
     return {key: value for key, value in row.items() if key in keys}
 
 
-def _evidence(order: od.OrderRow) -> JSON:
+def _evidence(order: od.OrderRow) -> JSONDict:
     return {
         "order_id": order["order_id"],
         "order_version": order["version"],

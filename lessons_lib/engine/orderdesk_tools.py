@@ -31,9 +31,11 @@ ERROR_CODES: Final = (
     "internal",
 )
 
-JSON = dict[str, Any]
+JSONDict = dict[str, Any]
+"""A JSON object as the order desk builds it; loose because the SDK's ``Tool`` fields take ``dict[str, Any]``
+(a different name from ``core.jsonvalue.JSON``, the strict JSON value type)."""
 
-_ERROR: Final[JSON] = {
+_ERROR: Final[JSONDict] = {
     "description": "null on success; on failure a code and a message that says what to do next",
     "anyOf": [
         {"type": "null"},
@@ -47,11 +49,11 @@ _ERROR: Final[JSON] = {
 }
 
 
-def _nullable(schema: JSON) -> JSON:
+def _nullable(schema: JSONDict) -> JSONDict:
     return {"anyOf": [{"type": "null"}, schema]}
 
 
-def _record(properties: JSON) -> JSON:
+def _record(properties: JSONDict) -> JSONDict:
     return {
         "type": "object",
         "properties": properties,
@@ -60,8 +62,8 @@ def _record(properties: JSON) -> JSON:
     }
 
 
-_STR: Final[JSON] = {"type": "string"}
-_INT: Final[JSON] = {"type": "integer"}
+_STR: Final[JSONDict] = {"type": "string"}
+_INT: Final[JSONDict] = {"type": "integer"}
 _ORDER_EVIDENCE: Final = _record({"order_id": _STR, "order_version": _INT, "updated_at": _STR})
 _ORDER: Final = _record(
     {
@@ -90,11 +92,11 @@ _INVESTIGATION: Final = _record(
 )
 
 
-def _output(status: list[str], fields: JSON) -> JSON:
+def _output(status: list[str], fields: JSONDict) -> JSONDict:
     return _record({"status": {"enum": status}, **fields, "error": _ERROR})
 
 
-GET_ORDER: Final[JSON] = {
+GET_ORDER: Final[JSONDict] = {
     "name": "get_order",
     "title": "查询订单",
     "description": (
@@ -118,7 +120,7 @@ GET_ORDER: Final[JSON] = {
     "hints": {"read_only_hint": True, "idempotent_hint": True, "open_world_hint": False},
 }
 
-TRACK_SHIPMENT: Final[JSON] = {
+TRACK_SHIPMENT: Final[JSONDict] = {
     "name": "track_shipment",
     "title": "查询运单物流",
     "description": (
@@ -148,7 +150,7 @@ TRACK_SHIPMENT: Final[JSON] = {
     "hints": {"read_only_hint": True, "idempotent_hint": True, "open_world_hint": False},
 }
 
-SEARCH_DELIVERY_POLICY: Final[JSON] = {
+SEARCH_DELIVERY_POLICY: Final[JSONDict] = {
     "name": "search_delivery_policy",
     "title": "查找配送政策",
     "description": (
@@ -182,7 +184,7 @@ SEARCH_DELIVERY_POLICY: Final[JSON] = {
     "hints": {"read_only_hint": True, "idempotent_hint": True, "open_world_hint": False},
 }
 
-CREATE_INVESTIGATION: Final[JSON] = {
+CREATE_INVESTIGATION: Final[JSONDict] = {
     "name": "create_investigation",
     "title": "创建调查单",
     "description": (
@@ -225,7 +227,7 @@ WRITE_TOOLS: Final = frozenset({"create_investigation"})
 """The application's own list of writes (lesson 33): decided here, never read from annotations."""
 
 
-def declarations(*, idempotency_key: bool = True) -> list[JSON]:
+def declarations(*, idempotency_key: bool = True) -> list[JSONDict]:
     """Fresh copies of the four declarations; ``idempotency_key=False`` is lesson 32's what-if.
 
     Without the key, ``create_investigation`` neither declares nor accepts it (and its hint no
