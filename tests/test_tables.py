@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
@@ -150,9 +152,18 @@ def _builders() -> dict[str, Callable[[], object]]:
         "order_scenarios": L.order_scenarios,
         "ledger_table": lambda: L.ledger_table(parallel()),
         "verify_calls": lambda: L.verify_calls(parallel()),
+        "left_aligned": lambda: L.left_aligned(_frame()),
         "step_result": lambda: StepResult("第 1 步", False, "还差一点", "看 call_id"),
         "quiz_feedback": lambda: Feedback("q1", "b", True, "对"),
     }
+
+
+def _frame() -> Any:
+    import pandas as pd
+
+    from lessons_lib.core.glossary import STEP_ZH, TERMS_ZH
+
+    return pd.DataFrame(list(STEP_ZH.items()) + list(TERMS_ZH.items()), columns=["English", "中文"])
 
 
 @pytest.fixture(scope="session")
@@ -191,3 +202,33 @@ def test_stored_notebook_tables_read_left_to_right(path: Any) -> None:
             if page:
                 bad += [f"cell {n}: {p}" for p in problems("".join(page))]
     assert not bad, bad[:5]
+
+
+_RENDER = """
+import pandas as pd
+from lessons_lib import left_aligned
+df = pd.DataFrame([("<声明>", "file system 文件系统"), ("调用", 20)], columns=["步骤", "值"])
+print(left_aligned(df)._repr_mimebundle_()["text/html"], end="")
+"""
+
+
+def test_styler_output_is_the_same_bytes_in_two_fresh_interpreters() -> None:
+    """Two separate runs (as two kernels would) give byte-identical Styler HTML, left-aligned."""
+    pages = [
+        subprocess.run([sys.executable, "-c", _RENDER], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    ]
+    assert pages[0] == pages[1]
+    assert not problems(pages[0]) and "&lt;声明&gt;" in pages[0]  # escaped, every cell left
+    assert "row0_col0" in pages[0] and ">0<" not in pages[0]  # the counting index is hidden
+
+
+def test_styler_keeps_a_meaningful_index_and_a_given_uuid() -> None:
+    import pandas as pd
+
+    from lessons_lib import left_aligned
+
+    df = pd.DataFrame({"值": [1, 2]}, index=["head", "tail"])
+    page = left_aligned(df, uuid="fixed").html()
+    assert 'id="T_fixed"' in page and ">head<" in page and not problems(page)
+    assert left_aligned(df).html() == left_aligned(df.copy()).html()

@@ -120,6 +120,11 @@ def verdict_box(text: str, state: Status) -> str:
     )
 
 
+def pre(text: str) -> str:
+    """Preformatted text (JSON, a file's lines) that wraps at spaces only, never inside a word."""
+    return f'<pre style="{PRE_STYLE}">{html.escape(text)}</pre>'
+
+
 def as_cell(value: CellValue, *, nowrap: bool = False, as_code: bool = False) -> Cell:
     """A plain value becomes a text (or code) cell, a verdict word a verdict; a :class:`Cell` stays."""
     if isinstance(value, Cell):

@@ -8,7 +8,6 @@ same tools to a real model (whose moves are then its own).
 
 from __future__ import annotations
 
-import html
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import PRE_STYLE, code, html_table
+from lessons_lib.core.htmltable import code, html_table, pre
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -231,7 +230,7 @@ class SqlDemo(Displayable):
         return repr(self.sql[:40])
 
     def html(self) -> str:
-        return f'<pre style="{PRE_STYLE}">{html.escape(self.text())}</pre>'
+        return pre(self.text())
 
 
 def execute_sql_demo(sql: str) -> SqlDemo:
