@@ -36,7 +36,7 @@ def _rgb(colour: str) -> tuple[int, ...]:
 def test_status_palette_is_disjoint_from_kinds_steps_and_highlight() -> None:
     """PASS/FAIL no longer borrow the result green or the value orange (issue 13, point 1)."""
     others = [s.colour.upper() for s in KINDS.values()] + [c.upper() for c in STEP_COLOURS.values()]
-    others.append(HIGHLIGHT_COLOUR.upper())
+    others += [HIGHLIGHT_COLOUR.upper(), "#FFF3B0"]  # the highlight's outline and its pale yellow fill
     status = [c.upper() for s in STATUSES.values() for c in (s.background, s.ink)]
     assert len(set(status)) == len(status) and not set(status) & set(others)
     for colour in status:  # not merely another hex code: visibly apart from every kind and step colour
@@ -55,14 +55,16 @@ def test_verdict_boxes_use_the_status_palette() -> None:
     boxes = {
         "pass": StepResult("t", True, "ok").html(),
         "fail": StepResult("t", False, "no").html(),
-        "open": StepResult("t", False, "…", unfinished=True).html(),
+        "unchecked": StepResult("t", False, "…", unfinished=True).html(),  # left open: no verdict yet
     }
     boxes_quiz = {
         "pass": Feedback("q", "a", True, "对").html(),
         "fail": Feedback("q", "b", False, "错").html(),
+        "unchecked": Feedback("q", None, False, "还没有作答").html(),  # not answered is not wrong
     }
     for state, page in [*boxes.items(), *boxes_quiz.items()]:
-        assert STATUSES[state].background in page and STATUSES[state].ink in page, state  # type: ignore[index]
+        look = STATUSES[state]  # type: ignore[index]
+        assert look.background in page and look.ink in page and f'data-status="{state}"' in page, state
         assert not any(c in page for c in kind_colours), page
 
 

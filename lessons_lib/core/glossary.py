@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 Kind = Literal["rule", "setting", "value", "result", "identifier", "envelope"]
 Step = Literal["declaration", "call", "execution", "feedback"]
-Status = Literal["pass", "fail", "unchecked", "open"]
+Status = Literal["pass", "fail", "unchecked"]
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,10 @@ STATUSES: Final[dict[Status, StatusStyle]] = {
     "pass": StatusStyle("pass", "✓", "通过", "#CCDDAA", "#225522"),  # pale / dark green
     "fail": StatusStyle("fail", "✗", "不通过", "#FFCCCC", "#663333"),  # pale / dark red
     "unchecked": StatusStyle("unchecked", "○", "未检查", "#DDDDDD", "#555555"),  # pale / dark grey
-    "open": StatusStyle("open", "…", "还没有完成", "#EEEEBB", "#666633"),  # pale / dark yellow
 }
-"""Each verdict's look (tables, checker boxes): PASS / 通过, FAIL / 不通过 / 断开 (a broken link),
-未检查, and an exercise left open. Disjoint from every kind's and step's colour."""
+"""Each verdict's look (tables, checker boxes): PASS / 通过; FAIL / 不通过 / 断开 (a broken link);
+no verdict yet (未检查, an exercise or question left open). Disjoint from every kind's and step's
+colour, and from the highlight's pale yellow background."""
 
 STEP_ZH: Final[dict[Step, str]] = {
     "declaration": "声明",

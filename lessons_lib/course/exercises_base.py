@@ -46,7 +46,7 @@ class StepResult(Displayable):
     __str__ = text
 
     def html(self) -> str:
-        return verdict_box(self.text(), "pass" if self.passed else "open" if self.unfinished else "fail")
+        return verdict_box(self.text(), "pass" if self.passed else "unchecked" if self.unfinished else "fail")
 
     def summary(self) -> str:
         state = "passed" if self.passed else "unfinished" if self.unfinished else "failed"

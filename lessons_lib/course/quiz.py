@@ -95,7 +95,10 @@ class Feedback(Displayable):
         return self.message
 
     def html(self) -> str:
-        return verdict_box(self.message, "pass" if self.correct else "fail")
+        # not answered yet is an open question, not a wrong answer
+        return verdict_box(
+            self.message, "pass" if self.correct else "unchecked" if self.given is None else "fail"
+        )
 
     def repr_args(self) -> str:
         return f"{self.question!r}, given={self.given!r}, correct={self.correct}"

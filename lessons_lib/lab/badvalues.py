@@ -109,7 +109,7 @@ class BadValueResult(Displayable):
         judged: Status = "unchecked" if not self.reports else "pass" if self.reports[0][1].ok else "fail"
         label, _, layer, feedback, verdict = self.cells()
         return [
-            code(label, nowrap=False),
+            label,
             status(schema, self.schema, nowrap=False),
             layer,
             code(feedback, nowrap=False),
