@@ -22,6 +22,7 @@ from typing import Any
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
+from lessons_lib.core.htmltable import pre
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.whatif import LINES, ChangeTable, cached_run, compare_head, has_run, notes_line_count
@@ -122,9 +123,8 @@ class HeadView(Displayable):
             f"<details><summary>{html.escape(self.table.changed().title())}</summary>"
             f"{self.table.changed().html()}</details>"
             f'<div style="display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start">{trees}</div>'
-            f"<p>MCP 请求（{MCP_REQUEST}）：</p><pre>{html.escape(self.mcp_request_json)}</pre>"
-            f"<p>模型收到的反馈（{html.escape(self.feedback_caption())}）：</p>"
-            f"<pre>{html.escape(self.result_text)}</pre></div>"
+            f"<p>MCP 请求（{MCP_REQUEST}）：</p>{pre(self.mcp_request_json)}"
+            f"<p>模型收到的反馈（{html.escape(self.feedback_caption())}）：</p>{pre(self.result_text)}</div>"
         )
 
     def repr_args(self) -> str:
@@ -139,7 +139,7 @@ def _diagram_html(changed: bool) -> str:
     # without a Graphviz renderer the bundle holds the DOT text and an install hint instead of SVG
     bundle = chain_diagram("call" if changed else None)._repr_mimebundle_()
     note = "新值从“调用”进入链路（arguments），再经执行、反馈到达答复；声明中的规则不变。" if changed else ""
-    picture = bundle.get("image/svg+xml") or f"<pre>{html.escape(bundle.get('text/plain', ''))}</pre>"
+    picture = bundle.get("image/svg+xml") or pre(bundle.get("text/plain", ""))
     return f'<div class="lessons-chain">{picture}<p>{html.escape(note)}</p></div>'
 
 

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
+from lessons_lib.core.htmltable import html_table
 from lessons_lib.views.textwidth import text_table
 
 
@@ -176,17 +177,19 @@ class ChangeCounts(Displayable):
         return f"{self.title()}\n{self.caption()}\n{table}\n{self.changed_line()}\n{self.kind_line('rule')}\n"
 
     def html(self) -> str:
-        cell = "padding:2px 6px;text-align:left;white-space:nowrap"
-        head = "".join(f'<th style="{cell}">{html.escape(h)}</th>' for h in self.headers())
-        rows = "".join(
-            "<tr>" + "".join(f'<td style="{cell}">{html.escape(c)}</td>' for c in cells) + "</tr>"
-            for cells in self.cells()
+        cells = self.cells()
+        bold = ["font-weight:bold" if i == len(cells) - 1 else "" for i in range(len(cells))]
+        table = html_table(
+            self.headers(),
+            cells,
+            nowrap=range(1, len(self.kinds) + 2),
+            style="font-size:13px;border-collapse:collapse",
+            row_styles=bold,
+            head_nowrap=True,
         )
         return (
             f'<div class="lessons-counts"><p><b>{html.escape(self.title())}</b></p>'
-            f"<p>{html.escape(self.caption())}</p>"
-            f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{rows}</tbody></table><p>{html.escape(self.changed_line())}</p>"
+            f"<p>{html.escape(self.caption())}</p>{table}<p>{html.escape(self.changed_line())}</p>"
             f"<p>{html.escape(self.kind_line('rule'))}</p></div>"
         )
 
