@@ -27,6 +27,7 @@ from lessons_lib.core.example import FAILURE_PREFIX as FAILURE_PREFIX  # re-expo
 from lessons_lib.core.jsonvalue import JSONObject, get_in, objects
 from lessons_lib.engine.standin_rules import (
     NO_TOOLS_DECLARED,
+    Script,
     arguments_text,
     chosen_tools,
     feedback_paragraph,
@@ -35,19 +36,7 @@ from lessons_lib.engine.standin_rules import (
 
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
-
-@dataclass
-class Script:
-    """Optional fixed moves for what-if lessons: exact ``arguments`` text and/or tool name."""
-
-    arguments: str | None = None
-    tool: str | None = None
-    also: tuple[str, ...] = ()
-    """Lesson 11: more ``arguments`` texts, one more ``function_call`` each in the same turn."""
-    preamble: str | None = None
-    """Lesson 11: an assistant message placed before the calls (output[0] is then no call)."""
-    endless: bool = False
-    """Lesson 11: call the tool again on every turn and never answer, so a loop must stop itself."""
+__all__ = ["LABEL", "OfflineModel", "Script", "feedback_paragraph"]  # Script lives in standin_rules
 
 
 @dataclass

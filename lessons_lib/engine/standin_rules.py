@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
@@ -22,14 +23,27 @@ from lessons_lib.core.jsonvalue import JSON, JSONObject
 if TYPE_CHECKING:
     import httpx2
 
-    from lessons_lib.engine.offline_model import Script
-
 NO_TOOL_TEXT = "这一轮没有调用工具（tool_choice 不允许调用），所以文件内容没有被读取，我不能编造它。"
 NO_TOOLS_DECLARED = "没有可用的工具，无法读取文件。"
 NO_FILE_TEXT = (
     "这个请求里没有要读取的 /workspace 路径，不需要调用工具："
     "我可以按工作区路径读取文本文件，例如前 N 行或最后 N 行。"
 )
+
+
+@dataclass
+class Script:
+    """Optional fixed moves for what-if lessons: exact ``arguments`` text and/or tool name."""
+
+    arguments: str | None = None
+    tool: str | None = None
+    also: tuple[str, ...] = ()
+    """Lesson 11: more ``arguments`` texts, one more ``function_call`` each in the same turn."""
+    preamble: str | None = None
+    """Lesson 11: an assistant message placed before the calls (output[0] is then no call)."""
+    endless: bool = False
+    """Lesson 11: call the tool again on every turn and never answer, so a loop must stop itself."""
+
 
 _PATH = re.compile(r"(/workspace[^\s，。、；：！？,;!?\"'“”]*)")
 _QUOTED_PATH = re.compile(r'"(?:[^"\\]|\\.)*"')  # a path quoted as a JSON string by task_text
