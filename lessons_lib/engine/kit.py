@@ -195,7 +195,7 @@ class ToolService:
         return reply
 
     def __repr__(self) -> str:
-        return f"ToolService({self.name!r}, real MCP session, frames recorded)"
+        return f"ToolService({self.name!r}：真实的 MCP 会话，收发的帧都记进 trace)"
 
 
 class _Bridge(httpx2.BaseTransport):
