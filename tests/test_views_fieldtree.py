@@ -202,8 +202,14 @@ def test_cli_prints_tree_and_lists_trace_events(capsys: pytest.CaptureFixture[st
     assert main([str(DATA_DIR / "trace.json")]) == 0
     listing = capsys.readouterr().out
     assert "用 --event 选一条" in listing and "response_1" in listing and "tools/call" in listing
+    # messages are numbered from 1, as in every lesson: [07] is response_1, [08] the tools/call
+    row = next(line for line in listing.splitlines() if line.endswith("  tools/call"))
+    assert row.split()[0] == "[08]", listing
+    for number in ("8", "08", "[08]"):
+        assert main(["trace", "--event", number]) == 0
+        assert "params.arguments.head" in capsys.readouterr().out
     assert main(["trace", "--event", "7"]) == 0
-    assert "params.arguments.head" in capsys.readouterr().out
+    assert "output[0].arguments" in capsys.readouterr().out
     assert main(["trace", "--event", "response_2"]) == 0
     assert "output[0].content[0].text" in capsys.readouterr().out
 
@@ -213,6 +219,7 @@ def test_cli_prints_tree_and_lists_trace_events(capsys: pytest.CaptureFixture[st
     [
         (["nope.json"], "no message file"),
         (["trace", "--event", "request_9"], "no event 'request_9'"),
+        (["trace", "--event", "0"], "no event '0'"),
         (["request_1", "--event", "3"], "needs a trace file"),
         (["request_1", "--highlight", "zzz"], "matches no field"),
     ],
