@@ -169,7 +169,8 @@ class ChangeCounts(Displayable):
     def caption(self) -> str:
         return (
             scope_text(self.messages, self.rows)
-            + "每格写“改变数/字段数”，“—”表示这条消息没有这种字段；每行、每列相加都等于合计。"
+            + "每格写“改变数/字段数”，“—”表示这条消息没有这种字段；每行最后一格是这条消息的小计，"
+            "最后一行是每种字段的小计，各行小计相加、各列小计相加都等于右下角的合计。"
         )
 
     def text(self) -> str:
