@@ -56,10 +56,10 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
                 parts.append(f"message {shorten(one_line(' '.join(texts)), 60)}")
             else:
                 parts.append(str(item.get("type")))
-        return "; ".join(parts) or "(no output items)"
+        return "; ".join(parts) or "（没有输出项）"
     raw = body.get("error")
     error: JSONObject = raw if isinstance(raw, dict) else {}
-    return f"HTTP error: {shorten(one_line(error.get('message', body)), 100)}"
+    return f"HTTP 错误：{shorten(one_line(error.get('message', body)), 100)}"
 
 
 def _mcp_summary(body: dict[str, Any]) -> str:
@@ -68,7 +68,7 @@ def _mcp_summary(body: dict[str, Any]) -> str:
         params = body.get("params") or {}
         if body["method"] == "tools/call":
             return f"{rid}{params.get('name')} {shorten(one_line(params.get('arguments')), 60)}".rstrip()
-        return rid.rstrip() or "(notification)"
+        return rid.rstrip() or "（通知）"
     if "error" in body:
         return (
             f"{rid}error {body['error'].get('code')}: {shorten(one_line(body['error'].get('message')), 60)}"
@@ -81,7 +81,7 @@ def _mcp_summary(body: dict[str, Any]) -> str:
         return f"{rid}isError={flag} {lines} 行 {shorten(one_line(text), 40)}"
     if "tools" in result:
         return f"{rid}tools={[t.get('name') for t in result['tools']]}"
-    return f"{rid}result"
+    return f"{rid}结果"
 
 
 def unsent_calls(trace: object, label: str) -> list[str]:
