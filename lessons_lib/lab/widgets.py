@@ -194,7 +194,7 @@ def _status(head: int, fresh: bool, ran: list[int], lines: int) -> str:
     done = "刚刚完成这个 head 的离线运行" if fresh else "这个 head 之前已经运行过，直接读出结果"
     end = f"（文件只有 {lines} 行）" if head > lines else ""
     heads = "、".join(map(str, ran))
-    return f"head={head}{end}：{done}。已运行过的 head：{heads}（每个 head 第一次被选中时才运行一次）。"
+    return f"head={head}{end}：{done}。滑块停过的 head：{heads}（每个 head 第一次被选中时才运行一次链路）。"
 
 
 def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
