@@ -618,4 +618,7 @@ def test_lessons_05_and_09_at_1000px(browser_context: Any, lab: Lab) -> None:
                 assert abs(widths["shown"] - widths["natural"]) < 1 and widths["overflow"] <= 0, widths
         finally:
             page.close()
-    assert not right, f"right-aligned table cells at {NARROW_WIDTH} px: {right}"
+    assert not right, (
+        f"right-aligned table cells at {NARROW_WIDTH} px: {right}. JupyterLab right-aligns td/th; "
+        "an untrusted notebook's stored HTML loses its <style> blocks (inline styles stay)"
+    )
