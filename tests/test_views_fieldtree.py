@@ -57,6 +57,53 @@ def test_highlight_opens_and_marks_the_field() -> None:
     assert html_plain.rindex("<details", 0, params) == html_plain.rindex("<details>", 0, params)
 
 
+def test_only_shows_a_part_with_its_full_paths_and_kinds() -> None:
+    whole = field_tree("request_2")
+    part = field_tree("request_2", only="input[2]", highlight="input[2].call_id")
+    assert [f.path_text for f in part.fields] == [
+        "input[2]",
+        "input[2].type",
+        "input[2].call_id",
+        "input[2].output",
+    ]
+    assert part.kinds() == {p: k for p, k in whole.kinds().items() if p.startswith("input[2]")}
+    lines = part.text().splitlines()
+    assert lines[0] == "字段树：request_2（Responses 请求（POST /v1/responses）；只显示 input[2]）"
+    assert lines[2].startswith("input[2]: {3 个键}") and lines[-1].startswith("└── output:")
+    assert not any("tool_choice" in ln or "input[0]" in ln for ln in lines)
+    html_part = part.html()
+    assert "只显示 <code>input[2]</code>" in html_part and 'data-path="model"' not in html_part
+    assert "◀ 高亮" in _row(html_part, "input[2].call_id")
+    # open_depth counts from the part's root: depth 1 opens the part, not what lies below it
+    deep = field_tree("request_1", only="tools[0]", open_depth=1).html()
+    assert deep.startswith('<div class="lessons-fieldtree"') and "<details open><summary><span" in deep
+    params = deep.index(' data-path="tools[0].parameters"')
+    assert deep.rindex("<details", 0, params) == deep.rindex("<details>", 0, params)
+    # two parts, and a part inside another is shown once
+    two = field_tree("request_1", only=["tool_choice", "tools[0]", "tools[0].parameters"])
+    assert two.roots == [("tool_choice",), ("tools", 0)]
+    assert "only='tool_choice、tools[0]'" in repr(two)
+    with pytest.raises(ValueError, match="only 'input\\[9\\]' matches no field of request_2"):
+        field_tree("request_2", only="input[9]")
+    with pytest.raises(ValueError, match="highlight 'model' matches no field"):
+        field_tree("request_2", only="input[2]", highlight="model")
+
+
+def test_side_by_side_keeps_a_part_given_as_a_field_tree() -> None:
+    whole = side_by_side("response_1", "mcp_request")
+    part = side_by_side(field_tree("response_1", only="output[0].arguments"), "mcp_request")
+    assert [f.path_text for f in part.left.fields] == ["output[0].arguments"]
+    assert [(k.left, k.right, k.parsed) for k in part.links] == [
+        (("output", 0, "arguments"), ("params", "arguments"), "left")
+    ]
+    assert (
+        len(whole.left.fields) == len(field_tree("response_1").fields)
+        and 'data-path="model"' not in part.html()
+    )
+    assert "只显示 output[0].arguments" in part.text()
+    assert [f.path_text for f in part.right.fields] == [f.path_text for f in whole.right.fields]
+
+
 def test_highlight_accepts_patterns_and_lists_and_rejects_unknown_paths() -> None:
     tree = field_tree("request_2", highlight=["input[*].call_id", "model"])
     assert tree.highlighted == [("input", 1, "call_id"), ("input", 2, "call_id"), ("model",)]
@@ -155,8 +202,14 @@ def test_cli_prints_tree_and_lists_trace_events(capsys: pytest.CaptureFixture[st
     assert main([str(DATA_DIR / "trace.json")]) == 0
     listing = capsys.readouterr().out
     assert "用 --event 选一条" in listing and "response_1" in listing and "tools/call" in listing
+    # messages are numbered from 1, as in every lesson: [07] is response_1, [08] the tools/call
+    row = next(line for line in listing.splitlines() if line.endswith("  tools/call"))
+    assert row.split()[0] == "[08]", listing
+    for number in ("8", "08", "[08]"):
+        assert main(["trace", "--event", number]) == 0
+        assert "params.arguments.head" in capsys.readouterr().out
     assert main(["trace", "--event", "7"]) == 0
-    assert "params.arguments.head" in capsys.readouterr().out
+    assert "output[0].arguments" in capsys.readouterr().out
     assert main(["trace", "--event", "response_2"]) == 0
     assert "output[0].content[0].text" in capsys.readouterr().out
 
@@ -166,6 +219,7 @@ def test_cli_prints_tree_and_lists_trace_events(capsys: pytest.CaptureFixture[st
     [
         (["nope.json"], "no message file"),
         (["trace", "--event", "request_9"], "no event 'request_9'"),
+        (["trace", "--event", "0"], "no event '0'"),
         (["request_1", "--event", "3"], "needs a trace file"),
         (["request_1", "--highlight", "zzz"], "matches no field"),
     ],

@@ -11,20 +11,26 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessons_lib.core.kinds import detect_type
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.trace import Trace, event_number
 from lessons_lib.core.tracetypes import Event
 from lessons_lib.views.fieldtree import FieldTree, load_message
 
 
 def _event_list(name: str, events: list[Event]) -> str:
     lines = [
-        f"{name}：{len(events)} 条消息；用 --event 选一条（序号 seq 或标签 label）",
-        "  seq  通道   方向                        标签",
+        f"{name}：{len(events)} 条消息；用 --event 选一条（编号，从 1 数，或标签 label）",
+        "  编号  通道   方向                        标签",
     ]
     for e in events:
         route = f"{e['from']} → {e['to']}"
-        lines.append(f"  {e['seq']:>3}  {e['channel']:<5}  {route:<26}  {e['label']}")
+        lines.append(f"  {event_number(e)}  {e['channel']:<5}  {route:<26}  {e['label']}")
     return "\n".join(lines)
+
+
+def _chosen(events: list[Event], wanted: str) -> list[Event]:
+    """The events ``--event`` names: a course number as listed (``8``, ``08``, ``[08]``) or a label."""
+    number = wanted.strip("[] ")
+    return [e for e in events if e["label"] == wanted or (number.isdigit() and e["seq"] + 1 == int(number))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,7 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Print a message as a field tree, or export it as an HTML page.",
     )
     parser.add_argument("file", help="a JSON message or trace file, or a fixture name such as request_1")
-    parser.add_argument("--event", help="for a trace: the event to show, by seq number or label")
+    parser.add_argument(
+        "--event", help="for a trace: the event to show, by its number as listed (from 1) or its label"
+    )
     parser.add_argument("--highlight", action="append", help="a field path or pattern to open and mark")
     parser.add_argument("--html", metavar="OUT", help="write a standalone HTML page instead of printing")
     parser.add_argument("--depth", type=int, default=3, help="levels open in the HTML page (default 3)")
@@ -46,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.event is None:
                 print(_event_list(title, events))
                 return 0
-            chosen = [e for e in events if str(e["seq"]) == args.event or e["label"] == args.event]
+            chosen = _chosen(events, args.event)
             if not chosen:
                 raise ValueError(f"no event {args.event!r} in {title}; run without --event to list them")
             message, title, hint = load_message(chosen[0])

@@ -5,6 +5,8 @@ kind (``lessons_lib.core.glossary.KINDS``): collapsible HTML in JupyterLab (``<d
 JavaScript), an indented text tree in a terminal. ``side_by_side(a, b)`` puts two messages
 next to each other and numbers the values they share, parsing JSON text (the model's
 ``arguments``) so it can be compared with an object (the MCP ``params.arguments``).
+``only=`` shows a part of a message (one or more subtrees) with its full paths and kinds, so a
+lesson that has shown a whole message once can point at a part of it without repeating it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, SHORT_ZH
 from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kinds import TYPE_TITLES, Field, PathT, Pattern, detect_type, nodes_along, walk
+from lessons_lib.core.kinds import (
+    TYPE_TITLES,
+    Field,
+    PathT,
+    Pattern,
+    detect_type,
+    format_path,
+    nodes_along,
+    walk,
+)
 from lessons_lib.core.trace import event_number
 from lessons_lib.views.textwidth import shorten, width
 
@@ -95,28 +106,50 @@ class FieldTree(Displayable):
         highlight: str | Sequence[str] | None = None,
         open_depth: int = 3,
         strict: bool = True,
+        only: str | Sequence[str] | None = None,
     ) -> None:
         self.message = message
         self.title = title
         self.message_type = message_type or detect_type(message)
         self.fields = list(walk(message, self.message_type))
+        # the shown subtrees' roots: the whole message, or the parts ``only`` names
+        self.roots: list[PathT] = [()]
+        if only is not None:
+            hits = self._resolve(only, True, "only")
+            self.roots = [r for r in hits if not any(r[: len(o)] == o and r != o for o in hits)]
+            self.fields = [f for f in self.fields if any(f.path[: len(r)] == r for r in self.roots)]
         self._by_path = {f.path: f for f in self.fields}
         self.open_depth = open_depth
         self.highlighted = self._resolve(highlight, strict)
 
-    def _resolve(self, highlight: str | Sequence[str] | None, strict: bool) -> list[PathT]:
-        wanted = [highlight] if isinstance(highlight, str) else list(highlight or [])
+    def _resolve(
+        self, wanted: str | Sequence[str] | None, strict: bool, what: str = "highlight"
+    ) -> list[PathT]:
         found: list[PathT] = []
-        for text in wanted:
+        for text in [wanted] if isinstance(wanted, str) else list(wanted or []):
             pattern = Pattern.compile(text)
             hits = [f.path for f in self.fields if pattern.matches(f.path, nodes_along(self.message, f.path))]
             if not hits and strict:
                 sample = next((f.path_text for f in self.fields if len(f.path) >= 2), "model")
                 raise ValueError(
-                    f"highlight {text!r} matches no field of {self.title}; paths look like {sample!r}"
+                    f"{what} {text!r} matches no field of {self.title}; paths look like {sample!r}"
                 )
             found += [h for h in hits if h not in found]
         return found
+
+    @property
+    def part(self) -> str:
+        """The shown parts' paths, e.g. ``"input[2]"``; empty when the whole message is shown."""
+        return "" if self.roots == [()] else "、".join(format_path(r) for r in self.roots)
+
+    def _key(self, path: PathT) -> str:
+        if path in self.roots:  # a shown part's root: its full path says where it sits
+            return format_path(path) or "(根)"
+        return f"[{path[-1]}]" if isinstance(path[-1], int) else str(path[-1])
+
+    def _heading(self) -> str:
+        kind_title = TYPE_TITLES.get(self.message_type, self.message_type)
+        return f"{self.title}（{kind_title}" + (f"；只显示 {self.part}）" if self.part else "）")
 
     def kinds(self) -> dict[str, str]:
         """Path text -> kind (unclassified fields as ``"unclassified"``)."""
@@ -136,20 +169,20 @@ class FieldTree(Displayable):
 
         def visit(path: PathT, prefix: str, connector: str) -> None:
             f = self._by_path[path]
-            key = "(根)" if not path else f"[{path[-1]}]" if isinstance(path[-1], int) else str(path[-1])
-            rows.append((f"{prefix}{connector}{key}: {_preview(f.value)}", f))
+            rows.append((f"{prefix}{connector}{self._key(path)}: {_preview(f.value)}", f))
             kids = (
                 [(*path, k) for k in (f.value if isinstance(f.value, dict) else range(len(f.value)))]
                 if isinstance(f.value, dict | list)
                 else []
             )
-            child_prefix = prefix + ("" if not path else "    " if connector == "└── " else "│   ")
+            child_prefix = prefix + ("" if not connector else "    " if connector == "└── " else "│   ")
             for i, kid in enumerate(kids):
                 visit(kid, child_prefix, "└── " if i == len(kids) - 1 else "├── ")
 
-        visit((), "", "")
+        for root in self.roots:
+            visit(root, "", "")
         col = min(max(width(left) for left, _ in rows), 60) + 2
-        head = [f"字段树：{self.title}（{TYPE_TITLES.get(self.message_type, self.message_type)}）"]
+        head = [f"字段树：{self._heading()}"]
         if legend:
             head.append(legend_text())
         lines = head + [
@@ -181,13 +214,7 @@ class FieldTree(Displayable):
         index = {f.path: i for i, f in enumerate(self.fields)}
 
         def row(f: Field) -> str:
-            key = (
-                "(根)"
-                if not f.path
-                else f"[{f.path[-1]}]"
-                if isinstance(f.path[-1], int)
-                else str(f.path[-1])
-            )
+            key = self._key(f.path)
             hl = f.path in self.highlighted
             chip = _chip(f.kind, _kind_label(f))
             title = f' title="{html.escape(f.match.pattern or "未分类：表中没有覆盖此字段的规则")}"'
@@ -204,13 +231,13 @@ class FieldTree(Displayable):
                 f"{mark}{badges.get(f.path, '')}</span>"
             )
 
-        def node(path: PathT) -> str:
+        def node(path: PathT, depth: int) -> str:
             f = self._by_path[path]
-            is_open = path in opened or (isinstance(f.value, dict | list) and len(path) < self.open_depth)
+            is_open = path in opened or (isinstance(f.value, dict | list) and depth < self.open_depth)
             attr = " open" if is_open else ""
             if isinstance(f.value, dict | list):
                 keys = f.value if isinstance(f.value, dict) else range(len(f.value))
-                inner = "".join(node((*path, k)) for k in keys)
+                inner = "".join(node((*path, k), depth + 1) for k in keys)
                 return (
                     f'<details{attr}><summary>{row(f)}</summary><div style="margin-left:1.2em;'
                     f'border-left:1px dotted #bbb;padding-left:.5em">{inner}</div></details>'
@@ -225,11 +252,12 @@ class FieldTree(Displayable):
             return f'<div style="margin-left:1.05em">{row(f)}</div>'
 
         kind_title = TYPE_TITLES.get(self.message_type, self.message_type)
+        part = f" · 只显示 <code>{html.escape(self.part)}</code>" if self.part else ""
         return (
             f'<div class="lessons-fieldtree" style="font-family:{_MONO};font-size:13px;line-height:1.6">'
             f'<div><b>字段树：{html.escape(self.title)}</b> <span style="color:#555">'
-            f"{html.escape(kind_title)} · <code>{html.escape(self.message_type)}</code></span></div>"
-            f"{legend_html() if legend else ''}{node(())}</div>"
+            f"{html.escape(kind_title)} · <code>{html.escape(self.message_type)}</code>{part}</span></div>"
+            f"{legend_html() if legend else ''}{''.join(node(r, 0) for r in self.roots)}</div>"
         )
 
     def page(self) -> str:
@@ -237,7 +265,8 @@ class FieldTree(Displayable):
         return _page(f"字段树：{self.title}", self.html())
 
     def repr_args(self) -> str:
-        return f"{self.title!r}, type={self.message_type!r}, fields={len(self.fields)}"
+        part = f", only={self.part!r}" if self.part else ""
+        return f"{self.title!r}, type={self.message_type!r}, fields={len(self.fields)}{part}"
 
 
 def _page(title: str, body: str) -> str:
@@ -287,11 +316,13 @@ def field_tree(
     title: str | None = None,
     message_type: str | None = None,
     open_depth: int = 3,
+    only: str | Sequence[str] | None = None,
 ) -> FieldTree:
     """The field tree of a message: a dict, JSON text, a trace event, a file or a fixture name (lesson 03).
 
     ``highlight`` is a path or pattern (or a list), e.g. ``"tools[0].parameters.properties.path.type"``:
-    it is opened and marked. ``open_depth`` levels are open to start with.
+    it is opened and marked. ``open_depth`` levels are open to start with. ``only`` (a path or
+    pattern, or a list; lesson 06) shows just those subtrees, keeping their full paths and kinds.
     """
     msg, default_title, hint = load_message(message)
     return FieldTree(
@@ -300,4 +331,5 @@ def field_tree(
         message_type=message_type or hint,
         highlight=highlight,
         open_depth=open_depth,
+        only=only,
     )

@@ -172,6 +172,7 @@ def side_by_side(
 
     E.g. ``side_by_side("response_1", "mcp_request")`` links the model's ``arguments`` text to
     the MCP ``params.arguments`` object. ``highlight`` applies to both sides (it must match one).
+    A side given as ``field_tree(msg, only=...)`` shows (and links) only that part (lesson 06).
     """
     trees = []
     for i, obj in enumerate((left, right)):
@@ -184,6 +185,7 @@ def side_by_side(
                 highlight=highlight,
                 open_depth=open_depth,
                 strict=False,
+                only=[format_path(r) for r in obj.roots] if isinstance(obj, FieldTree) and obj.part else None,
             )
         )
     if highlight and not (trees[0].highlighted or trees[1].highlighted):
