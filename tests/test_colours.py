@@ -86,3 +86,15 @@ def test_no_rendered_legend_shows_a_hex_colour() -> None:
         assert not _HEX.search(shown)
     for diagram in (chain_diagram("call"), loop_diagram()):
         assert not _HEX.search(_visible(diagram.svg() or "")) and not _HEX.search(diagram.description)
+
+
+def test_call_flow_boxes_use_the_verdict_colours() -> None:
+    """A failed call's box is the FAIL colour, a done one the PASS colour; the label names the status."""
+    from lessons_lib.lab.orders import run_scenario
+    from lessons_lib.views.callflow import call_flow
+
+    fault = call_flow(run_scenario("fault").trace).source
+    retry = call_flow(run_scenario("retry").trace).source
+    assert STATUSES["fail"].background in fault and STATUSES["pass"].background not in fault
+    assert STATUSES["pass"].background in retry and "→ replayed" in retry
+    assert not any(s.colour in fault + retry for s in KINDS.values())

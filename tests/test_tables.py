@@ -2,7 +2,8 @@
 left-aligned by an inline style (JupyterLab right-aligns cells otherwise), no ``<pre>`` breaks a
 word, and every verdict cell carries its status colours beside a mark.
 
-Two views of the same promise: the objects built here from real runs (one per table class), and
+Two views of the same promise: the objects built here from real runs (one per table class; the
+slowest, the acceptance matrix and the tool_choice comparison, only through their lessons), and
 every stored notebook output (which strict nbval keeps equal to a fresh run).
 """
 
@@ -127,9 +128,7 @@ def _builders() -> dict[str, Callable[[], object]]:
     from lessons_lib.course.quiz import Feedback
 
     trace = L.load_trace(L.DATA_DIR / "trace.json")  # the recorded offline run
-
-    def parallel() -> Any:
-        return L.run_order_scenario("parallel").trace
+    parallel = L.run_order_scenario("parallel").trace  # one order-desk run shared by its tables
 
     return {
         "verify_fields": lambda: L.verify_fields(trace.to_dict()),
@@ -150,8 +149,13 @@ def _builders() -> dict[str, Callable[[], object]]:
         "api_map": L.api_map,
         "api_side_by_side": L.api_side_by_side,
         "order_scenarios": L.order_scenarios,
-        "ledger_table": lambda: L.ledger_table(parallel()),
-        "verify_calls": lambda: L.verify_calls(parallel()),
+        "ledger_table": lambda: L.ledger_table(parallel),
+        "verify_calls": lambda: L.verify_calls(parallel),
+        "call_sabotages": lambda: L.try_call_sabotages(
+            {"parallel": parallel, "retry": L.run_order_scenario("retry").trace}
+        ),
+        "choice_table": lambda: L.choice_table(L.run_three_ways()),
+        "revision_table": lambda: L.revision_table(L.record_revisions(head=5)),
         "left_aligned": lambda: L.left_aligned(_frame()),
         "step_result": lambda: StepResult("第 1 步", False, "还差一点", "看 call_id"),
         "quiz_feedback": lambda: Feedback("q1", "b", True, "对"),
@@ -182,6 +186,7 @@ def test_status_cells_carry_the_status_colours(course_tables: dict[str, str]) ->
     assert {"pass", "fail", "unchecked"} <= states["diagnose_broken"]  # 通过, 断开, 未检查
     assert "fail" in states["step_result"] and "pass" in states["quiz_feedback"]
     assert "fail" in states["bad_value"]  # the schema check says 不通过
+    assert states["call_sabotages"] == {"pass"}  # every sabotage rejected: 已拒绝
 
 
 def test_the_checker_fails_on_right_aligned_cells() -> None:
