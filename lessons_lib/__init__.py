@@ -20,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "STEP_ZH": "lessons_lib.core.glossary",
     "TERMS_ZH": "lessons_lib.core.glossary",
     "colour_legend": "lessons_lib.views.legend",
+    "left_aligned": "lessons_lib.views.frames",
     "DATA_DIR": "lessons_lib.core.paths",
     "WORKSPACE_DIR": "lessons_lib.core.paths",
     "LOGICAL_ROOT": "lessons_lib.core.paths",

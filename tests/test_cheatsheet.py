@@ -52,7 +52,7 @@ def test_values_come_from_the_recorded_messages(ref: cheatsheet.QuickReference) 
 def test_views_are_escaped_and_stable(ref: cheatsheet.QuickReference) -> None:
     bundle = ref._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
-    assert "<td>" in bundle["text/html"] and "&quot;" in bundle["text/html"]
+    assert "<td " in bundle["text/html"] and "&quot;" in bundle["text/html"]
     assert '"head": 20' not in bundle["text/html"]  # quotes escaped
     assert "at 0x" not in repr(ref) and "at 0x" not in repr(command_list())
     assert bundle == quick_reference()._repr_mimebundle_()

@@ -136,5 +136,5 @@ def test_html_is_a_table_with_escaped_text(monkeypatch: pytest.MonkeyPatch, tmp_
     weird.mkdir()
     monkeypatch.setattr(paths, "WORKSPACE_DIR", weird)
     page = environment_check()._repr_mimebundle_()["text/html"]
-    assert page.startswith('<table class="lessons-envcheck">')
+    assert page.startswith('<table class="lessons-envcheck"')
     assert "<b>" not in page and "&lt;b&gt;" in page

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.checks.ledger import check_calls
-from lessons_lib.checks.verify_report import html_table
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import code, html_table, status
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
 Edit = Callable[[JSONObject], None]
@@ -134,7 +134,15 @@ class SabotageTable(Displayable):
         return f"ok={self.ok}, sabotages={len(self.results)}"
 
     def html(self) -> str:
-        rows = [(r.title, r.key, "已拒绝" if r.rejected else "没有被发现", r.message) for r in self.results]
+        rows = [
+            (
+                r.title,
+                code(r.key),
+                status("pass", "已拒绝") if r.rejected else status("fail", "没有被发现"),
+                r.message,
+            )
+            for r in self.results
+        ]
         return html_table(("破坏", "键", "结果", "核对的原话"), rows)
 
 

@@ -22,12 +22,16 @@ from lessons_lib.checks._evidence import as_dict, call_items, kind_of, model_bod
 from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks.apiview import api_of, responses_trace
 from lessons_lib.checks.verify_apis import api_problems
-from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.checks.verify_report import esc
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import Status
+from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSONObject
 
 STEP_ZH: Final = dict(STEPS)
 STATUS_ZH: Final = {"ok": "通过", "broken": "断开", "unchecked": "未检查"}
+STATUS_OF: Final[dict[str, Status]] = {"ok": "pass", "broken": "fail", "unchecked": "unchecked"}
+"""Each link status in the verdict palette: a broken link is a failure."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +86,13 @@ class Diagnosis(Displayable):
         return f"ok={self.ok}, broken_link={self.broken_link!r}"
 
     def html(self) -> str:
-        rows = [(n, f.name, STATUS_ZH[f.status], f.evidence) for n, f in enumerate(self.findings, 1)]
-        table = html_table(("序号", "环节", "状态", "证据"), rows)
-        return f'<div class="lessons-diagnosis">{table}<p>结论：{esc(self.verdict())}</p></div>'
+        rows = [
+            (n, f.name, status(STATUS_OF[f.status], STATUS_ZH[f.status]), f.evidence)
+            for n, f in enumerate(self.findings, 1)
+        ]
+        table = html_table(("序号", "环节", "状态", "证据"), rows, nowrap=(0, 1))
+        verdict = status_badge("pass", "通过") if self.ok else status_badge("fail", "断开")
+        return f'<div class="lessons-diagnosis">{table}<p>结论：{verdict} {esc(self.verdict())}</p></div>'
 
 
 def diagnose(trace: object) -> Diagnosis:

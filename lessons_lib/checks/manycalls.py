@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
-from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.checks.verify_report import esc
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
 _END_RULES: Final = ("第二次响应是模型的答复",)
@@ -70,12 +71,14 @@ class ManyCallsReport(Displayable):
 
     def html(self) -> str:
         rows = [
-            (w.round, w.calls, w.roundtrip, w.diagnosis, "通过" if w.ok else "未通过") for w in self.windows
+            (w.round, w.calls, w.roundtrip, w.diagnosis, status("pass") if w.ok else status("fail", "未通过"))
+            for w in self.windows
         ]
         table = html_table(("轮次", "调用数", "verify-roundtrip", "diagnose", "结论"), rows)
         extra = "".join(f"<li>{esc(p)}</li>" for p in self.problems)
         listing = f"<ul>{extra}</ul>" if extra else ""
-        return f"{table}{listing}<p>结论：{esc(self.verdict())}</p>"
+        badge = status_badge("pass") if self.ok else status_badge("fail", "未通过")
+        return f"{table}{listing}<p>结论：{badge} {esc(self.verdict())}</p>"
 
 
 def windows(trace: object) -> list[tuple[int, JSONObject]]:

@@ -27,8 +27,10 @@ from lessons_lib.checks._mistakes import (
 )
 from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
 from lessons_lib.checks.verify import Report, roundtrip_from_trace, verify_fields, verify_roundtrip
-from lessons_lib.checks.verify_report import esc, html_table
+from lessons_lib.checks.verify_report import esc
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import Status
+from lessons_lib.core.htmltable import html_table, status
 from lessons_lib.core.jsonvalue import JSON
 
 
@@ -85,7 +87,12 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
 
     def html(self) -> str:
         rows = [(n, s.name, s.title, s.change, s.link_zh) for n, s in enumerate(self, 1)]
-        return html_table(("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"), rows)
+        return html_table(
+            ("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"),
+            rows,
+            nowrap=(1,),
+            code_columns=(1,),
+        )
 
 
 def _entry(
@@ -183,7 +190,15 @@ class SabotageOutcome(Displayable):
 
     def html(self) -> str:
         head = f"<p>破坏「{esc(self.sabotage.title)}」：{esc(self.sabotage.change)}</p>"
-        return head + html_table(("检查", "回答"), self.lines())
+        # green: this check caught the sabotage; grey: it cannot see this mistake; red: wrong link
+        found = [not r.ok for r in (self.fields, self.roundtrip)] + [self.as_expected]
+        states: list[Status] = ["pass" if f else "unchecked" for f in found[:2]]
+        states.append("pass" if found[2] else "fail")
+        rows = [
+            (who, status(state, what, nowrap=False))
+            for (who, what), state in zip(self.lines(), states, strict=True)
+        ]
+        return head + html_table(("检查", "回答"), rows, nowrap=(0,))
 
 
 def run_sabotage(name: str, trace: object = None) -> SabotageOutcome:

@@ -9,12 +9,12 @@ Standard library only.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lessons_lib.checks._jsoncheck import Fail
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.htmltable import Cell, html_table, status, status_badge
 
 
 @dataclass(frozen=True)
@@ -60,15 +60,19 @@ class Report(Displayable):
         return f"title={self.title!r}, ok={self.ok}, failed={[c.key for c in self.failed]}"
 
     def html(self) -> str:
-        rows = [(mark(c), c.name, c.reason) for c in self.checks]
-        rows += [(mark(c), f"破坏：{c.name}", c.reason) for c in self.sabotages]
+        rows = [(mark_cell(c), c.name, c.reason) for c in self.checks]
+        rows += [(mark_cell(c), f"破坏：{c.name}", c.reason) for c in self.sabotages]
         body = html_table(("结果", "检查", "原因"), rows)
         limits = ""
         if self.cannot_prove:
             limits = "<p>本地核对不能证明的事：</p>" + html_table(
                 ("核对", "成功判据", "不能证明的事"), self.cannot_prove
             )
-        verdict = "全部通过" if self.ok else f"{len(self.failed)} 项未通过"
+        verdict = (
+            status_badge("pass", "全部通过")
+            if self.ok
+            else status_badge("fail", f"{len(self.failed)} 项未通过")
+        )
         title = f"<p><b>{esc(self.title)}</b></p>"
         return f'<div class="lessons-report">{title}{body}{limits}<p>结论：{verdict}</p></div>'
 
@@ -76,6 +80,11 @@ class Report(Displayable):
 def mark(check: Check) -> str:
     """PASS or FAIL."""
     return "PASS" if check.passed else "FAIL"
+
+
+def mark_cell(check: Check) -> Cell:
+    """PASS or FAIL as a table cell in the status colours."""
+    return status("pass" if check.passed else "fail", mark(check))
 
 
 def run_check(key: str, name: str, fn: Callable[..., str], *args: object) -> Check:
@@ -91,10 +100,3 @@ def run_check(key: str, name: str, fn: Callable[..., str], *args: object) -> Che
 def esc(value: object) -> str:
     """A value as HTML-escaped text."""
     return html.escape(str(value))
-
-
-def html_table(header: Sequence[str], rows: Sequence[Sequence[JSON]]) -> str:
-    """A plain HTML table; every cell is escaped."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -3,7 +3,9 @@
 One table for every lesson, library label and diagram (GUIDE section 3). Colours are the
 Okabe-Ito palette, which stays distinguishable for colour-blind readers; the four steps take
 their own colours from Paul Tol's muted palette, so that no colour means both a step and a
-kind, and the highlight is a colour neither uses. Introduced in lesson 01.
+kind, and the highlight is a colour neither uses. Verdicts (PASS/FAIL, 通过/断开...) take a
+third palette, Tol's pale and dark schemes: a pale background with dark ink, never a kind's or
+a step's colour, and always beside a mark and a word. Introduced in lesson 01.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Final, Literal
 
 Kind = Literal["rule", "setting", "value", "result", "identifier", "envelope"]
 Step = Literal["declaration", "call", "execution", "feedback"]
+Status = Literal["pass", "fail", "unchecked"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,27 @@ STEP_COLOURS: Final[dict[Step, str]] = {
 
 HIGHLIGHT_COLOUR: Final = "#000000"
 """The outline of a highlighted field: black, which is no kind's and no step's colour."""
+
+
+@dataclass(frozen=True)
+class StatusStyle:
+    """How one verdict is marked everywhere: a mark and a word on a pale background, dark ink."""
+
+    status: Status
+    mark: str
+    zh: str
+    background: str
+    ink: str
+
+
+STATUSES: Final[dict[Status, StatusStyle]] = {
+    "pass": StatusStyle("pass", "✓", "通过", "#CCDDAA", "#225522"),  # pale / dark green
+    "fail": StatusStyle("fail", "✗", "不通过", "#FFCCCC", "#663333"),  # pale / dark red
+    "unchecked": StatusStyle("unchecked", "○", "未检查", "#DDDDDD", "#555555"),  # pale / dark grey
+}
+"""Each verdict's look (tables, checker boxes): PASS / 通过; FAIL / 不通过 / 断开 (a broken link);
+no verdict yet (未检查, an exercise or question left open). Disjoint from every kind's and step's
+colour, and from the highlight's pale yellow background."""
 
 STEP_ZH: Final[dict[Step, str]] = {
     "declaration": "声明",

@@ -17,10 +17,12 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS
+from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.views.textwidth import shorten, text_table, width
 
 _PREVIEW: Final = 56  # display columns of an example value
+_TABLE_STYLE: Final = "font-size:13px;border-collapse:collapse"
 
 # command -> (example arguments, what it shows, lesson that introduces it)
 EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
@@ -107,20 +109,14 @@ class QuickReference(Displayable):
         )
 
     def html(self) -> str:
-        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.HEADERS)
-        body = []
+        body: list[list[CellValue]] = []
         for r in self.rows:
             point, field, where, path, _, value = self._cells(r)
-            body.append(
-                f"<tr><td>{html.escape(point)}</td><td><code>{html.escape(field)}</code></td>"
-                f"<td>{html.escape(where)}</td><td><code>{html.escape(path)}</code></td>"
-                f"<td>{_kind_cell(r.kind)}</td><td><code>{html.escape(value)}</code></td></tr>"
-            )
-        return (
-            f'<div class="lessons-cheatsheet"><p><b>技术速查：五个要点</b>（值取自录制的报文）</p>'
-            f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-            "</table></div>"
-        )
+            kind = markup(_kind_cell(r.kind), nowrap=True)
+            body.append([point, code(field), where, code(path), kind, code(value, nowrap=False)])
+        table = html_table(self.HEADERS, body, style=_TABLE_STYLE)
+        title = "<p><b>技术速查：五个要点</b>（值取自录制的报文）</p>"
+        return f'<div class="lessons-cheatsheet">{title}{table}</div>'
 
     def repr_args(self) -> str:
         return f"rows={len(self.rows)}"
@@ -207,17 +203,12 @@ class CommandList(Displayable):
         return "命令行速查\n" + _table_text(self.HEADERS, rows)
 
     def html(self) -> str:
-        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.HEADERS)
-        body = "".join(
-            f"<tr><td><code>{html.escape(name)}</code></td>"
-            f"<td><code>python -m lessons_lib {html.escape(example)}</code></td>"
-            f"<td>{html.escape(what)}</td><td>{html.escape(lesson)}</td></tr>"
+        body = [
+            (code(name), code(f"python -m lessons_lib {example}"), what, Cell(lesson, nowrap=True))
             for name, example, what, lesson in self.rows
-        )
-        return (
-            f'<div class="lessons-commands"><p><b>命令行速查</b></p><table style="font-size:13px">'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-        )
+        ]
+        table = html_table(self.HEADERS, body, style=_TABLE_STYLE)
+        return f'<div class="lessons-commands"><p><b>命令行速查</b></p>{table}</div>'
 
     def repr_args(self) -> str:
         return str([r[0] for r in self.rows])

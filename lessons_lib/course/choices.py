@@ -6,12 +6,12 @@ one run of each way (:mod:`lessons_lib.engine.threeways`) on the same task.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import html_table
 from lessons_lib.views.textwidth import text_table
 
 ADVICE: Final[dict[str, tuple[str, str, str]]] = {
@@ -54,9 +54,7 @@ class ChoiceTable(Displayable):
         return text_table(HEADERS, self.rows)
 
     def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADERS)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
-        return f'<table style="text-align:left"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        return html_table(HEADERS, self.rows, nowrap=(0,))
 
     def repr_args(self) -> str:
         return f"rows={len(self.rows)}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import html_table, status
 
 PYTHON_MIN: Final = (3, 11)
 
@@ -68,17 +69,9 @@ class EnvReport(Displayable):
         return "\n".join(lines)
 
     def html(self) -> str:
-        left = ' style="text-align:left"'
-        cells = "".join(
-            f"<tr><td{left}>{_OK if r.ok else _BAD}</td><td{left}>{html.escape(r.item)}</td>"
-            f"<td{left}>{html.escape(r.detail)}</td></tr>"
-            for r in self.rows
-        )
-        head = "".join(f"<th{left}>{h}</th>" for h in ("", "项目", "情况"))
-        return (
-            f'<table class="lessons-envcheck"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{cells}</tbody></table><p>{html.escape(self.verdict())}</p>"
-        )
+        rows = [(status("pass" if r.ok else "fail", ""), r.item, r.detail) for r in self.rows]
+        table = html_table(("", "项目", "情况"), rows, nowrap=(1,), css_class="lessons-envcheck")
+        return f"{table}<p>{html.escape(self.verdict())}</p>"
 
     def repr_args(self) -> str:
         return f"ok={self.ok}, rows={len(self.rows)}"

@@ -9,7 +9,6 @@ raises, so a notebook as the learner first gets it runs from top to bottom under
 from __future__ import annotations
 
 import ast
-import html
 import inspect
 import re
 import textwrap
@@ -19,6 +18,7 @@ from typing import Any, Final, TypeAlias, cast
 
 from lessons_lib.checks._jsoncheck import Fail, show
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import verdict_box
 
 UNFINISHED: Final = "还没有完成"
 BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码，再运行。"
@@ -26,16 +26,6 @@ BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码�
 
 Learner: TypeAlias = "Callable[..., Any]"
 """A function the learner wrote: what it takes and returns is what the checker finds out."""
-
-PASS_COLOUR: Final = "#009E73"
-FAIL_COLOUR: Final = "#D55E00"
-OPEN_COLOUR: Final = "#E69F00"
-
-
-def verdict_html(text: str, colour: str) -> str:
-    """A verdict as the exercise checkers and the grader show it: text beside a coloured bar."""
-    body = html.escape(text).replace("\n", "<br>")
-    return f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'
 
 
 @dataclass(frozen=True, repr=False)
@@ -56,8 +46,7 @@ class StepResult(Displayable):
     __str__ = text
 
     def html(self) -> str:
-        colour = PASS_COLOUR if self.passed else OPEN_COLOUR if self.unfinished else FAIL_COLOUR
-        return verdict_html(self.text(), colour)
+        return verdict_box(self.text(), "pass" if self.passed else "unchecked" if self.unfinished else "fail")
 
     def summary(self) -> str:
         state = "passed" if self.passed else "unfinished" if self.unfinished else "failed"

@@ -19,8 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Final, cast
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import verdict_box
 from lessons_lib.core.trace import Trace
-from lessons_lib.course.exercises_base import FAIL_COLOUR, PASS_COLOUR, Learner, verdict_html
+from lessons_lib.course.exercises_base import Learner
 from lessons_lib.course.grading_cases import (
     CASES,
     MAX_ROUNDS,
@@ -84,7 +85,7 @@ class GradeReport(Displayable):
     __str__ = text
 
     def html(self) -> str:
-        return verdict_html(self.text(), PASS_COLOUR if self.passed else FAIL_COLOUR)
+        return verdict_box(self.text(), "pass" if self.passed else "fail")
 
     def summary(self) -> str:
         return f"passed={self.passed}, case={self.case!r}, link={self.link!r}"

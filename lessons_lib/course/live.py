@@ -16,9 +16,10 @@ from typing import Any
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
+from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.engine.models import redact
 
-_HTML_STYLE = "font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;margin:0"
+_HTML_STYLE = f"font-family:ui-monospace,Menlo,Consolas,monospace;{PRE_STYLE};margin:0"
 
 
 @dataclass(frozen=True, repr=False)

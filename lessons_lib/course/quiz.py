@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import verdict_box
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,10 @@ class Feedback(Displayable):
         return self.message
 
     def html(self) -> str:
-        colour = "#009E73" if self.correct else "#D55E00"
-        body = html.escape(self.message).replace("\n", "<br>")
-        return f'<div style="border-left:4px solid {colour};padding-left:8px">{body}</div>'
+        # not answered yet is an open question, not a wrong answer
+        return verdict_box(
+            self.message, "pass" if self.correct else "unchecked" if self.given is None else "fail"
+        )
 
     def repr_args(self) -> str:
         return f"{self.question!r}, given={self.given!r}, correct={self.correct}"

@@ -12,7 +12,6 @@ strategy fails), so objects are assembled here from one generated value per prop
 from __future__ import annotations
 
 import functools
-import html
 import json
 from collections.abc import Callable
 from contextlib import closing
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from lessons_lib.core import orderdata as od
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import CellValue, code, html_table, status
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
 if TYPE_CHECKING:
@@ -153,15 +153,13 @@ class AcceptanceMatrix(Displayable):
         return f"{len(self.cases)} cases, ok={self.ok}"
 
     def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEADERS)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self._rows()
-        )
+        rows: list[list[CellValue]] = []
+        for case, row in zip(self.cases, self._rows(), strict=True):
+            name, tool, arguments, want, got, message = row
+            held = status("pass" if case.holds else "fail", got)
+            rows.append([name, code(tool), code(arguments, nowrap=False), want, held, message])
         note = f"<p>被拒绝的调用之后数据库没有变化：{self.unchanged}</p>"
-        table = (
-            f'<table class="lessons-acceptance"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        )
-        return table + note
+        return html_table(self.HEADERS, rows, css_class="lessons-acceptance") + note
 
 
 def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, str]]:

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Final
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import ALIAS, EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
+from lessons_lib.core.glossary import Status
+from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, status
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.offline_model import Script
@@ -39,6 +41,7 @@ LAYERS: Final[dict[str, str]] = {
     "access": "服务：文件访问检查",
     "none": "没有被拦下",
 }
+COLUMNS: Final = ("坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器")
 _INPUT_REFUSALS: Final = ("Invalid arguments", "Cannot specify both")
 
 
@@ -96,15 +99,27 @@ class BadValueResult(Displayable):
         return [self.bad.label, self.schema, LAYERS[self.layer], self.feedback, judged]
 
     def text(self) -> str:
-        heads = ["坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器"]
-        return "\n".join(f"{h}：{c}" for h, c in zip(heads, self.cells(), strict=True)) + "\n"
+        return "\n".join(f"{h}：{c}" for h, c in zip(COLUMNS, self.cells(), strict=True)) + "\n"
+
+    def html_cells(self) -> list[CellValue]:
+        """The row's cells with the two verdicts (schema check, verifier) in the status colours."""
+        schema: Status = (
+            "pass" if self.schema == "通过" else "fail" if self.schema.startswith("不通过") else "unchecked"
+        )
+        judged: Status = "unchecked" if not self.reports else "pass" if self.reports[0][1].ok else "fail"
+        label, _, layer, feedback, verdict = self.cells()
+        return [
+            label,
+            status(schema, self.schema, nowrap=False),
+            layer,
+            code(feedback, nowrap=False),
+            status(judged, verdict, nowrap=False),
+        ]
 
     def html(self) -> str:
-        rows = "".join(
-            f'<tr><th style="text-align:left">{html.escape(h)}</th><td>{html.escape(c)}</td></tr>'
-            for h, c in (line.split("：", 1) for line in self.text().splitlines())
-        )
-        return f'<table class="lessons-badvalue">{rows}</table>'
+        cells = zip(COLUMNS, self.html_cells(), strict=True)
+        rows = [[Cell(h, nowrap=True, style="font-weight:bold"), c] for h, c in cells]
+        return html_table(("项目", "结果"), rows, css_class="lessons-badvalue")
 
     def repr_args(self) -> str:
         return f"{self.bad.name!r}, layer={self.layer!r}"
@@ -152,7 +167,7 @@ def run_bad_value(name: str) -> BadValueResult:
 class BadValueTable(Displayable):
     """One row per bad value: value, schema check, the layer that stops it, the feedback (lesson 09)."""
 
-    HEADERS: Final = ("坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器")
+    HEADERS: Final = COLUMNS
     NOTE: Final = (
         "strict: false：模型接口不按 parameters 强制检查，schema 一栏只是用 jsonschema 对照声明得到的"
         "示意结果；真正拦下坏值的是后面的层。"
@@ -182,13 +197,11 @@ class BadValueTable(Displayable):
         return f"坏值由哪一层拦下\n{self.NOTE}\n" + text_table(self.HEADERS, rows)
 
     def html(self) -> str:
-        head = "".join(f'<th style="text-align:left">{html.escape(h)}</th>' for h in self.HEADERS)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r.cells()) + "</tr>" for r in self.results
-        )
+        rows = [r.html_cells() for r in self.results]
+        table = html_table(self.HEADERS, rows, style="font-size:13px;border-collapse:collapse")
         return (
             f'<div class="lessons-badvalues"><p><b>坏值由哪一层拦下</b></p><p>{html.escape(self.NOTE)}</p>'
-            f'<table style="font-size:13px"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+            f"{table}</div>"
         )
 
     def repr_args(self) -> str:

@@ -8,7 +8,6 @@ same tools to a real model (whose moves are then its own).
 
 from __future__ import annotations
 
-import html
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.htmltable import code, html_table, pre
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -164,13 +164,8 @@ class LedgerTable(Displayable):
         return f"{len(self.rows)} calls"
 
     def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEADERS)
-        body = "".join(
-            "<tr>" + "".join(f"<td><code>{html.escape(c)}</code></td>" for c in cells) + "</tr>"
-            for cells in self._cells()
-        )
-        table = f'<table class="lessons-ledger"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        return table
+        rows = [[code(c, nowrap=n != 3) for n, c in enumerate(cells)] for cells in self._cells()]
+        return html_table(self.HEADERS, rows, css_class="lessons-ledger")
 
 
 def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
@@ -196,13 +191,8 @@ class ScenarioTable(Displayable):
         return f"{len(self.scenarios)} scenarios"
 
     def html(self) -> str:
-        rows = "".join(
-            f"<tr><td><code>{html.escape(s.name)}</code></td><td>{html.escape(s.title)}</td>"
-            f"<td>{html.escape(s.task)}</td></tr>"
-            for s in self.scenarios
-        )
-        head = "<tr><th>场景</th><th>演示什么</th><th>用户任务</th></tr>"
-        return f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>"
+        rows = [(code(s.name), s.title, s.task) for s in self.scenarios]
+        return html_table(("场景", "演示什么", "用户任务"), rows)
 
 
 def order_scenarios() -> ScenarioTable:
@@ -240,7 +230,7 @@ class SqlDemo(Displayable):
         return repr(self.sql[:40])
 
     def html(self) -> str:
-        return f"<pre>{html.escape(self.text())}</pre>"
+        return pre(self.text())
 
 
 def execute_sql_demo(sql: str) -> SqlDemo:

@@ -25,6 +25,7 @@ from lessons_lib.core.example import (
     OUTSIDE_PATH,
     TOOL_NAME,
 )
+from lessons_lib.core.htmltable import html_table, status_badge
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
@@ -108,17 +109,17 @@ class ScenarioResult(Displayable):
 
     def html(self) -> str:
         s = self.scenario
-        facts = "".join(
-            f"<tr><td>{html.escape(k)}</td><td><code>{html.escape(v)}</code></td></tr>" for k, v in self.facts
+        facts = html_table(("事实", "这次运行的值"), self.facts, code_columns=(1,))
+        checks = "".join(
+            f"<li>{status_badge('pass' if held else 'fail', what)}</li>" for what, held in self.checks
         )
-        checks = "".join(f"<li>{'✓' if held else '✗'} {html.escape(what)}</li>" for what, held in self.checks)
         reports = "".join(
             f"<li><b>{html.escape(n)}</b>：{html.escape(verdict_line(r))}</li>" for n, r in self.reports
         )
         return (
             f'<div class="lessons-scenario"><h4>{html.escape(s.title)}</h4>'
             f"<p>问题：{html.escape(s.question)}</p>"
-            f'<table style="font-size:13px">{facts}</table><p>核对：</p><ul>{checks}</ul>'
+            f"{facts}<p>核对：</p><ul>{checks}</ul>"
             f"<p>验证器：</p><ul>{reports}</ul><p><b>结论：{html.escape(self.verdict)}</b></p></div>"
         )
 

@@ -21,6 +21,7 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.glossary import STEP_ZH
+from lessons_lib.core.htmltable import pre
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.whatif import ChangeTable, cached_run, compare_head, notes_line_count
@@ -108,8 +109,8 @@ class HeadView(Displayable):
             f"<details><summary>只看改变的字段（{sum(r.changed for r in self.table.rows)} 个）</summary>"
             f"{self.table.changed().html()}</details>"
             f'<div style="display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start">{trees}</div>'
-            f"<p>MCP 请求（{MCP_REQUEST}）：</p><pre>{html.escape(self.mcp_request_json)}</pre>"
-            f"<p>模型收到的反馈（{FEEDBACK}.output）：</p><pre>{html.escape(self.result_text)}</pre></div>"
+            f"<p>MCP 请求（{MCP_REQUEST}）：</p>{pre(self.mcp_request_json)}"
+            f"<p>模型收到的反馈（{FEEDBACK}.output）：</p>{pre(self.result_text)}</div>"
         )
 
     def repr_args(self) -> str:
@@ -124,7 +125,7 @@ def _diagram_html(changed: bool) -> str:
     # without a Graphviz renderer the bundle holds the DOT text and an install hint instead of SVG
     bundle = chain_diagram("call" if changed else None)._repr_mimebundle_()
     note = "新值从“调用”进入链路（arguments），再经执行、反馈到达答复；声明中的规则不变。" if changed else ""
-    picture = bundle.get("image/svg+xml") or f"<pre>{html.escape(bundle.get('text/plain', ''))}</pre>"
+    picture = bundle.get("image/svg+xml") or pre(bundle.get("text/plain", ""))
     return f'<div class="lessons-chain">{picture}<p>{html.escape(note)}</p></div>'
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.htmltable import Cell, html_table, markup
 from lessons_lib.views.changetable import abbreviate, text_table
 
 APIS: Final = ("responses", "chat", "anthropic")
@@ -115,14 +116,12 @@ class ApiTable:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
         import html
 
-        def td(cell: tuple[str, Kind | None]) -> str:
+        def td(cell: tuple[str, Kind | None]) -> Cell:
             text, kind = cell
-            style = f' style="border-left:4px solid {KINDS[kind].colour};padding-left:4px"' if kind else ""
-            return f"<td{style}>{html.escape(text).replace('｜', '<br>')}</td>"
+            style = f"border-left:4px solid {KINDS[kind].colour}" if kind else ""
+            return markup(html.escape(text).replace("｜", "<br>"), style=style)
 
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
-        body = "".join("<tr>" + "".join(td(c) for c in row) + "</tr>" for row in self.rows)
-        table = f'<table style="text-align:left"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        table = html_table(self.header, [[td(c) for c in row] for row in self.rows])
         return {"text/plain": self.text(), "text/html": f"<p><b>{html.escape(self.title)}</b></p>{table}"}
 
 

@@ -10,14 +10,21 @@ number from ``get_order``). A failed model request (HTTP 5xx) is drawn where it 
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
+from lessons_lib.core.glossary import STATUSES
 from lessons_lib.core.tracetypes import DEFAULT_API
 from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
-_STATUS_FILL = {"ok": "#E8F5E9", "created": "#E8F5E9", "replayed": "#FFF8E1"}
+_DONE: Final = ("ok", "created", "replayed")  # the call did its work (a replay returns the first write)
+
+
+def _fill(status: str) -> str:
+    """A call's box in the verdict colours (``glossary.STATUSES``); its label names the status too."""
+    return STATUSES["pass" if status in _DONE else "fail"].background
 
 
 def _values(arguments: str) -> list[str]:
@@ -66,7 +73,7 @@ def call_flow(trace: object) -> Diagram:
         for n, r in mine:
             shown = r.arguments if len(r.arguments) <= 44 else r.arguments[:42] + "…"
             label = f"{r.call_id}\n{r.alias}\n{shown}\n→ {r.status}"
-            box(g, f"c{n}", label, fontsize=10, fillcolor=_STATUS_FILL.get(r.status, "#FFEBEE"))
+            box(g, f"c{n}", label, fontsize=10, fillcolor=_fill(r.status))
             g.edge(head, f"c{n}")
         same_rank(g, [f"c{n}" for n, _ in mine])
         back = f"f{k}"

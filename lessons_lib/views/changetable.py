@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, SHORT_ZH, STEP_ZH, Kind, Step
+from lessons_lib.core.htmltable import Cell, code, html_table
 from lessons_lib.views.textwidth import shorten, text_table
 
 if TYPE_CHECKING:
@@ -131,42 +132,34 @@ class ChangeTable(Displayable):
         return self.title() + "\n" + text_table(self.headers(), [self._cells(r) for r in self.rows])
 
     def html(self) -> str:
-        # Inline text-align: JupyterLab right-aligns table cells unless told otherwise.
-        cell = "padding:2px 6px;vertical-align:top;text-align:left"
-        head = "".join(
-            f'<th style="text-align:left;white-space:nowrap;{cell}">{html.escape(h)}</th>'
-            for h in self.headers()
-        )
         body = []
+        wrap = self.view == KEY_VIEW  # the note (what to look at) wraps; the rest stays on one line
         for r in self.rows:
             *lead, kind, before, after, verdict = self._cells(r)
-            tds = [
-                html.escape(lead[0]),
-                html.escape(lead[1]),
-                f"<code>{html.escape(lead[2])}</code>",
-                *(html.escape(x) for x in lead[3:]),
-                f'<span style="border-left:4px solid {KINDS[r.kind].colour};padding-left:.3em">'
-                f"{html.escape(kind)}</span>",
-                *(
-                    f'<code title="{html.escape(full_text(v))}">{html.escape(c)}</code>'
-                    for v, c in ((r.before, before), (r.after, after))
-                ),
-                html.escape(verdict),
-            ]
-            style = ' style="font-weight:bold;background:#FFF3B0"' if r.changed else ""
-            # before / after (and the note, if shown) wrap within a width; the rest stays on one line
-            wrap = {len(tds) - 3, len(tds) - 2} | ({3} if self.view == KEY_VIEW else set())
-            fit = ("white-space:nowrap", "max-width:16em;overflow-wrap:anywhere")
+            bar = f"border-left:4px solid {KINDS[r.kind].colour}"
             body.append(
-                f"<tr{style}>"
-                + "".join(f'<td style="{cell};{fit[i in wrap]}">{t}</td>' for i, t in enumerate(tds))
-                + "</tr>"
+                [
+                    Cell(lead[0], nowrap=True),
+                    Cell(lead[1], nowrap=True),
+                    code(lead[2]),
+                    *(Cell(x, nowrap=not wrap) for x in lead[3:]),
+                    Cell(kind, nowrap=True, style=bar),
+                    *(
+                        Cell(c, code=True, title=full_text(v), style="max-width:16em")
+                        for v, c in ((r.before, before), (r.after, after))
+                    ),
+                    Cell(verdict, nowrap=True),
+                ]
             )
-        return (
-            f'<div class="lessons-whatif"><p><b>{html.escape(self.title())}</b></p>'
-            f'<table style="font-size:13px;border-collapse:collapse"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>"
+        changed = ["font-weight:bold;background:#FFF3B0" if r.changed else "" for r in self.rows]
+        table = html_table(
+            self.headers(),
+            body,
+            style="font-size:13px;border-collapse:collapse",
+            row_styles=changed,
+            head_nowrap=True,
         )
+        return f'<div class="lessons-whatif"><p><b>{html.escape(self.title())}</b></p>{table}</div>'
 
     def repr_args(self) -> str:
         changed = sum(r.changed for r in self.rows)

@@ -19,6 +19,7 @@ from typing import Any
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, SHORT_ZH
+from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import (
     TYPE_TITLES,
@@ -246,7 +247,7 @@ class FieldTree(Displayable):
             ):
                 return (
                     f'<details{attr}><summary>{row(f)}</summary><pre style="margin:.2em 0 .4em 1.6em;'
-                    f'white-space:pre-wrap;background:#f6f6f6;padding:.3em">{html.escape(f.value)}</pre></details>'
+                    f'{PRE_STYLE};background:#f6f6f6;padding:.3em">{html.escape(f.value)}</pre></details>'
                 )
             return f'<div style="margin-left:1.05em">{row(f)}</div>'
 

@@ -2,19 +2,16 @@
 
 One colour, one meaning: a kind's colour is never a step's (``glossary.STEP_COLOURS``), and
 the legend shows each colour as a swatch, never as its hex code, which tells a learner nothing.
+Verdicts (``glossary.STATUSES``) follow as badges: mark, word and their own colours.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, STEP_COLOURS, STEP_ZH, STEPS
-
-_ROW = '<tr><td style="text-align:left">{}</td><td style="text-align:left">{}</td>' + (
-    '<td style="text-align:left">{}</td><td style="text-align:left">{}</td></tr>'
-)
+from lessons_lib.core.glossary import KINDS, STATUSES, STEP_COLOURS, STEP_ZH, STEPS
+from lessons_lib.core.htmltable import Cell, code, html_table, markup, status_badge
 
 
 def _swatch(colour: str) -> str:
@@ -38,15 +35,18 @@ class ColourLegend(Displayable):
         return rows
 
     def text(self) -> str:
-        return "\n".join(f"{group}  {zh}（{name}）：{meaning}" for _, group, name, zh, meaning in self.rows())
+        lines = [f"{group}  {zh}（{name}）：{meaning}" for _, group, name, zh, meaning in self.rows()]
+        verdicts = " ".join(f"{s.mark} {s.zh}" for s in STATUSES.values())
+        return "\n".join([*lines, f"结论  核对结论另用一组颜色，总带着符号和文字：{verdicts}"])
 
     def html(self) -> str:
-        head = _ROW.format("颜色", "English", "中文", "含义").replace("td", "th")
-        body = "".join(
-            _ROW.format(_swatch(colour), name, html.escape(zh), html.escape(meaning))
+        body = [
+            (markup(_swatch(colour)), code(name), Cell(zh, nowrap=True), meaning)
             for colour, _, name, zh, meaning in self.rows()
-        )
-        return f'<table style="text-align:left"><thead>{head}</thead><tbody>{body}</tbody></table>'
+        ]
+        verdicts = " ".join(status_badge(s) for s in STATUSES)
+        note = f"<p>核对结论另用一组颜色，总带着符号和文字：{verdicts}</p>"
+        return html_table(("颜色", "English", "中文", "含义"), body) + note
 
 
 def colour_legend() -> ColourLegend:

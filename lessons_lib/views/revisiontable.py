@@ -9,13 +9,13 @@ and identifiers come and go.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.htmltable import CellValue, code, html_table
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.kinds import format_path, walk
 from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value
@@ -79,18 +79,17 @@ class RevisionTable(Displayable):
         return text_table(headers, body)
 
     def html(self) -> str:
-        head = "".join(
-            f"<th>{html.escape(h)}</th>" for h in ["报文", "字段", "种类", *self.revisions, "对照"]
-        )
-        lines = []
+        body: list[list[CellValue]] = []
         for r in self.rows:
-            colour = KINDS[r.kind].colour
-            cells = [r.message, r.path, SHORT_ZH[r.kind], *(abbreviate(v, 28) for v in r.values), r.verdict]
-            tds = "".join(f"<td>{html.escape(c)}</td>" for c in cells)
-            lines.append(f'<tr style="border-left:6px solid {colour}">{tds}</tr>')
-        return (
-            '<table style="border-collapse:collapse;font-size:13px;text-align:left">'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
+            values: list[CellValue] = [code(abbreviate(v, 28), nowrap=False) for v in r.values]
+            body.append([r.message, code(r.path), SHORT_ZH[r.kind], *values, r.verdict])
+        bars = [f"border-left:6px solid {KINDS[r.kind].colour}" for r in self.rows]
+        return html_table(
+            ["报文", "字段", "种类", *self.revisions, "对照"],
+            body,
+            nowrap=(0, 2),
+            style="border-collapse:collapse;font-size:13px",
+            row_styles=bars,
         )
 
     def repr_args(self) -> str:

@@ -8,13 +8,13 @@ and nulls are never linked, and only the outermost pair of equal subtrees is kep
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.htmltable import Cell, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import Field, PathT, format_path
 from lessons_lib.views.fieldtree import (
@@ -128,21 +128,23 @@ class SideBySide(Displayable):
             col + tree.html(legend=False, id_prefix=f"{self._id}-{s}", badges=badges(s, o)) + "</div>"
             for tree, s, o in ((self.left, "l", "r"), (self.right, "r", "l"))
         )
-        td = '<td style="padding:.15em .7em;border-top:1px solid #ddd">'
-        rows = "".join(
-            f"<tr>{td}⇄{k.number}</td>{td}{_chip(k.kind, SHORT_ZH[k.kind])}</td>"
-            f"{td}<code>{html.escape(format_path(k.left) or '(根)')}</code></td>"
-            f"{td}<code>{html.escape(format_path(k.right) or '(根)')}</code></td>"
-            f"{td}{html.escape(self._note(k))}</td></tr>"
+        rows = [
+            (
+                Cell(f"⇄{k.number}", nowrap=True),
+                markup(_chip(k.kind, SHORT_ZH[k.kind]), nowrap=True),
+                code(format_path(k.left) or "(根)"),
+                code(format_path(k.right) or "(根)"),
+                self._note(k),
+            )
             for k in self.links
-        )
-        th = "".join(
-            f'<th style="padding:.15em .7em;text-align:left">{h}</th>'
-            for h in ("编号", "种类", "左侧路径", "右侧路径", "比较")
-        )
-        style = "margin-top:.6em;font-size:13px;border-collapse:collapse"
+        ]
         table = (
-            f'<table style="{style}"><tr>{th}</tr>{rows}</table>'
+            html_table(
+                ("编号", "种类", "左侧路径", "右侧路径", "比较"),
+                rows,
+                style="margin-top:.6em;font-size:13px;border-collapse:collapse",
+                row_styles=["border-top:1px solid #ddd"] * len(rows),
+            )
             if self.links
             else "<p>两侧没有相同的值。</p>"
         )
