@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "FileService": "lessons_lib.engine.fileservice",
     "build_server": "lessons_lib.engine.fileservice",
     "read_text_file": "lessons_lib.engine.fileservice",
+    "service_reads": "lessons_lib.engine.fileservice",
     "run_chain": "lessons_lib.engine.host",
     "Limits": "lessons_lib.engine.host",
     "Script": "lessons_lib.engine.host",
@@ -64,6 +65,9 @@ _EXPORTS: dict[str, str] = {
     "questions": "lessons_lib.course.quiz",
     "check": "lessons_lib.course.quiz",
     "narrate": "lessons_lib.views.narrate",
+    "message_counts": "lessons_lib.views.narrate",
+    "outcome_text": "lessons_lib.core.outcomes",
+    "spec_fields": "lessons_lib.core.specfields",
     "try_live": "lessons_lib.course.live",
     "environment_check": "lessons_lib.course.envcheck",
     # what-if (lesson 09)

@@ -229,3 +229,10 @@ class RawStdio:
             rest.append(line)
         self._stderr_pump.join(30)
         return "".join(rest), "".join(self.stderr_lines)
+
+
+def stable(outcome: Any) -> dict[str, Any]:
+    """An outcome's stable part (status, English reason), after checking its Chinese text is there."""
+    text = outcome.get("text")
+    assert isinstance(text, str) and any("\u4e00" <= ch <= "\u9fff" for ch in text), outcome
+    return {"status": outcome["status"], "reason": outcome["reason"]}

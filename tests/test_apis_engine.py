@@ -72,8 +72,9 @@ def test_live_without_the_api_key_is_bad_input() -> None:
         run_chain(api="anthropic", live=True) if not __import__("os").environ.get("ANTHROPIC_API_KEY") else (
             pytest.skip("a real ANTHROPIC_API_KEY is set")
         )
-    with pytest.raises(ValueError, match="chat, anthropic|api='chat'"):
-        run_chain(tool_choice="none")
+    # Responses takes a first-request tool_choice too (lesson 08): "none" means no call at all.
+    none = run_chain(tool_choice="none")
+    assert none.body("request_1")["tool_choice"] == "none" and not none.find("tools/call", channel="mcp")
 
 
 def test_live_setting_reads_its_own_key_and_the_trace_never_shows_it(monkeypatch: pytest.MonkeyPatch) -> None:

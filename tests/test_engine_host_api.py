@@ -13,7 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
-from _engine_support import NOTES, cli, notes_lines, spy_reads
+from _engine_support import NOTES, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FakeOpenAI, message, response_body
 
 from lessons_lib.core.trace import Trace
@@ -123,7 +123,7 @@ def test_a_call_without_call_id_stops_the_run_and_runs_nothing(
     with FakeOpenAI([(200, response_body(1, [good, bad])), message(2, "never")]) as api:
         live_env.setenv("OPENAI_BASE_URL", api.base_url)
         trace = run_chain(live=True)
-    assert trace.outcome == {
+    assert stable(trace.outcome) == {
         "status": "error",
         "reason": "tool call 2 of response_1 has no call_id, so its result could not be paired; "
         "nothing was executed",
@@ -148,7 +148,7 @@ def test_too_many_calls_in_one_reply_stop_with_the_cap_stated(live_env: pytest.M
     with FakeOpenAI([(200, response_body(1, many))]) as api:
         live_env.setenv("OPENAI_BASE_URL", api.base_url)
         trace = run_chain(live=True, limits=Limits(max_calls=16))
-    assert trace.outcome == {
+    assert stable(trace.outcome) == {
         "status": "stopped",
         "reason": "response_1 asks for 500 tool calls; the cap is Limits.max_calls=16 per reply, "
         "so none was executed",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _engine_support import clean_env, cli, notes_lines, spy_reads
+from _engine_support import clean_env, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FAKE_SECRET, HANG, FakeOpenAI, api_error, function_call, message
 
 from lessons_lib.core.trace import Trace
@@ -58,7 +58,7 @@ def _mcp_calls(trace: Trace) -> list[dict[str, Any]]:
 def test_two_rounds_against_a_fake_server(live_env: pytest.MonkeyPatch) -> None:
     with FakeOpenAI([function_call(1, ARGS_HEAD_3), message(2, "Here are the three lines.")]) as api:
         trace = _live(api, live_env)
-    assert trace.outcome == {"status": "answered", "reason": "the model answered after the feedback"}
+    assert stable(trace.outcome) == {"status": "answered", "reason": "the model answered after the feedback"}
     assert trace.answer == "Here are the three lines."
     assert trace.model["mode"] == "live" and trace.model["name"] == "gpt-4.1"
     assert api.paths == ["/v1/responses", "/v1/responses"]
@@ -104,7 +104,7 @@ def test_hung_server_is_stopped_by_the_call_timeout(live_env: pytest.MonkeyPatch
     with FakeOpenAI([HANG]) as api:
         trace = _live(api, live_env, limits=Limits(call_timeout=1, total_timeout=3))
     elapsed = time.monotonic() - start
-    assert trace.outcome == {"status": "stopped", "reason": "the model API did not answer within 1 s"}
+    assert stable(trace.outcome) == {"status": "stopped", "reason": "the model API did not answer within 1 s"}
     assert 0.9 <= elapsed < 3
     assert len(api.bodies) == 1
 
@@ -114,7 +114,7 @@ def test_total_time_bound_stops_a_run(live_env: pytest.MonkeyPatch) -> None:
     with FakeOpenAI([HANG]) as api:
         trace = _live(api, live_env, limits=Limits(call_timeout=20, total_timeout=1))
     assert time.monotonic() - start < 3
-    assert trace.outcome == {"status": "stopped", "reason": "total time bound of 1 s reached"}
+    assert stable(trace.outcome) == {"status": "stopped", "reason": "total time bound of 1 s reached"}
 
 
 def test_invalid_arguments_json_is_fed_back_and_nothing_is_called(live_env: pytest.MonkeyPatch) -> None:

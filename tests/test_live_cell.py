@@ -103,12 +103,12 @@ def test_http_401_shows_the_reason_never_the_key(with_key: None, monkeypatch: py
     shown = _shown(result)
     assert api.authorizations == [f"Bearer {KEY}"]
     assert result.status == "error"
-    assert result.headline.startswith("实时运行没有得到答复（error）：the model API answered HTTP 401")
+    assert result.headline.startswith("实时运行没有得到答复（error）：模型接口回答了 HTTP 401")
     assert "Incorrect API key provided" in shown
     assert FAKE_SECRET not in shown and KEY[:8] not in shown
     sections = dict(result.sections)
     assert "核对两轮往返（verify_roundtrip）" not in sections
-    assert "http_error_1: HTTP error: Incorrect API key provided" in sections["实时运行的消息记录"]
+    assert "http_error_1: HTTP 错误：Incorrect API key provided" in sections["实时运行的消息记录"]
     assert "诊断（diagnose）" in sections
     assert "Traceback" not in shown
 
@@ -125,7 +125,7 @@ def test_no_network_shows_the_reason(with_key: None, monkeypatch: pytest.MonkeyP
     result = try_live()
     shown = _shown(result)
     assert result.status == "error"
-    assert "cannot reach the model API" in result.headline
+    assert "连不上模型接口" in result.headline
     assert KEY not in shown and "Traceback" not in shown
 
 

@@ -47,7 +47,7 @@ def test_flatten_folds_only_what_it_can() -> None:
     notes: list[str] = []
     assert flatten({"oneOf": [{"type": "integer"}, {"type": "null"}]}, notes) == {"type": ["integer", "null"]}
     mixed = flatten({"oneOf": [{"type": "string"}, {"type": "object", "properties": {}}]}, notes)
-    assert "anyOf" in mixed and any("kept as anyOf" in n for n in notes)
+    assert "anyOf" in mixed and any("保留为 anyOf" in n for n in notes)
 
 
 def test_generated_tools_validate_as_responses_and_chat_declarations() -> None:
@@ -64,9 +64,7 @@ def test_generated_tools_validate_as_responses_and_chat_declarations() -> None:
 def test_strict_report_names_what_strict_mode_cannot_hold() -> None:
     report = {op.name: strict_report(op) for op in operations(openapi_document())}
     assert report["get_order"] == []
-    assert any(
-        "optional page, region must become nullable" in line for line in report["search_delivery_policy"]
-    )
+    assert any("可选的 page, region 必须改成可为空" in line for line in report["search_delivery_policy"])
     assert any("'maxLength'" in line for line in report["create_investigation"])
 
 

@@ -36,7 +36,7 @@ def test_every_scenario_passes_the_many_call_checks_but_the_missing_key(runs: di
     for name, run in runs.items():
         report = verify_calls(run.trace)
         if name == "retry_no_key":
-            assert not report.ok and any("duplicated write" in p for p in report.problems), report.text()
+            assert not report.ok and any("重复写入" in p for p in report.problems), report.text()
         else:
             assert report.ok, f"{name}: {report.text()}"
 

@@ -94,12 +94,14 @@ class CallSabotage:
 
 
 SABOTAGES: Final = (
-    CallSabotage("wrong_pairing", "输出配给了另一个调用", "parallel", _swap_outputs, "is the result of"),
-    CallSabotage("missing_output", "少回了一个输出", "parallel", _drop_output, "has no function_call_output"),
-    CallSabotage("answered_twice", "同一个调用回答两次", "parallel", _answer_twice, "is answered 2 times"),
-    CallSabotage("phantom_output", "为没发生的调用回输出", "parallel", _invent_output, "never made"),
-    CallSabotage("changed_arguments", "参数在途中被改", "parallel", _change_arguments, "other arguments"),
-    CallSabotage("duplicated_write", "同一意图写了两次", "retry", _replay_becomes_create, "duplicated write"),
+    CallSabotage("wrong_pairing", "输出配给了另一个调用", "parallel", _swap_outputs, "的结果"),
+    CallSabotage("missing_output", "少回了一个输出", "parallel", _drop_output, "没有 function_call_output"),
+    CallSabotage("answered_twice", "同一个调用回答两次", "parallel", _answer_twice, "被回答了 2 次"),
+    CallSabotage("phantom_output", "为没发生的调用回输出", "parallel", _invent_output, "从没发出"),
+    CallSabotage(
+        "changed_arguments", "参数在途中被改", "parallel", _change_arguments, "参数和模型发出的不一样"
+    ),
+    CallSabotage("duplicated_write", "同一意图写了两次", "retry", _replay_becomes_create, "重复写入"),
 )
 
 

@@ -164,23 +164,17 @@ def check_calls(trace: object) -> list[str]:
         made = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call"]
         answered = [str(f.call_id) for f in feedback_items(request, DEFAULT_API)]
         problems += [
-            f"request_{n}: an output for call {c}, a call the model never made"
-            for c in answered
-            if c not in made
+            f"request_{n}：有一条给调用 {c} 的输出，可模型从没发出这个调用" for c in answered if c not in made
         ]
         problems += [
-            f"request_{n}: call {c} is answered {answered.count(c)} times"
-            for c in made
-            if answered.count(c) > 1
+            f"request_{n}：调用 {c} 被回答了 {answered.count(c)} 次" for c in made if answered.count(c) > 1
         ]
-        problems += [f"request_{n}: call {c} has no function_call_output" for c in made if c not in answered]
+        problems += [f"request_{n}：调用 {c} 没有 function_call_output" for c in made if c not in answered]
     for r in rounds:
         nxt = requests.get(r.n + 1)
         for call in _calls(r.response) if nxt is not None else []:
             if str(call.call_id) not in _outputs(nxt):
-                problems.append(
-                    f"request_{r.n + 1}: call {call.call_id} of response_{r.n} was never answered"
-                )
+                problems.append(f"request_{r.n + 1}：response_{r.n} 的调用 {call.call_id} 一直没有得到回答")
     problems += _check_results(trace, requests)
     problems += _check_writes(trace)
     return list(dict.fromkeys(problems))
@@ -200,18 +194,14 @@ def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> 
         call = made.get(str(link.get("call_id")))
         given = q.get_in(exchange.request, "params", "arguments") if exchange else None
         if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
-            problems.append(
-                f"call {link.get('call_id')}: the service got other arguments than the model sent"
-            )
+            problems.append(f"调用 {link.get('call_id')}：服务收到的参数和模型发出的不一样")
     for n, request in sorted(requests.items()):
         for call_id, texts in _outputs(request).items():
             expected = results.get(call_id)
             for text in texts:
                 if expected is not None and text != expected:
-                    owner = next((c for c, t in results.items() if t == text), "no call")
-                    problems.append(
-                        f"request_{n}: the output paired to call {call_id} is the result of {owner}"
-                    )
+                    owner = next((f"调用 {c}" for c, t in results.items() if t == text), "没有哪个调用")
+                    problems.append(f"request_{n}：配给调用 {call_id} 的输出，其实是{owner}的结果")
     return problems
 
 
@@ -228,8 +218,8 @@ def _check_writes(trace: object) -> list[str]:
         )
         if intent in seen:
             problems.append(
-                f"calls {seen[intent]} and {row.call_id} both created a row for one intent {intent}:"
-                " a duplicated write (an idempotency key makes the second a replay)"
+                f"调用 {seen[intent]} 和 {row.call_id} 为同一个意图 {intent} 各建了一行："
+                "重复写入（带上幂等键，第二次就只是重放）"
             )
         seen.setdefault(intent, row.call_id)
     return problems

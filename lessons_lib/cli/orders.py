@@ -52,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.lab.orders import ledger_table, run_scenario
 
     run = run_scenario(args.scenario, live=args.live, model=args.model)
+    from lessons_lib.core.outcomes import outcome_text
+
     trace = run.trace
     problems = check_calls(trace)
     if args.json:
@@ -59,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"场景 {args.scenario}：{scenario(args.scenario).title}")
         print(f"任务：{trace.task}")
-        print(f"结果：{trace.outcome['status']}（{trace.outcome['reason']}）")
+        print(f"结果：{outcome_text(trace.outcome)}")
         print(f"答复：{trace.answer}")
         print("\n调用台账：")
         print(ledger_table(trace).text())

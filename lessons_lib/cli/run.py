@@ -24,6 +24,14 @@ DESCRIPTION = (
 )
 
 
+TOOL_CHOICES: dict[str, tuple[object, object]] = {
+    "auto": ("auto", {"type": "auto"}),
+    "required": ("required", {"type": "any"}),
+    "none": ("none", {"type": "none"}),
+}
+"""``--tool-choice`` -> (the OpenAI value, the Anthropic value)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given_args = list(sys.argv[1:] if argv is None else argv)
     if any(a == "--example" or a.startswith("--example=") for a in given_args):
@@ -50,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--live", action="store_true", help="call a real model (needs OPENAI_API_KEY, or ANTHROPIC_API_KEY)"
+    )
+    parser.add_argument(
+        "--tool-choice",
+        choices=tuple(TOOL_CHOICES),
+        help="the first request's tool_choice instead of the loop's 'required' (for Anthropic: "
+        "auto, any, none); with 'auto' the model may ask instead of calling (lesson 08)",
     )
     parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
     parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")
@@ -93,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         live=args.live,
         model=args.model,
         api=args.api,
+        tool_choice=None
+        if args.tool_choice is None
+        else TOOL_CHOICES[args.tool_choice][args.api == "anthropic"],
     )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     failed = failed_outputs(trace)

@@ -67,10 +67,11 @@ class Link(TypedDict):
 
 
 class Outcome(TypedDict):
-    """How the run ended, with a reason in one sentence."""
+    """How the run ended: ``reason`` one English line for programs, ``text`` the same in Chinese."""
 
     status: Status
     reason: str
+    text: NotRequired[str]
 
 
 class TraceData(TypedDict):
@@ -165,6 +166,8 @@ def check_trace(data: object) -> TraceData:
     outcome = _obj(top.get("outcome"), "trace.outcome")
     _one_of(outcome.get("status"), STATUSES, "trace.outcome.status")
     _str(outcome, "reason", "trace.outcome")
+    if "text" in outcome:
+        _str(outcome, "text", "trace.outcome")
     return cast(TraceData, data)
 
 

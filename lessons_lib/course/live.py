@@ -78,7 +78,7 @@ def _live_run(head: int, name: str) -> LiveResult:
 
     trace = run_chain(live=True, head=head)
     status = str(trace.outcome.get("status"))
-    reason = str(trace.outcome.get("reason"))
+    reason = str(trace.outcome.get("text") or trace.outcome.get("reason"))  # Chinese when the run wrote it
     sections: list[tuple[str, str]] = [("实时运行的消息记录", narrate(trace))]
     if status == "answered":
         headline = f"实时运行完成：模型 {name} 已经答复（{reason}）。下面用本课程的核对检查这次真实往返。"

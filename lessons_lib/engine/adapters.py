@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
@@ -43,11 +43,12 @@ JsonObject = JSONObject
 
 
 class Stop(Exception):
-    """Ends a run early with a stated status (``stopped`` / ``error``) and a one-line reason."""
+    """Ends a run early with a stated status (``stopped`` / ``error``), a one-line English
+    reason for programs and the same in Chinese (``text``) for the lessons (lesson 05)."""
 
-    def __init__(self, status: Status, reason: str) -> None:
+    def __init__(self, status: Status, reason: str, text: str = "") -> None:
         super().__init__(reason)
-        self.status, self.reason = status, reason
+        self.status, self.reason, self.text = status, reason, text or reason
 
 
 @dataclass(frozen=True)
@@ -134,14 +135,19 @@ def openai_client(setting: ModelSetting, http_client: httpx2.AsyncClient, timeou
     )
 
 
+CHOICES: Final[dict[bool, object]] = {True: "required", False: "auto"}
+"""The loop's ``tool_choice``: ``required`` on the first request, ``auto`` after the feedback."""
+
+
 class ResponsesAdapter:
     """The OpenAI Responses API: ``function`` tools, ``function_call`` items, ``function_call_output``."""
 
     api = "responses"
 
-    def __init__(self) -> None:
+    def __init__(self, tool_choice: object = None) -> None:
         self._client: object = None
         self._model = ""
+        self._choice = tool_choice  # lesson 08: the first request's tool_choice, else "required"
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -178,23 +184,23 @@ class ResponsesAdapter:
                 model=self._model,
                 input=model_input,
                 tools=tools,
-                tool_choice="required" if first else "auto",
+                tool_choice=self._choice if first and self._choice is not None else CHOICES[first],
             )
         except openai.APITimeoutError:
             raise TimeoutError from None  # the host states its own time bound
         except openai.APIStatusError as exc:
-            raise Stop(
-                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
-            ) from None
+            raise http_failure(exc.status_code, exc.body) from None
         except openai.APIConnectionError:
-            raise Stop(
-                "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
-            ) from None
+            raise unreachable("OPENAI_BASE_URL") from None
 
     def read(self, body: JsonObject) -> ModelReply:
         output = body.get("output")
         if not isinstance(output, list):
-            raise Stop("error", "the model API's reply has no 'output' list; it is not a Response object")
+            raise Stop(
+                "error",
+                "the model API's reply has no 'output' list; it is not a Response object",
+                "模型接口的回复里没有 output 列表，它不是 Response 对象",
+            )
         calls: list[ToolCall] = []
         texts: list[str] = []
         for item in objects(output):
@@ -222,6 +228,25 @@ class ResponsesAdapter:
         self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
     ) -> list[JsonObject]:
         return [*model_input, *objects(body.get("output")), *items]
+
+
+def http_failure(status_code: int, body: object) -> Stop:
+    """The run's end when the model API answers an HTTP error: its own message, in both texts."""
+    message = api_message(body)
+    return Stop(
+        "error",
+        f"the model API answered HTTP {status_code}: {message}",
+        f"模型接口回答了 HTTP {status_code}：{message}",
+    )
+
+
+def unreachable(base_url_variable: str) -> Stop:
+    """The run's end when no connection to the model API could be made."""
+    return Stop(
+        "error",
+        f"cannot reach the model API (no network, or a wrong {base_url_variable})",
+        f"连不上模型接口（没有网络，或者 {base_url_variable} 写错了）",
+    )
 
 
 def api_message(body: object) -> str:

@@ -23,8 +23,9 @@ from lessons_lib.engine.adapters import (
     ModelReply,
     Stop,
     ToolCall,
-    api_message,
     copy_schema,
+    http_failure,
+    unreachable,
 )
 
 if TYPE_CHECKING:
@@ -97,13 +98,9 @@ class AnthropicAdapter:
         except anthropic.APITimeoutError:
             raise TimeoutError from None
         except anthropic.APIStatusError as exc:
-            raise Stop(
-                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
-            ) from None
+            raise http_failure(exc.status_code, exc.body) from None
         except anthropic.APIConnectionError:
-            raise Stop(
-                "error", "cannot reach the model API (no network, or a wrong ANTHROPIC_BASE_URL)"
-            ) from None
+            raise unreachable("ANTHROPIC_BASE_URL") from None
 
     def read(self, body: JsonObject) -> ModelReply:
         blocks = content_blocks(body)
@@ -144,7 +141,11 @@ def content_blocks(body: JsonObject) -> list[JsonObject]:
     """The ``content`` blocks of a Message body; Stop if it has no content list."""
     content = body.get("content")
     if not isinstance(content, list):
-        raise Stop("error", "the model API's reply has no 'content' list; it is not an Anthropic Message")
+        raise Stop(
+            "error",
+            "the model API's reply has no 'content' list; it is not an Anthropic Message",
+            "模型接口的回复里没有 content 列表，它不是 Anthropic Message",
+        )
     return [b for b in content if isinstance(b, dict)]
 
 

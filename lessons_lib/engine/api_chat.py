@@ -11,18 +11,20 @@ keeps no state on the server). Live mode uses ``OPENAI_API_KEY`` like Responses.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from lessons_lib.engine.adapters import (
+    CHOICES,
     CallResult,
     Declared,
     JsonObject,
     ModelReply,
     Stop,
     ToolCall,
-    api_message,
     copy_schema,
+    http_failure,
     openai_client,
+    unreachable,
 )
 
 if TYPE_CHECKING:
@@ -30,9 +32,6 @@ if TYPE_CHECKING:
 
     from lessons_lib.engine.models import ModelSetting
     from lessons_lib.engine.offline_model import Script
-
-CHOICES: Final[dict[bool, object]] = {True: "required", False: "auto"}
-"""The loop's ``tool_choice``: ``required`` on the first request, ``auto`` after the feedback."""
 
 
 class ChatAdapter:
@@ -84,13 +83,9 @@ class ChatAdapter:
         except openai.APITimeoutError:
             raise TimeoutError from None
         except openai.APIStatusError as exc:
-            raise Stop(
-                "error", f"the model API answered HTTP {exc.status_code}: {api_message(exc.body)}"
-            ) from None
+            raise http_failure(exc.status_code, exc.body) from None
         except openai.APIConnectionError:
-            raise Stop(
-                "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
-            ) from None
+            raise unreachable("OPENAI_BASE_URL") from None
 
     def read(self, body: JsonObject) -> ModelReply:
         message = assistant_message(body)
@@ -128,7 +123,11 @@ def assistant_message(body: JsonObject) -> JsonObject:
     first = choices[0] if isinstance(choices, list) and choices else None
     message = first.get("message") if isinstance(first, dict) else None
     if not isinstance(message, dict):
-        raise Stop("error", "the model API's reply has no choices[0].message; it is not a chat.completion")
+        raise Stop(
+            "error",
+            "the model API's reply has no choices[0].message; it is not a chat.completion",
+            "模型接口的回复里没有 choices[0].message，它不是 chat.completion",
+        )
     return message
 
 

@@ -20,7 +20,7 @@ KEYS: Final = {"responses": "OPENAI_API_KEY", "chat": "OPENAI_API_KEY", "anthrop
 
 
 def make_adapter(api: str, tool_choice: object = None) -> ModelAdapter:
-    """A fresh adapter; ``tool_choice`` (lesson 21) is sent on every request instead of the loop's own."""
+    """A fresh adapter; ``tool_choice`` (lessons 08, 21) replaces the loop's own on the first request."""
     if api == "chat":
         from lessons_lib.engine.api_chat import ChatAdapter
 
@@ -29,8 +29,10 @@ def make_adapter(api: str, tool_choice: object = None) -> ModelAdapter:
         from lessons_lib.engine.api_anthropic import AnthropicAdapter
 
         return AnthropicAdapter(tool_choice)
-    if tool_choice is not None:
-        raise ValueError("tool_choice can be set for api='chat' or api='anthropic' (lesson 21)")
+    if api == "responses":
+        from lessons_lib.engine.adapters import ResponsesAdapter
+
+        return ResponsesAdapter(tool_choice)
     return adapter_for(api)
 
 

@@ -14,6 +14,7 @@ import math
 import os
 import posixpath
 import stat
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -176,8 +177,24 @@ def _os_refusal(exc: OSError, logical: str) -> str:
     return f"Cannot read {logical}: {os.strerror(code) if code else 'file-system error'}"
 
 
+_READS = [0]  # files whose content this process's file service read (guarded by _READS_LOCK)
+_READS_LOCK = threading.Lock()
+
+
+def service_reads() -> int:
+    """How many files the file service of this process has read so far (lesson 02).
+
+    Counted in :func:`_read_bytes`, the one place content is read; a refusal, a parsed
+    ``arguments`` text or a declaration never counts. Compare two values, before and after.
+    """
+    with _READS_LOCK:
+        return _READS[0]
+
+
 def _read_bytes(opened: Opened) -> bytes:
     """The only place a file's content is read (tests watch it to prove refusals read nothing)."""
+    with _READS_LOCK:
+        _READS[0] += 1
     chunks: list[bytes] = []
     left = opened.limit + 1
     while left > 0:

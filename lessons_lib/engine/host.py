@@ -24,14 +24,17 @@ from typing import TYPE_CHECKING
 import anyio
 
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
+from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
+from lessons_lib.core.tracetypes import Outcome
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
 from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
+from lessons_lib.engine.stops import model_timeout, round_limit, too_many_calls, total_timeout
 
 if TYPE_CHECKING:
     import httpx2
@@ -61,6 +64,8 @@ class _Run:
     model_input: list[JsonObject] = field(default_factory=list)  # what the next request sends
 
     refused: str | None = None  # why the client would not take the latest reply
+    unrouted: list[str] = field(default_factory=list)  # aliases the application had no route for
+    failed: int = 0  # failures reported by a service (isError or a protocol error)
 
     def on_body(self, direction: str, body: JsonObject, status: int | None) -> None:
         if direction == "request":
@@ -96,8 +101,8 @@ async def arun_chain(
     is ``{"fs": data/workspace}``. ``stale_routes`` (alias -> tool name) plays an application
     whose alias map is out of date: it sends that name to the service instead of the one
     ``tools/list`` declared (lesson 05's protocol error). ``api`` is ``"responses"``,
-    ``"chat"`` or ``"anthropic"`` (lesson 20); ``tool_choice`` replaces the loop's own choice on
-    every request of a Chat or Anthropic run (lesson 21).
+    ``"chat"`` or ``"anthropic"`` (lesson 20); ``tool_choice`` replaces the loop's own choice
+    (``required``) on the first request (lessons 08 and 21).
     """
     check_lines(head, tail)
     limits = limits or Limits()
@@ -114,14 +119,12 @@ async def arun_chain(
         except* Stop as group:  # raised inside the MCP clients' task groups, so it arrives grouped
             stop = _first(group)
             assert isinstance(stop, Stop)
-            trace.outcome = {"status": stop.status, "reason": stop.reason}
+            trace.outcome = make_outcome(stop.status, stop.reason, stop.text)
         except* Exception as group:  # an unplanned failure is an outcome too, never a traceback
-            trace.outcome = {"status": "error", "reason": f"the run failed: {_one_line(_first(group))}"}
+            failure = _one_line(_first(group))
+            trace.outcome = make_outcome("error", f"the run failed: {failure}", f"运行失败：{failure}")
     if scope.cancelled_caught:
-        trace.outcome = {
-            "status": "stopped",
-            "reason": f"total time bound of {limits.total_timeout:g} s reached",
-        }
+        trace.outcome = total_timeout(limits.total_timeout)
     return _cleaned(trace, setting.key)
 
 
@@ -161,27 +164,56 @@ async def _loop(
         run.model_input = adapter.first_input(trace.task)
         while True:
             if run.rounds >= limits.max_rounds:
-                raise Stop(
-                    "stopped",
-                    f"max_rounds={limits.max_rounds} reached; the latest tool results "
-                    "were not sent to the model",
-                )
+                raise round_limit(limits.max_rounds)
             reply = await _ask(run, adapter, tools)
             if not reply.calls:
                 if reply.text is None:
-                    raise Stop("error", "the model returned neither a function_call nor a message")
+                    raise Stop(
+                        "error",
+                        "the model returned neither a function_call nor a message",
+                        "模型的回复里既没有工具调用，也没有答复文本",
+                    )
                 trace.answer = reply.text
-                trace.outcome = {
-                    "status": "answered",
-                    "reason": "the model answered after the feedback"
-                    if run.rounds > 1
-                    else "the model answered without calling a tool",
-                }
+                trace.outcome = _answered(run, reply.text)
                 return
             _check_pairable(reply, run.rounds, limits.max_calls)
             results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)
+            for result, link in zip(results, trace.links[-len(results) :], strict=True):
+                if result.is_error and link["service"] is None:
+                    run.unrouted.append(result.call.name)
+                elif result.is_error and link["mcp_id"] is not None:
+                    run.failed += 1
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
+
+
+def _answered(run: _Run, text: str) -> Outcome:
+    """How an answered run ended: after the feedback (and what failed), or without any call."""
+    if run.rounds == 1:
+        # A reply that ends in a question mark is taken as a question to the user (lesson 08).
+        if text.rstrip().endswith(("？", "?")):
+            return make_outcome(
+                "answered",
+                "no tool was called: the model asked the user for what the task leaves out",
+                "没有调用工具：模型先向用户提问，要补上任务里缺少的信息，而不是猜",
+            )
+        return make_outcome(
+            "answered", "the model answered without calling a tool", "模型没有调用工具，直接作了答复"
+        )
+    reason, text_zh = "the model answered after the feedback", "模型在收到反馈之后作了答复"
+    if run.unrouted:
+        names = ", ".join(dict.fromkeys(run.unrouted))
+        reason += (
+            f"; the application had no route for {names} (its own routing failure: "
+            "no tool ran, nothing was sent to an MCP service)"
+        )
+        text_zh += (
+            f"；应用的路由表里没有别名 {names}：这是应用的路由失败，没有工具运行，也没有请求发给 MCP 服务"
+        )
+    if run.failed:
+        reason += f"; {run.failed} tool call(s) failed at the service"
+        text_zh += f"；有 {run.failed} 个调用在服务一侧失败，反馈如实写明了失败"
+    return make_outcome("answered", reason, text_zh)
 
 
 async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> ModelReply:
@@ -193,27 +225,26 @@ async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> Mod
         with anyio.fail_after(timeout):
             await adapter.send(run.model_input, tools, first=run.rounds == 0)
     except TimeoutError:
-        raise Stop("stopped", f"the model API did not answer within {timeout:g} s") from None
+        raise model_timeout(timeout) from None
     except Exception as exc:  # noqa: BLE001  (judged below: refused, a Stop, or an unreadable reply)
         failure = exc
     if run.refused is not None:
-        raise Stop("error", run.refused)
+        raise Stop("error", run.refused, f"应用拒收了模型接口的回复：{run.refused}")
     if isinstance(failure, Stop):
         raise failure
     reply = adapter.read(run.body)  # a reply of the wrong shape raises its own Stop
     if failure is not None:
-        raise Stop("error", f"the model API's reply could not be read: {_one_line(failure)}")
+        line = _one_line(failure)
+        raise Stop(
+            "error", f"the model API's reply could not be read: {line}", f"模型接口的回复读不出来：{line}"
+        )
     return reply
 
 
 def _check_pairable(reply: ModelReply, round_no: int, max_calls: int) -> None:
     """Stop before executing anything if a call cannot be paired or there are too many."""
     if len(reply.calls) > max_calls:
-        raise Stop(
-            "stopped",
-            f"response_{round_no} asks for {len(reply.calls)} tool calls; the cap is "
-            f"Limits.max_calls={max_calls} per reply, so none was executed",
-        )
+        raise too_many_calls(round_no, len(reply.calls), "Limits.max_calls", max_calls)
     seen: set[str] = set()
     for n, call in enumerate(reply.calls, start=1):
         if call.call_id is None:
@@ -221,12 +252,14 @@ def _check_pairable(reply: ModelReply, round_no: int, max_calls: int) -> None:
                 "error",
                 f"tool call {n} of response_{round_no} has no call_id, so its result could not be "
                 "paired; nothing was executed",
+                f"response_{round_no} 的第 {n} 个工具调用没有 call_id，结果无法配对，所以什么也没有执行",
             )
         if call.call_id in seen:
             raise Stop(
                 "error",
                 f"call_id {call.call_id} appears twice in response_{round_no}, so its result could "
                 "not be paired; nothing was executed",
+                f"call_id {call.call_id} 在 response_{round_no} 里出现了两次，结果无法配对，什么也没有执行",
             )
         seen.add(call.call_id)
 

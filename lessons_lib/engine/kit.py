@@ -30,6 +30,7 @@ from anyio.from_thread import BlockingPortal
 
 from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
 from lessons_lib.core.jsonvalue import JSONObject, get_in
+from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
 from lessons_lib.engine.execute import Service
@@ -194,7 +195,7 @@ class ToolService:
         return reply
 
     def __repr__(self) -> str:
-        return f"ToolService({self.name!r}, real MCP session, frames recorded)"
+        return f"ToolService({self.name!r}：真实的 MCP 会话，收发的帧都记进 trace)"
 
 
 class _Bridge(httpx2.BaseTransport):
@@ -279,7 +280,7 @@ class Bench:
             link["alias"] = alias_of(name, tool) if tool is not None and tool in listed else tool
         self.trace.answer = answer if isinstance(answer, str) else None
         status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
-        self.trace.outcome = {"status": status, "reason": "the learner's loop returned"}
+        self.trace.outcome = make_outcome(status, "the learner's loop returned", "学习者写的循环已经返回")
         return self.trace
 
 

@@ -5,7 +5,8 @@ through an ``httpx2`` transport with the shapes of the SDK's ``Message`` type:
 
 - the last message is the user's task -> one ``tool_use`` block per chosen tool, ``input`` an
   object, ``stop_reason: "tool_use"``; ``tool_choice`` ``{"type": "none"}`` -> a text block, and
-  so does ``auto`` when the task names no ``/workspace`` path (it stands in for "the model decides");
+  so does ``auto`` when the task names no ``/workspace`` path (it stands in for "the model decides":
+  a question when the task wants a file's lines without naming it, lesson 08);
   ``{"type": "tool", "name": ...}`` forces that tool; ``disable_parallel_tool_use`` -> one block;
 - the last message carries ``tool_result`` blocks -> a text block built from them, paired by
   ``tool_use_id``, ``stop_reason: "end_turn"`` (unless ``tool_choice`` ``any`` / ``tool`` still
@@ -31,13 +32,11 @@ from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
-    NO_FILE_TEXT,
-    NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
     answer_part,
     arguments_object,
     chosen_tools,
-    needs_a_file,
+    first_answer,
     read_json,
     text_of,
 )
@@ -71,11 +70,11 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         results = [b for b in _blocks(messages[-1]) if b.get("type") == "tool_result"]
         choice = _object(body.get("tool_choice")) or {"type": "auto"}
         if results and choice.get("type") in ("auto", "none"):  # "any" or "tool" forces another call
-            return self._message(body, [_text(self._answer(messages, results))], "end_turn")
-        if choice.get("type") == "none":
-            return self._message(body, [_text(NO_TOOL_TEXT)], "end_turn")
-        if choice.get("type") == "auto" and not needs_a_file(_task(messages)):
-            return self._message(body, [_text(NO_FILE_TEXT)], "end_turn")
+            return self._message(body, [_text(self._answer(body, messages, results))], "end_turn")
+        kind = choice.get("type")
+        instead = first_answer(_task(messages), kind) if isinstance(kind, str) else None
+        if instead is not None:
+            return self._message(body, [_text(instead)], "end_turn")
         aliases = [str(t.get("name", "")) for t in objects(body.get("tools"))]
         name = choice.get("name") if choice.get("type") == "tool" else None
         forced = str(name) if name is not None else None
@@ -96,7 +95,8 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
         ]
         return self._message(body, uses, "tool_use")
 
-    def _answer(self, messages: list[JSONObject], results: list[JSONObject]) -> str:
+    def _answer(self, body: JSONObject, messages: list[JSONObject], results: list[JSONObject]) -> str:
+        declared = {str(t.get("name")) for t in objects(body.get("tools"))}
         uses = {b.get("id"): b for b in _blocks(messages[-2]) if b.get("type") == "tool_use"}
         parts = []
         for block in results:
@@ -104,7 +104,7 @@ class OfflineAnthropic(httpx2.AsyncBaseTransport):
             if block.get("is_error") and not output.startswith(FAILURE_PREFIX):
                 output = FAILURE_PREFIX + output  # is_error is the failure mark here, not a text prefix
             use = uses.get(block.get("tool_use_id"), {})
-            parts.append(answer_part(use.get("input", {}), output, str(use.get("name", ""))))
+            parts.append(answer_part(use.get("input", {}), output, str(use.get("name", "")), declared))
         return "\n\n".join(parts)
 
     def _message(self, body: JSONObject, content: list[JSON], stop: str) -> JSONObject:

@@ -7,7 +7,8 @@ Introduced in lesson 20. **It is not a language model.** It answers
 - no ``role: "tool"`` message after the last assistant ``tool_calls`` -> one tool call per
   chosen alias in ``choices[0].message.tool_calls`` (``finish_reason: "tool_calls"``);
   ``tool_choice: "none"`` -> a text message instead, and so does ``auto`` when the task names no
-  ``/workspace`` path (the rule that stands in for "the model decides"); a named ``tool_choice``
+  ``/workspace`` path (the rule that stands in for "the model decides": a question when the
+  task wants a file's lines without naming it, lesson 08); a named ``tool_choice``
   forces that tool;
   ``parallel_tool_calls: false`` -> at most one call;
 - otherwise -> an assistant message built from the tool messages, paired by ``tool_call_id``
@@ -32,13 +33,12 @@ import httpx2
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
-    NO_FILE_TEXT,
     NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
     answer_part,
     arguments_text,
     chosen_tools,
-    needs_a_file,
+    first_answer,
     read_json,
     text_of,
 )
@@ -76,11 +76,10 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         feedback = _trailing(messages, "tool")
         choice = body.get("tool_choice", "auto")
         if feedback and choice in ("auto", "none"):  # "required" or a named tool forces another call
-            return self._completion(body, self._answer(messages, feedback), "stop")
-        if choice == "none":
-            return self._completion(body, _message(NO_TOOL_TEXT), "stop")
-        if choice == "auto" and not needs_a_file(_task(messages)):
-            return self._completion(body, _message(NO_FILE_TEXT), "stop")
+            return self._completion(body, self._answer(body, messages, feedback), "stop")
+        instead = first_answer(_task(messages), choice) if isinstance(choice, str) else None
+        if instead is not None:
+            return self._completion(body, _message(instead), "stop")
         name = get_in(choice, "function", "name") if isinstance(choice, dict) else None
         forced = str(name) if name is not None else None
         aliases = [
@@ -104,7 +103,8 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         ]
         return self._completion(body, _message(None, tool_calls=calls), "tool_calls")
 
-    def _answer(self, messages: list[JSONObject], feedback: list[JSONObject]) -> JSONObject:
+    def _answer(self, body: JSONObject, messages: list[JSONObject], feedback: list[JSONObject]) -> JSONObject:
+        declared = {str(_object(t.get("function", {})).get("name")) for t in objects(body.get("tools"))}
         calls = {
             c.get("id"): _object(c.get("function", {}))
             for m in messages
@@ -115,7 +115,7 @@ class OfflineChat(httpx2.AsyncBaseTransport):
         for m in feedback:
             call = calls.get(m.get("tool_call_id"), {})
             name = str(call.get("name", ""))
-            parts.append(answer_part(call.get("arguments", ""), text_of(m.get("content")), name))
+            parts.append(answer_part(call.get("arguments", ""), text_of(m.get("content")), name, declared))
         return _message("\n\n".join(parts))
 
     def _legacy(self, body: JSONObject, messages: list[JSONObject]) -> JSONObject:

@@ -5,7 +5,9 @@ through an ``httpx2`` transport (no socket, no key) with the JSON shapes the Ope
 description documents, so the real SDK builds every request and parses every response:
 
 - no ``function_call_output`` in the input yet -> one ``function_call`` per requested service,
-  with the path and line count it finds in the user's task text;
+  with the path and line count it finds in the user's task text; under ``tool_choice: "auto"``
+  a task that names no ``/workspace`` path gets a question instead (which file?), or a plain
+  answer when it asks for no file (lesson 08); ``"none"`` gets a text answer;
 - otherwise -> an assistant message built from the outputs, or one that reports the failure.
 
 Placeholders, chosen to stay valid under ``specs/openai/openapi.yaml``: ``created_at: 0``,
@@ -16,36 +18,25 @@ and zeros would claim a measurement), ``logprobs: []`` on ``output_text`` (requi
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Final
 
 import httpx2
 
-from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.example import FAILURE_PREFIX as FAILURE_PREFIX  # re-exported for older imports
+from lessons_lib.core.jsonvalue import JSONObject, get_in, objects
+from lessons_lib.engine.standin_rules import (
+    NO_TOOLS_DECLARED,
+    Script,
+    arguments_text,
+    chosen_tools,
+    feedback_paragraph,
+    first_answer,
+)
 
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
-_PATH = re.compile(r"(/workspace[^\s，。、；：！？,;!?\"'“”]*)")
-_QUOTED_PATH = re.compile(r'"(?:[^"\\]|\\.)*"')  # a path quoted as a JSON string by task_text
-# A sign is kept: "前 -3 行" becomes head -3, and the service (not the stand-in) refuses it.
-_HEAD = re.compile(r"前\s*(-?\d+)\s*行|first\s+(-?\d+)\s+lines?", re.I)
-_TAIL = re.compile(r"(?:最后|末尾|后)\s*(-?\d+)\s*行|last\s+(-?\d+)\s+lines?", re.I)
-
-
-@dataclass
-class Script:
-    """Optional fixed moves for what-if lessons: exact ``arguments`` text and/or tool name."""
-
-    arguments: str | None = None
-    tool: str | None = None
-    also: tuple[str, ...] = ()
-    """Lesson 11: more ``arguments`` texts, one more ``function_call`` each in the same turn."""
-    preamble: str | None = None
-    """Lesson 11: an assistant message placed before the calls (output[0] is then no call)."""
-    endless: bool = False
-    """Lesson 11: call the tool again on every turn and never answer, so a loop must stop itself."""
+__all__ = ["LABEL", "OfflineModel", "Script", "feedback_paragraph"]  # Script lives in standin_rules
 
 
 @dataclass
@@ -72,20 +63,21 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         items = objects(body.get("input"))
         outputs = [i for i in items if i.get("type") == "function_call_output"]
         answer = outputs and not self.script.endless
-        output = [self._answer(items, outputs)] if answer else self._calls(body, items)
+        output = [self._answer(body, items, outputs)] if answer else self._calls(body, items)
         return _response(f"resp_offline_{self.turns:03d}", body, output)
 
     def _calls(self, body: JSONObject, items: list[JSONObject]) -> list[JSONObject]:
         task = _user_text(items)
+        choice = body.get("tool_choice", "auto")
+        instead = first_answer(task, choice) if isinstance(choice, str) else None
+        if instead is not None and self.script.tool is None:
+            return [self._message(instead)]
         aliases = [str(t.get("name", "")) for t in objects(body.get("tools")) if t.get("type") == "function"]
-        if self.script.tool is not None:
-            chosen = [self.script.tool]
-        else:
-            named = [a for a in aliases if a.split("__")[0] and a.split("__")[0] in task]
-            chosen = named or aliases[:1]
+        forced = get_in(choice, "name") if isinstance(choice, dict) else None
+        chosen = chosen_tools(aliases, task, self.script, str(forced) if forced is not None else None)
         if not chosen:
-            return [self._message("没有可用的工具，无法读取文件。")]
-        arguments = self.script.arguments if self.script.arguments is not None else _arguments_from(task)
+            return [self._message(NO_TOOLS_DECLARED)]
+        arguments = arguments_text(task, self.script)
         moves = [(name, arguments) for name in chosen] + [(chosen[0], extra) for extra in self.script.also]
         calls: list[JSONObject] = [
             {
@@ -100,14 +92,16 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         ]
         return ([self._message(self.script.preamble)] if self.script.preamble else []) + calls
 
-    def _answer(self, items: list[JSONObject], outputs: list[JSONObject]) -> JSONObject:
+    def _answer(self, body: JSONObject, items: list[JSONObject], outputs: list[JSONObject]) -> JSONObject:
         calls = {str(i.get("call_id")): i for i in items if i.get("type") == "function_call"}
+        declared = {str(t.get("name")) for t in objects(body.get("tools"))}
         parts = []
         for out in outputs:
             call = calls.get(str(out.get("call_id")), {})
             raw = out.get("output")
             text = raw if isinstance(raw, str) else json.dumps(raw)
-            parts.append(feedback_paragraph(call.get("arguments", ""), text, str(call.get("name", ""))))
+            name = str(call.get("name", ""))
+            parts.append(feedback_paragraph(call.get("arguments", ""), text, name, declared))
         return self._message("\n\n".join(parts))
 
     def _message(self, text: str) -> JSONObject:
@@ -129,69 +123,6 @@ def _user_text(items: list[JSONObject]) -> str:
             if isinstance(content, list):
                 return " ".join(str(c.get("text", "")) for c in objects(content))
     return ""
-
-
-def _arguments_from(task: str) -> str:
-    """The arguments text the stand-in derives from the task: path, then head or tail."""
-    args: JSONObject = {}
-    quoted = _QUOTED_PATH.search(task)
-    path = _PATH.search(task)
-    if quoted:
-        args["path"] = json.loads(quoted.group(0))
-    elif path:
-        args["path"] = path.group(1)
-    for key, pattern in (("head", _HEAD), ("tail", _TAIL)):
-        found = pattern.search(task)
-        if found:
-            args[key] = int(found.group(1) or found.group(2))
-    return json.dumps(args, ensure_ascii=False)
-
-
-def feedback_paragraph(arguments: JSON, output: str, tool: str = "") -> str:
-    """One paragraph of the stand-in's answer for one call's feedback (lesson 01)."""
-    if output.startswith(FAILURE_PREFIX):
-        reason = output[len(FAILURE_PREFIX) :]
-        args = _arguments_object(arguments)
-        if args is None or not isinstance(args.get("path"), str):
-            return f"没有读到{_source(tool)}的结果：工具报告失败（{reason}），我不能编造它。"
-        what = _describe(arguments, None, tool)
-        return f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。"
-    return f"这是{_describe(arguments, output, tool)}：\n\n{output}"
-
-
-def _describe(arguments: JSON, output: str | None = None, tool: str = "") -> str:
-    """What the feedback holds, never more: with ``output``, how many lines came back and,
-    when fewer than asked, that the file ended there. A call without a path (a tool that reads
-    no file, e.g. the order desk's) is named by its tool, never called "该文件"."""
-    args = _arguments_object(arguments)
-    if args is None or not isinstance(args.get("path"), str):
-        return f"{_source(tool)}返回的内容"
-    path = f" {args['path']} "
-    got = None if output is None else len(output.splitlines())
-    for key, side in (("head", "前"), ("tail", "最后")):
-        asked = args.get(key)
-        if asked is None:
-            continue
-        if got is None:
-            return f"{path}的{side} {asked} 行"
-        if isinstance(asked, int) and not isinstance(asked, bool) and got < asked:
-            return f"{path}的全部 {got} 行（请求了{side} {asked} 行，文件到第 {got} 行就结束了）"
-        return f"{path}的{side} {got} 行"
-    return f"{path}的内容" if got is None else f"{path}的内容（共 {got} 行）"
-
-
-def _source(tool: str) -> str:
-    return f"工具 {tool} " if tool else "所调用的工具"
-
-
-def _arguments_object(arguments: JSON) -> JSONObject | None:
-    if not isinstance(arguments, str):
-        return arguments if isinstance(arguments, dict) else None
-    try:
-        args = json.loads(arguments)
-    except (TypeError, ValueError):
-        return None
-    return args if isinstance(args, dict) else None
 
 
 def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONObject:

@@ -27,7 +27,7 @@ from lessons_lib.engine.openapi_tools import Operation, operations
 if TYPE_CHECKING:
     import httpx2
 
-AUTH_NOTE: Final = "bearer token added by the call layer (never shown)"
+AUTH_NOTE: Final = "bearer 令牌由调用层加上（从不显示）"
 DEMO_TOKEN: Final = "demo-token-not-a-secret"
 """The order API's bearer token in lessons; tests use a random canary instead."""
 

@@ -66,7 +66,7 @@ def flatten(schema: JsonSchema, notes: list[str] | None = None, where: str = "")
                 out["required"] = list(dict.fromkeys([*out.get("required", []), *value]))
             else:
                 out.setdefault(key, value)
-        notes.append(f"{where or 'schema'}: allOf merged into one object")
+        notes.append(f"{where or 'schema'}：allOf 合并成了一个对象")
     for key in ("oneOf", "anyOf"):
         if key in schema:
             out.update(_fold(key, [flatten(b, notes, where) for b in schema[key]], notes, where))
@@ -88,12 +88,12 @@ def _fold(key: str, branches: list[JsonSchema], notes: list[str], where: str) ->
     plain = all(set(b) <= {"type", "enum", "const", "description"} for b in branches)
     label = where or "schema"
     if plain and values and len(values) == sum(len(b.get("enum", [0])) for b in branches) and len(types) == 1:
-        notes.append(f"{label}: {key} of values folded into one enum")
+        notes.append(f"{label}：{key} 的几组取值合并成了一个 enum")
         return {"type": types.pop(), "enum": list(dict.fromkeys(values))}
     if plain and not values and "null" in types and len(types) == 2:
-        notes.append(f"{label}: {key} with null folded into a nullable type")
+        notes.append(f"{label}：{key} 里带 null，合并成了可为空的类型")
         return {"type": sorted(types, key=lambda t: t == "null")}
-    notes.append(f"{label}: {key} kept as anyOf (no simpler equal form)")
+    notes.append(f"{label}：{key} 保留为 anyOf（没有更简单的等价写法）")
     return {"anyOf": branches}
 
 
@@ -212,16 +212,14 @@ def strict_report(op: Operation) -> list[str]:
 
 def _strict_walk(schema: JsonSchema, where: str, findings: list[str]) -> None:
     for key in sorted(set(schema) - STRICT_KEYWORDS):
-        findings.append(f"{where}: '{key}' is not in the strict subset; the model is not held to it")
+        findings.append(f"{where}：'{key}' 不在严格模式的子集里，模型不受它约束")
     if schema.get("type") == "object" or "properties" in schema:
         if schema.get("additionalProperties") is not False:
-            findings.append(f"{where}: strict mode needs additionalProperties: false")
+            findings.append(f"{where}：严格模式要求 additionalProperties: false")
         optional = sorted(set(schema.get("properties", {})) - set(schema.get("required", [])))
         if optional:
             names = ", ".join(optional)
-            findings.append(
-                f"{where}: strict mode makes every property required; optional {names} must become nullable"
-            )
+            findings.append(f"{where}：严格模式把每个属性都变成必填；可选的 {names} 必须改成可为空")
         for name, sub in schema.get("properties", {}).items():
             _strict_walk(sub, f"{where}.{name}", findings)
     if isinstance(schema.get("items"), dict):

@@ -35,10 +35,19 @@ from lessons_lib.checks.ledger import record_ledger
 from lessons_lib.core import orderdata as od
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link, Status
-from lessons_lib.engine.adapters import CallResult, JsonObject, ResponsesAdapter, Stop, ToolCall, marked
+from lessons_lib.engine.adapters import (
+    CallResult,
+    JsonObject,
+    ResponsesAdapter,
+    Stop,
+    ToolCall,
+    marked,
+    unreachable,
+)
 from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments, route_call
 from lessons_lib.engine.host import Limits, _Run
 from lessons_lib.engine.models import live_setting, make_http_client, offline_setting, redact
@@ -46,6 +55,7 @@ from lessons_lib.engine.offline_orders import LABEL, OrdersModel, Quirks
 from lessons_lib.engine.orderdesk import DeskOptions, OrderDesk, build_server
 from lessons_lib.engine.orderdesk_tools import SERVICE, WRITE_TOOLS
 from lessons_lib.engine.orderguards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
+from lessons_lib.engine.stops import model_timeout, round_limit, too_many_calls, total_timeout
 
 
 @dataclass
@@ -90,9 +100,7 @@ class _OrdersAdapter(ResponsesAdapter):
         except openai.APIStatusError as exc:
             raise _ModelFailed(exc.status_code) from None
         except openai.APIConnectionError:
-            raise Stop(
-                "error", "cannot reach the model API (no network, or a wrong OPENAI_BASE_URL)"
-            ) from None
+            raise unreachable("OPENAI_BASE_URL") from None
 
 
 class _ModelFailed(Exception):
@@ -145,12 +153,11 @@ async def arun_orders(
         except* Stop as group:
             stop = _first(group)
             status: Status = "error" if stop.status == "error" else "stopped"
-            trace.outcome = {"status": status, "reason": redact(stop.reason, setting.key)}
+            trace.outcome = make_outcome(
+                status, redact(stop.reason, setting.key), redact(stop.text, setting.key)
+            )
     if scope.cancelled_caught:
-        trace.outcome = {
-            "status": "stopped",
-            "reason": f"total time bound of {guards.total_timeout:g} s reached",
-        }
+        trace.outcome = total_timeout(guards.total_timeout)
     record_ledger(trace)
     return run
 
@@ -177,38 +184,39 @@ async def _loop(
         while True:
             if rec.rounds >= guards.max_rounds:
                 trace.answer = guards.fallback
-                raise Stop(
-                    "stopped",
-                    f"max_rounds={guards.max_rounds} reached; the application answered with its fallback",
-                )
+                raise round_limit(guards.max_rounds, fallback=True)
             try:
                 with anyio.fail_after(guards.call_timeout):
                     await adapter.send(rec.model_input, tools, first=rec.rounds == 0)
             except TimeoutError:
-                raise Stop(
-                    "stopped", f"the model API did not answer within {guards.call_timeout:g} s"
-                ) from None
+                raise model_timeout(guards.call_timeout) from None
             except _ModelFailed as failed:
                 if failed.status < 500 or model_retries >= guards.model_retries:
-                    raise Stop("error", f"the model API answered HTTP {failed.status}") from None
+                    raise Stop(
+                        "error",
+                        f"the model API answered HTTP {failed.status}",
+                        f"模型接口回答了 HTTP {failed.status}",
+                    ) from None
                 model_retries += 1  # model layer: ask again from the user's message; new call ids
                 rec.model_input = adapter.first_input(trace.task)
                 continue
             reply = adapter.read(rec.body)
             if not reply.calls:
                 trace.answer = reply.text
-                trace.outcome = {"status": "answered", "reason": f"the model answered in round {rec.rounds}"}
+                trace.outcome = make_outcome(
+                    "answered",
+                    f"the model answered in round {rec.rounds}",
+                    f"模型在第 {rec.rounds} 轮作了答复",
+                )
                 return
             if len(reply.calls) > guards.max_calls:
-                raise Stop(
-                    "stopped",
-                    f"response_{rec.rounds} asks for {len(reply.calls)} calls; "
-                    f"max_calls={guards.max_calls}, so none ran",
-                )
+                raise too_many_calls(rec.rounds, len(reply.calls), "Guards.max_calls", guards.max_calls)
             ids = [c.call_id for c in reply.calls]
             if None in ids or len(set(ids)) != len(ids):
                 raise Stop(
-                    "error", f"response_{rec.rounds} has a call without a call_id, or one twice; nothing ran"
+                    "error",
+                    f"response_{rec.rounds} has a call without a call_id, or one twice; nothing ran",
+                    f"response_{rec.rounds} 里有调用缺少 call_id 或重复了 call_id，无法配对，什么也没有执行",
                 )
             started = time.perf_counter()
             results = await _execute_all(

@@ -53,7 +53,7 @@ def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
 
     calls = [str(c.name) for c in q.calls(trace, 1)]
     sent = len([x for x in q.mcp_exchanges(trace) if x.request is not None])
-    answer = (trace.answer or trace.outcome.get("reason", "")).split("\n")[0]
+    answer = (trace.answer or trace.outcome.get("text") or trace.outcome.get("reason", "")).split("\n")[0]
     did = f"{', '.join(calls)}｜tools/call {sent} 次" if calls else "没有调用｜tools/call 0 次"
     return (did, "identifier" if calls else None), (answer[:30] + ("…" if len(answer) > 30 else ""), "result")
 

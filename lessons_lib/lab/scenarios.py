@@ -26,6 +26,7 @@ from lessons_lib.core.example import (
     TOOL_NAME,
 )
 from lessons_lib.core.htmltable import html_table, status_badge
+from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.lab.verdicts import Verdict, schema_check, verdict_line, verifiers
@@ -144,7 +145,7 @@ def _no_second_request() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, 
         ("应用手里的反馈", abbreviate(held)),
         ("模型输入里的 function_call_output", "有" if fed else "没有"),
         ("答复", trace.answer or "（没有答复）"),
-        ("结果", f"{trace.outcome['status']}：{trace.outcome['reason']}"),
+        ("结果", outcome_text(trace.outcome)),
     ]
     checks = [
         (

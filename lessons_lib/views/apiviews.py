@@ -82,10 +82,10 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
         said = answer_text(body, a)
         if said:
             parts.append(f"{'content' if a == 'chat' else 'text'} {_short(said)}")
-        return "; ".join(parts) or "(no calls, no text)"
+        return "; ".join(parts) or "（没有调用，也没有文本）"
     error = body.get("error")
     message = error.get("message", body) if isinstance(error, dict) else body
-    return f"HTTP error: {_short(message, 100)}"
+    return f"HTTP 错误：{_short(message, 100)}"
 
 
 def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
