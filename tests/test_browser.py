@@ -10,6 +10,9 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``, never a downloaded b
 * the hands-on lesson (``11_write_the_loop.ipynb``): Run All, the step-3 checker says
   "还没有完成"; type the reference answer into the exercise cell's blank, run it and its
   checker, and the checker shows the pass.
+* lessons 05 and 09 in a 1,000 px wide window (issue 13): Run All, a full-page screenshot
+  each; no table cell of any output is right-aligned (``getComputedStyle``), and no MCP arrow
+  of lesson 05's sequence diagram crosses the model's lane (coordinates read from the DOM).
 
 A small generated notebook (an IntSlider wired with ``interactive_output`` and a graphviz SVG)
 runs through the same steps first, so the harness itself is tested whatever the lessons do.
@@ -36,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _seq_geometry import Arrow, Lane, violations
 from conftest import ARTIFACTS_DIR, NOTEBOOKS_DIR, REPO_ROOT, course_notebooks, skip_or_fail
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -72,6 +76,8 @@ WHATIF = SliderCase("09_what_if.ipynb")
 DIAGRAM_NOTEBOOK = "00_start_here.ipynb"
 HANDS_ON_NOTEBOOK = "11_write_the_loop.ipynb"
 HARNESS = SliderCase(HARNESS_NOTEBOOK)
+SEQUENCE_NOTEBOOK = "05_closed_loop.ipynb"
+NARROW_WIDTH = 1000  # px: issue 13 reads every lesson at this width
 
 # Lab user settings: no news toasts, no network, every cell in the DOM (no windowing).
 LAB_SETTINGS = {
@@ -269,11 +275,13 @@ def shot(page: Any, name: str) -> Path:
     return path
 
 
-def open_notebook(context: Any, lab: Lab, notebook: str) -> Any:
-    """Open a notebook in Lab and wait for its kernel to report ``Idle``."""
+def open_notebook(context: Any, lab: Lab, notebook: str, width: int | None = None) -> Any:
+    """Open a notebook in Lab (in a ``width`` px wide window if given); wait for an ``Idle`` kernel."""
     from playwright.sync_api import expect
 
     page = context.new_page()
+    if width:
+        page.set_viewport_size({"width": width, "height": 1000})
     page.goto(lab.url(notebook))
     notebook_panel(page).locator(".jp-Notebook").wait_for()
     expect(page.locator("#jp-main-statusbar")).to_contain_text("Idle", timeout=TIMEOUT_MS)
@@ -405,6 +413,98 @@ def check_diagram(page: Any, notebook: str) -> None:
     shot(page, f"{Path(notebook).stem}-diagram")
 
 
+def full_page_shots(page: Any, name: str, part_px: int = 8000) -> list[Path]:
+    """The whole notebook: the window grows to show it (in parts of ``part_px``), then shrinks back."""
+    size = page.viewport_size
+    scroller = notebook_panel(page).locator(".jp-WindowedPanel-outer").first
+    total = scroller.evaluate("el => el.scrollHeight")
+    visible = scroller.evaluate("el => el.clientHeight")
+    height = min(size["height"] + total - visible, part_px)
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.wait_for_timeout(500)  # let Lab lay the taller window out
+    step = scroller.evaluate("el => el.clientHeight")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for n in range(max(1, -(-total // step))):
+        scroller.evaluate(f"el => {{ el.scrollTop = {n * step}; }}")
+        page.wait_for_timeout(200)
+        paths.append(SHOTS / (f"{name}.png" if total <= step else f"{name}-{n + 1}.png"))
+        page.screenshot(path=str(paths[-1]))
+    page.set_viewport_size(size)
+    return paths
+
+
+# Every table cell of every output (nested Output widgets included): its computed alignment, and
+# where it is (the code cell's number, the table's first header) so a failure names the table.
+_CELL_ALIGNMENT_JS = """panel => [...panel.querySelectorAll('.jp-OutputArea-output :is(td, th)')]
+  .map(cell => {
+    const code = cell.closest('.jp-CodeCell');
+    const prompt = code ? code.querySelector('.jp-InputArea-prompt') : null;
+    const table = cell.closest('table');
+    const first = table ? [...table.querySelectorAll('th, td')].find(c => c.innerText.trim()) : null;
+    return {align: getComputedStyle(cell).textAlign, prompt: prompt ? prompt.innerText.trim() : '?',
+            table: first ? first.innerText.trim().slice(0, 24) : '(empty)',
+            text: cell.innerText.trim().slice(0, 24)};
+  })"""
+
+
+def right_aligned_cells(page: Any) -> tuple[int, dict[str, int]]:
+    """(cells seen, {"[n]: table 'first header'": right-aligned cells}) in the notebook's outputs."""
+    cells = notebook_panel(page).first.evaluate(_CELL_ALIGNMENT_JS)
+    found: dict[str, int] = {}
+    for c in cells:
+        if c["align"] in {"right", "end", "-webkit-right"}:
+            key = f"{c['prompt']} table {c['table']!r}"
+            found[key] = found.get(key, 0) + 1
+    return len(cells), found
+
+
+# The sequence diagram is an <img> holding the SVG (JupyterLab's image/svg+xml renderer): its
+# source goes back into the page as live SVG elements, and the browser measures them (getBBox).
+_SEQUENCE_JS = """panel => {
+  const shown = [];
+  for (const img of panel.querySelectorAll(".jp-OutputArea-output img[src^='data:image/svg+xml']")) {
+    const source = decodeURIComponent(img.src.slice(img.src.indexOf(',') + 1));
+    const svg = new DOMParser().parseFromString(source, 'image/svg+xml').documentElement;
+    shown.push(svg.querySelector('title') ? svg.querySelector('title').textContent : '?');
+    if (!svg.querySelector('g.seq-lane')) continue;
+    const host = document.createElement('div');
+    host.style.cssText = 'position:absolute; left:-20000px; top:0';
+    document.body.appendChild(host);
+    host.appendChild(document.importNode(svg, true));
+    const box = g => g.getBBox();
+    const lanes = [...host.querySelectorAll('g.seq-lane')].map(
+      g => ({cls: g.getAttribute('class'), x: box(g).x + box(g).width / 2}));
+    const arrows = [...host.querySelectorAll('g.seq-arrow')].map(
+      g => ({id: g.id, cls: g.getAttribute('class'), x1: box(g).x, x2: box(g).x + box(g).width}));
+    host.remove();
+    img.scrollIntoView();
+    const output = img.closest('.jp-OutputArea-output');
+    return {lanes, arrows, natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+            column: output.clientWidth, overflow: output.scrollWidth - output.clientWidth};
+  }
+  return shown;
+}"""
+
+
+def sequence_geometry(page: Any) -> tuple[list[Lane], list[Arrow], dict[str, float]]:
+    """Lesson 05's sequence diagram as the browser lays it out: lanes, arrows, and its widths in px
+    (``natural``, ``shown``, the output ``column``, and how far it ``overflow``s the column)."""
+    found = notebook_panel(page).first.evaluate(_SEQUENCE_JS)
+    assert isinstance(found, dict), f"no sequence diagram (an SVG with seq-lane heads) among the SVGs {found}"
+
+    def tag(cls: str, prefix: str) -> str:
+        return next(c.removeprefix("seq-") for c in cls.split() if c.startswith("seq-") and c != prefix)
+
+    lanes = [Lane(tag(x["cls"], "seq-lane"), x["x"]) for x in found["lanes"]]
+    spans: dict[int, tuple[str, list[float]]] = {}
+    for x in found["arrows"]:
+        row = int(re.fullmatch(r"seq-r(\d+)-[ab]", x["id"]).group(1))  # type: ignore[union-attr]
+        spans.setdefault(row, (tag(x["cls"], "seq-arrow"), []))[1].extend([x["x1"], x["x2"]])
+    arrows = [Arrow(row, ch, min(xs), max(xs)) for row, (ch, xs) in sorted(spans.items())]
+    return lanes, arrows, {k: float(found[k]) for k in ("natural", "shown", "column", "overflow")}
+
+
 def _need_course_notebook(name: str) -> None:
     if (NOTEBOOKS_DIR / name).exists():
         return
@@ -416,8 +516,8 @@ def _need_course_notebook(name: str) -> None:
 # --------------------------------------------------------------------------- tests
 
 
-def run_notebook(context: Any, lab: Lab, notebook: str) -> Any:
-    page = open_notebook(context, lab, notebook)
+def run_notebook(context: Any, lab: Lab, notebook: str, width: int | None = None) -> Any:
+    page = open_notebook(context, lab, notebook, width)
     run_all(page, Path(notebook).stem)
     return page
 
@@ -483,3 +583,42 @@ def test_hands_on_exercise_passes_after_typing_the_answer(browser_context: Any, 
         shot(page, "11_write_the_loop-step3-pass")
     finally:
         page.close()
+
+
+def test_lessons_05_and_09_at_1000px(browser_context: Any, lab: Lab) -> None:
+    """Issue 13 "Done when": lessons 05 and 09 at 1,000 px, as opened and after Run All.
+
+    Tables are checked twice: as stored (what a learner sees on opening; Lab sanitizes an
+    untrusted notebook's HTML) and after Run All. The diagram only after Run All: Lab shows an
+    untrusted notebook's stored SVG as "Cannot display an untrusted SVG", so the diagram a
+    learner sees is the one their own run draws.
+    """
+    for notebook in (SEQUENCE_NOTEBOOK, WHATIF.notebook):
+        _need_course_notebook(notebook)
+    right: dict[str, dict[str, int]] = {}
+    for notebook in (SEQUENCE_NOTEBOOK, WHATIF.notebook):
+        stem = Path(notebook).stem
+        page = open_notebook(browser_context, lab, notebook, width=NARROW_WIDTH)
+        try:
+            for when in ("stored", "run"):
+                if when == "run":
+                    run_all(page, stem)
+                full_page_shots(page, f"{stem}-1000px-{when}")
+                seen, found = right_aligned_cells(page)
+                assert seen, (
+                    f"{notebook} ({when}): no table cell in any output: the check would prove nothing"
+                )
+                if found:
+                    right[f"{notebook} ({when})"] = found
+            if notebook == SEQUENCE_NOTEBOOK:
+                lanes, arrows, widths = sequence_geometry(page)
+                shot(page, f"{stem}-sequence-1000px")
+                assert sum(a.channel == "mcp" for a in arrows) >= 7 and violations(lanes, arrows) == []
+                # readable: shown whole at its own size (Lab neither shrinks nor wraps an SVG image)
+                assert abs(widths["shown"] - widths["natural"]) < 1 and widths["overflow"] <= 0, widths
+        finally:
+            page.close()
+    assert not right, (
+        f"right-aligned table cells at {NARROW_WIDTH} px: {right}. JupyterLab right-aligns td/th; "
+        "an untrusted notebook's stored HTML loses its <style> blocks (inline styles stay)"
+    )

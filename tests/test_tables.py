@@ -2,7 +2,8 @@
 left-aligned by an inline style (JupyterLab right-aligns cells otherwise), no ``<pre>`` breaks a
 word, and every verdict cell carries its status colours beside a mark.
 
-Two views of the same promise: the objects built here from real runs (one per table class), and
+Two views of the same promise: the objects built here from real runs (one per table class; the
+slowest, the acceptance matrix and the tool_choice comparison, only through their lessons), and
 every stored notebook output (which strict nbval keeps equal to a fresh run).
 """
 
@@ -35,15 +36,13 @@ def _props(style: str) -> dict[str, str]:
 
 
 class _Cells(HTMLParser):
-    """Every th/td with its attributes and text; every pre's style; the <style> rules."""
+    """Every th/td with its attributes and text, and every pre's style."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.cells: list[dict[str, Any]] = []
         self.pres: list[dict[str, str]] = []
-        self.css = ""
         self._open: list[dict[str, Any]] = []
-        self._in_style = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -53,47 +52,25 @@ class _Cells(HTMLParser):
             self._open.append(cell)
         elif tag == "pre":
             self.pres.append(_props(a.get("style", "")))
-        elif tag == "style":
-            self._in_style = True
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th") and self._open:
             self._open.pop()
-        elif tag == "style":
-            self._in_style = False
 
     def handle_data(self, data: str) -> None:
-        if self._in_style:
-            self.css += data
         for cell in self._open:
             cell["text"] += data
-
-
-def _styler_rules(css: str) -> dict[str, dict[str, str]]:
-    """``{selector: props}`` of a pandas Styler's <style> block."""
-    rules: dict[str, dict[str, str]] = {}
-    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
-        for sel in selectors.split(","):
-            rules.setdefault(sel.strip(), {}).update(_props(body))
-    return rules
 
 
 def problems(page: str) -> list[str]:
     """What in one HTML output breaks the promise (empty when it holds)."""
     parsed = _Cells()
     parsed.feed(page)
-    rules = _styler_rules(parsed.css)
-    table_ids = {sel.split()[0] for sel in rules if sel.startswith("#T_")}
     found = []
     for cell in parsed.cells:
+        # inline, as JupyterLab keeps style attributes even where it strips <style> (untrusted outputs)
         props = _props(cell["attrs"].get("style", ""))
-        by_css = {}
-        for tid in table_ids:  # a Styler table: its own rules (an id selector beats JupyterLab's)
-            by_css.update(rules.get(f"{tid} {cell['tag']}", {}))
-        if cell["attrs"].get("id"):
-            by_css.update(rules.get(f"#{cell['attrs']['id']}", {}))
-        align = props.get("text-align") or by_css.get("text-align")
-        if align != "left":
+        if props.get("text-align") != "left":
             found.append(f"<{cell['tag']}> not left-aligned: {cell['text'][:40]!r}")
         if props.get("word-break") == "break-all" or "anywhere" in props.get("overflow-wrap", ""):
             found.append(f"<{cell['tag']}> breaks words: {cell['text'][:40]!r}")
@@ -127,9 +104,7 @@ def _builders() -> dict[str, Callable[[], object]]:
     from lessons_lib.course.quiz import Feedback
 
     trace = L.load_trace(L.DATA_DIR / "trace.json")  # the recorded offline run
-
-    def parallel() -> Any:
-        return L.run_order_scenario("parallel").trace
+    parallel = L.run_order_scenario("parallel").trace  # one order-desk run shared by its tables
 
     return {
         "verify_fields": lambda: L.verify_fields(trace.to_dict()),
@@ -150,8 +125,13 @@ def _builders() -> dict[str, Callable[[], object]]:
         "api_map": L.api_map,
         "api_side_by_side": L.api_side_by_side,
         "order_scenarios": L.order_scenarios,
-        "ledger_table": lambda: L.ledger_table(parallel()),
-        "verify_calls": lambda: L.verify_calls(parallel()),
+        "ledger_table": lambda: L.ledger_table(parallel),
+        "verify_calls": lambda: L.verify_calls(parallel),
+        "call_sabotages": lambda: L.try_call_sabotages(
+            {"parallel": parallel, "retry": L.run_order_scenario("retry").trace}
+        ),
+        "choice_table": lambda: L.choice_table(L.run_three_ways()),
+        "revision_table": lambda: L.revision_table(L.record_revisions(head=5)),
         "left_aligned": lambda: L.left_aligned(_frame()),
         "step_result": lambda: StepResult("第 1 步", False, "还差一点", "看 call_id"),
         "quiz_feedback": lambda: Feedback("q1", "b", True, "对"),
@@ -182,6 +162,7 @@ def test_status_cells_carry_the_status_colours(course_tables: dict[str, str]) ->
     assert {"pass", "fail", "unchecked"} <= states["diagnose_broken"]  # 通过, 断开, 未检查
     assert "fail" in states["step_result"] and "pass" in states["quiz_feedback"]
     assert "fail" in states["bad_value"]  # the schema check says 不通过
+    assert states["call_sabotages"] == {"pass"}  # every sabotage rejected: 已拒绝
 
 
 def test_the_checker_fails_on_right_aligned_cells() -> None:

@@ -110,10 +110,10 @@ def arguments_from(task: str) -> str:
         args["path"] = json.loads(quoted.group(0))
     elif path:
         args["path"] = path.group(1)
+    counts = _line_counts(task)
     for side, key in (("前", "head"), ("最后", "tail")):
-        count = _line_counts(task).get(side)
-        if count is not None:
-            args[key] = count
+        if side in counts:
+            args[key] = counts[side]
     return json.dumps(args, ensure_ascii=False)
 
 

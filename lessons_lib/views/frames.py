@@ -1,15 +1,19 @@
 """pandas tables that read left to right: a DataFrame shown through its own ``Styler``. Lesson 00.
 
 JupyterLab right-aligns table cells. pandas' ``Styler`` writes the alignment into a ``<style>``
-block keyed by the table's id, and an id selector beats JupyterLab's class selectors, so the
-cells read left to right with no home-made HTML. The id is fixed (taken from the table's
-content unless given), so a stored output is the same bytes on every run; the index is hidden
-when it only counts rows. The plain-text form stays the DataFrame's own text.
+block keyed by the table's id (an id selector beats JupyterLab's class selectors); JupyterLab
+drops that block from an untrusted notebook's stored outputs, so a small template extending
+pandas' own (``templates/left_table.tpl``, through ``Styler.from_custom_template``) also puts the
+same style on every cell inline. The id is fixed (taken from the table's content unless given),
+so a stored output is the same bytes on every run; the index is hidden when it only counts rows.
+The plain-text form stays the DataFrame's own text.
 """
 
 from __future__ import annotations
 
 import hashlib
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
@@ -20,6 +24,16 @@ if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
 
 _CELL: Final[dict[str, str]] = {k: v for k, v in (p.split(":", 1) for p in CELL_STYLE.split(";"))}
+
+
+@cache
+def _styler_class() -> type[Styler]:
+    """``Styler`` with the inline-style template (made once)."""
+    from pandas.io.formats.style import Styler
+
+    return Styler.from_custom_template(
+        str(resources.files("lessons_lib.views") / "templates"), "left_table.tpl"
+    )
 
 
 class LeftTable(Displayable):
@@ -37,7 +51,7 @@ class LeftTable(Displayable):
     def styler(self) -> Styler:
         """The ``Styler``: escaped text, left and top aligned, words kept whole, fixed id."""
         props = dict(_CELL)
-        styler = self.df.style.format(escape="html").set_uuid(self.uuid)
+        styler = _styler_class()(self.df).format(escape="html").set_uuid(self.uuid)
         styler = styler.set_properties(**props).set_table_styles(
             [{"selector": "th", "props": list(props.items())}], overwrite=True
         )
@@ -47,7 +61,8 @@ class LeftTable(Displayable):
         return self.df.to_string(index=self.index)
 
     def html(self) -> str:
-        return self.styler.to_html()
+        page = self.styler.to_html(cell_style=CELL_STYLE)
+        return "\n".join(line for line in page.splitlines() if line.strip()) + "\n"
 
     def repr_args(self) -> str:
         rows, columns = self.df.shape

@@ -1,10 +1,12 @@
 """A trace as rows of a sequence diagram, with the expected messages that are missing (lesson 04).
 
-Pure data: ``build_rows(trace_dict)`` gives the lanes (user, application, model, each service)
+Pure data: ``build_rows(trace_dict)`` gives the lanes (user, model, application, each service)
 and one ``SeqRow`` per arrow, in order. An expected message that is not in the trace (no
 ``tools/call`` after a ``function_call``, no reply to an MCP request, no ``function_call_output``
 in a later model request, no response to a model request) becomes a row with ``missing=True``.
-``trace_diagram`` draws them with ``graphviz.Digraph``.
+``trace_diagram`` draws them with ``graphviz.Digraph``: the model's column on the left, the
+application in the middle and the services on the right, so an MCP frame never passes the
+model's lifeline (lessons 04 and 05: the model and the service never talk).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessons_lib.core import apishapes, glossary
 from lessons_lib.core import queries as q
@@ -19,7 +22,13 @@ from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.trace import Trace, event_number, load_trace
 from lessons_lib.core.tracetypes import Event, TraceData
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
-from lessons_lib.views.textwidth import ems, shorten
+from lessons_lib.views.textwidth import ems, shorten, wrap
+
+if TYPE_CHECKING:
+    from graphviz import Digraph
+
+LABEL_EM = 15  # widest line of an arrow's label, in ems: the diagram stays within 1,000 px
+LABEL_PT = 9  # its font size (the lane heads keep 12)
 
 
 @dataclass(frozen=True)
@@ -56,19 +65,21 @@ def _event_label(e: Event) -> str:
         if "input" in body and len(lines) == 1:
             lines.append("input：任务 + tools 声明" if body.get("tools") else "input：任务")
         return "\n".join(lines)
-    if "method" in body:
-        head = f"{event_number(e)} {body['method']}" + (f" · id={body['id']}" if "id" in body else "（通知）")
+    if "method" in body:  # a request: "· id=N" on its first line; a notification has no id
+        head = f"{event_number(e)} " + (f"{body['method']} · id={body['id']}" if "id" in body else "通知")
+        if "id" not in body:
+            return f"{head}\n{body['method']}"
         if body["method"] == "tools/call":
             name, arguments = q.get_in(body, "params", "name"), q.get_in(body, "params", "arguments")
-            return f"{head}\n{name} {_short(arguments, 26)}"
+            return f"{head}\n{name}\n{_short(arguments, 2 * LABEL_EM)}"
         return head
-    head = f"{event_number(e)} {label} 的结果 · id={body.get('id')}"
+    head, rid = f"{event_number(e)} {label} 的结果", f"id={body.get('id')}"  # a reply: the id below
     if "error" in body:
-        return f"{head}\nerror {_short(body['error'], 24)}"
+        return f"{head}\n{rid} · error\n{_short(body['error'], 2 * LABEL_EM)}"
     result = body.get("result")
     if isinstance(result, dict) and "isError" in result:
-        return f"{head}\nisError={json.dumps(result['isError'])}"
-    return head
+        return f"{head}\n{rid} · isError={json.dumps(result['isError'])}"
+    return f"{head}\n{rid}"
 
 
 def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
@@ -82,7 +93,7 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
         lanes, rows = build_rows(responses_trace(dict(data), api))  # type: ignore[arg-type]
         return lanes, native_rows(rows, data, api)
     events = data["events"]
-    lanes = ["user", "application", "model"]
+    lanes = ["user", "model", "application"]  # the order drawn: model | application | services
     for name in [t["service"] for t in data["tools"]] + [x for e in events for x in (e["from"], e["to"])]:
         if name and name not in lanes:
             lanes.append(name)
@@ -120,12 +131,12 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
                 after.setdefault(where, []).append(
                     SeqRow("application", "model", f"缺失：{text}\ncall_id={call.call_id}", True)
                 )
-    rows = [SeqRow("user", "application", f"任务\n{_short(data['task'], 18)}")]
+    rows = [SeqRow("user", "application", f"任务\n{_short(data['task'], 2 * LABEL_EM)}")]
     for i, e in enumerate(events):
         rows.append(SeqRow(e["from"], e["to"], _event_label(e)))
         rows += replies.get(i, []) + after.get(i, [])
     if data.get("answer"):
-        rows.append(SeqRow("application", "user", f"呈现答复\n{_short(data['answer'], 18)}"))
+        rows.append(SeqRow("application", "user", f"呈现答复\n{_short(data['answer'], 2 * LABEL_EM)}"))
     elif not any(r.missing for r in rows):
         reason = (data.get("outcome") or {}).get("status", "")
         rows.append(SeqRow("application", "user", f"缺失：呈现答复\noutcome: {reason}", True))
@@ -133,76 +144,101 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
 
 
 # ---------------------------------------------------------------- drawing the rows
-def trace_diagram(trace: Trace | TraceData | str | Path) -> Diagram:
-    """Every message of a run in order, lanes user / application / model / services (lesson 04).
+def channel(row: SeqRow) -> str:
+    """``"user"``, ``"model"`` or ``"mcp"``: which conversation an arrow belongs to (its SVG class)."""
+    ends = {row.sender, row.receiver}
+    return "user" if "user" in ends else "model" if "model" in ends else "mcp"
 
-    Accepts a ``Trace``, its dict or a trace file (read through ``load_trace``: a malformed
-    trace is refused with one line). Arrows carry ``call_id`` and MCP ``id``; an expected
-    message that is missing is drawn as a red dashed link labelled 缺失.
-    """
+
+def _tag(g: Digraph, node: str, id_: str, css: str) -> None:
+    """Give a drawn node an SVG ``id`` and ``class`` (a second statement: ``box`` took the rest)."""
+    g.node(node, _attributes={"id": id_, "class": css})
+
+
+def _label(text: str) -> str:
+    """Each line of an arrow's label wrapped to ``LABEL_EM`` (the one text-width rule)."""
+    return "\n".join(part for line in text.split("\n") for part in wrap(line, LABEL_EM))
+
+
+def _arrow(g: Digraph, i: int, row: SeqRow, ends: tuple[str, str], forward: bool) -> None:
+    """A message as two edges through its label node ``m{i}``; ``forward``: drawn tail to head."""
     from lessons_lib.views.diagrams import MISSING_COLOUR
 
+    colour = MISSING_COLOUR if row.missing else "#222222"
+    box(g, f"m{i}", _label(row.label), fontsize=LABEL_PT, shape="plaintext", style="filled",
+        fillcolor="#FFFFFF", fontcolor=colour, pad=(0.25, 0.08))  # fmt: skip
+    style, head = ("dashed", "tee") if row.missing else ("solid", "normal")
+    css = {"class": f"seq-arrow seq-{channel(row)}", "color": colour, "style": style}
+    back = {"dir": "none"} if forward else {"dir": "back", "arrowtail": head}
+    g.edge(ends[0], f"m{i}", id=f"seq-r{i}-a", **css, **back)
+    ahead = {"dir": "forward", "arrowhead": head} if forward else {"dir": "none"}
+    g.edge(f"m{i}", ends[1], id=f"seq-r{i}-b", **css, **ahead)
+
+
+def trace_diagram(trace: Trace | TraceData | str | Path) -> Diagram:
+    """Every message of a run in order: columns model | application | services (lessons 04, 05).
+
+    The user stands above and below the application's column (task in, answer out), so no
+    arrow passes a lifeline it does not belong to. Accepts a ``Trace``, its dict or a trace file
+    (read through ``load_trace``: a malformed trace is refused with one line). Arrows carry
+    ``call_id`` and MCP ``id``, and the SVG classes ``seq-arrow seq-model|seq-mcp|seq-user``
+    (lane heads: ``seq-lane seq-model|seq-application|seq-service``); an expected message that is
+    missing is drawn as a red dashed link labelled 缺失.
+    """
     data = _trace_dict(trace)
     lanes, rows = build_rows(data)
+    columns = [lane for lane in lanes if lane != "user"]
+    app = columns.index("application")
     a = glossary.ACTOR_ZH
     model = data["model"]
     titles = {
-        "user": a["user"],
         "application": f"{a['application']}\n（含 MCP 客户端）",
         "model": f"{a['model']}\n{model.get('name', '')}"
-        + ("（离线替身）" if model.get("mode") == "offline" else ""),
+        + ("\n（离线替身）" if model.get("mode") == "offline" else ""),
     }
-    g = digraph("trace", rankdir="TB", nodesep="0.12", ranksep="0.18", pad="0.2", splines="line")
-    for j, lane in enumerate(lanes):
-        box(g, f"h{j}", titles.get(lane, f"{a['service']}\n{lane}"), fillcolor="#F2F2F2")
-    heads = [f"h{j}" for j in range(len(lanes))]
+    g = digraph("trace", rankdir="TB", nodesep="0.08", ranksep="0.18", pad="0.05", splines="line")
+    for j, lane in enumerate(columns):
+        kind = lane if lane in titles else "service"
+        title = titles.get(lane, f"{a['service']}\n{lane}")
+        box(g, f"h{j}", title, fillcolor="#F2F2F2")
+        _tag(g, f"h{j}", f"seq-lane-{j}", f"seq-lane seq-{kind}")
+    heads = [f"h{j}" for j in range(len(columns))]
     same_rank(g, heads)
     chain(g, heads, style="invis")
-    for i, row in enumerate(rows):
-        pts = [f"p{i}_{j}" for j in range(len(lanes))]
+    middle = [i for i, row in enumerate(rows) if channel(row) != "user"]
+    if rows and channel(rows[0]) == "user":  # the task comes down into the application's header
+        box(g, "u_top", a["user"], fillcolor="#F2F2F2")
+        _tag(g, "u_top", "seq-user-top", "seq-user")
+        _arrow(g, 0, rows[0], ("u_top", heads[app]), forward=True)
+    for i in middle:
+        row = rows[i]
+        pts = [f"p{i}_{j}" for j in range(len(columns))]
         for p in pts:
             g.node(p, "", shape="point", width="0.04", color="#999999")
-        src, dst = lanes.index(row.sender), lanes.index(row.receiver)
+        src, dst = columns.index(row.sender), columns.index(row.receiver)
         lo, hi = min(src, dst), max(src, dst)
-        colour = MISSING_COLOUR if row.missing else "#222222"
-        box(
-            g,
-            f"m{i}",
-            row.label,
-            fontsize=10,
-            shape="plaintext",
-            style="filled",
-            fillcolor="#FFFFFF",
-            fontcolor=colour,
-            pad=(0.7, 0.08),
-        )
+        _arrow(g, i, row, (pts[lo], pts[hi]), forward=dst > src)
         same_rank(g, [*pts, f"m{i}"])
         chain(g, pts, style="invis")
-        style, head = ("dashed", "tee") if row.missing else ("solid", "normal")
-        g.edge(
-            pts[lo], f"m{i}", color=colour, style=style, dir="back" if dst < src else "none", arrowtail=head
+    last = f"p{middle[-1]}_{app}" if middle else heads[app]
+    bottom = [i for i, row in enumerate(rows) if i > 0 and channel(row) == "user"]
+    if bottom:  # the answer goes down from the application's lifeline to the user
+        box(g, "u_bottom", a["user"], fillcolor="#F2F2F2")
+        _tag(g, "u_bottom", "seq-user-bottom", "seq-user")
+    for i in bottom:
+        _arrow(g, i, rows[i], (last, "u_bottom"), forward=True)
+    for j in range(len(columns)):
+        chain(g, [f"h{j}", *(f"p{i}_{j}" for i in middle)], arrowhead="none", style="dashed",
+              color="#BBBBBB", weight="100", **{"class": "seq-lifeline"})  # fmt: skip
+    zh = {lane: titles.get(lane, f"{a['service']} {lane}").split("\n")[0] for lane in columns}
+    zh["user"] = a["user"]
+    order = " | ".join(zh[lane] for lane in columns)
+    text = (
+        f"图：运行记录的时序（纵列：{order}；{a['user']}在{zh['application']}一列的上下两端）\n"
+        + "\n".join(
+            f"{i + 1:>2}. {zh[r.sender]} → {zh[r.receiver]}：{r.label.replace(chr(10), ' ')}"
+            for i, r in enumerate(rows)
         )
-        g.edge(
-            f"m{i}",
-            pts[hi],
-            color=colour,
-            style=style,
-            dir="forward" if dst > src else "none",
-            arrowhead=head,
-        )
-    for j in range(len(lanes)):
-        chain(
-            g,
-            [f"h{j}", *(f"p{i}_{j}" for i in range(len(rows)))],
-            arrowhead="none",
-            style="dashed",
-            color="#BBBBBB",
-            weight="100",
-        )
-    zh = {lane: titles.get(lane, f"{a['service']} {lane}").split("\n")[0] for lane in lanes}
-    text = "图：运行记录的时序\n" + "\n".join(
-        f"{i + 1:>2}. {zh[r.sender]} → {zh[r.receiver]}：{r.label.replace(chr(10), ' ')}"
-        for i, r in enumerate(rows)
     )
     return Diagram("trace", g.source, text)
 

@@ -10,6 +10,7 @@ measure in ems of the diagram font (:func:`ems`), where East Asian "ambiguous" g
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
@@ -84,3 +85,32 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, rule: b
 
     ruler = [line(["-" * int(w) for w in widths])] if rule else []
     return "\n".join([line(headers), *ruler, *(line(r) for r in rows)]) + "\n"
+
+
+# Inside a run without spaces: a Latin word, or one wide glyph with the punctuation that may not
+# start a line after it (、，。：；！？）」】》) and the opening brackets that may not end one before it.
+_CJK_TOKENS = re.compile(
+    r"[（「【《]*(?:[^（「【《、，。：；！？）」】》\u3000-\u9fff\uff00-\uffef]+|.)[、，。：；！？）」】》]*"
+)
+
+
+def wrap(text: str, limit: float, measure: Measure = ems) -> list[str]:
+    """``text`` as lines that measure at most ``limit`` (ems by default), never cutting a word.
+
+    Breaks at spaces; a run without spaces that is too long alone breaks between Chinese
+    characters (never before closing punctuation). ``textwrap`` and ``wcwidth.wrap`` know only
+    spaces and cut such a run anywhere, "function_c" / "all_output" included. A Latin word
+    longer than ``limit`` stays whole.
+    """
+    tokens: list[str] = []
+    for space, word in re.findall(r"(\s*)(\S+)", text):
+        parts = _CJK_TOKENS.findall(word) if measure(word) > limit else [word]
+        tokens += [space + parts[0], *parts[1:]]
+    lines, line = [], ""
+    for token in tokens:
+        if line and measure(line + token.rstrip()) > limit:
+            lines.append(line)
+            line = token.lstrip()
+        else:
+            line += token
+    return [*lines, line]
