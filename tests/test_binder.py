@@ -71,6 +71,10 @@ def test_repo2docker_plans_the_image() -> None:
     pip = dockerfile.find('pip install --no-cache-dir -r "binder/requirements.txt"')
     assert 0 <= copy_repo < pip, report
     assert "WORKDIR ${REPO_DIR}" in dockerfile[:copy_repo], report
+    # postBuild trusts the stored outputs once the course is installed (diagrams show unrun)
+    post = dockerfile.find("RUN ./binder/postBuild")
+    assert pip < post, report
+    assert "python -m lessons_lib trust" in (BINDER / "postBuild").read_text(encoding="utf-8")
 
 
 def test_readme_badge_opens_the_first_lesson_in_lab() -> None:

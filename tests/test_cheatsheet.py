@@ -82,7 +82,10 @@ def test_every_command_has_one_example() -> None:
 
 
 @pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record", "refresh"}])
-def test_examples_run(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_examples_run(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path))  # trust signs into a scratch database
     monkeypatch.chdir(REPO_ROOT)  # examples name files relative to the repository root
     assert cli.main(EXAMPLES[name][0].split()) == 0
     assert capsys.readouterr().out.strip()

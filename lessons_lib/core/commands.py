@@ -46,6 +46,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "the order API: document, generated tools, a routed call, three ways (lessons 40-41)",
     ),
+    "trust": (
+        "lessons_lib.cli.trust",
+        "main",
+        "trust the lessons' stored outputs so JupyterLab shows their diagrams before a run (lesson 00)",
+    ),
     "refresh": (
         "lessons_lib.cli.refresh",
         "main",

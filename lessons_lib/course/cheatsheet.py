@@ -52,6 +52,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     ),
     "mcp-structure": ("mcp-structure --lines 5", "一个服务上的工具、资源和提示，进入模型前标明来源", "42"),
     "openapi": ("openapi tools --report", "从 OpenAPI 文档生成工具声明，并列出严格模式表达不了的部分", "41"),
+    "trust": ("trust", "信任课程笔记本保存的输出，打开时图不必先运行就能显示", "00"),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
 }
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
