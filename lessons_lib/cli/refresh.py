@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessons_lib.core.commands import command_help
-from lessons_lib.course.refresh import NOTEBOOK_DIR, refresh
+from lessons_lib.core.paths import NOTEBOOK_DIR, lesson_notebooks
+from lessons_lib.course.refresh import refresh
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -18,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+    paths = args.notebooks or lesson_notebooks()
     if not paths:
         print(
             f"refresh: no notebooks found in {NOTEBOOK_DIR.name}/; name them on the command line.",

@@ -27,3 +27,10 @@ DATA_DIR: Final[Path] = _find_data_dir()
 WORKSPACE_DIR: Final[Path] = DATA_DIR / "workspace"
 LOGICAL_ROOT: Final[str] = "/workspace"
 """The path the model and the MCP messages use; it maps to ``WORKSPACE_DIR`` on disk."""
+NOTEBOOK_DIR: Final[Path] = DATA_DIR.parent / "notebooks"
+"""The lessons' folder beside ``data/`` (a repository checkout, Binder)."""
+
+
+def lesson_notebooks() -> list[Path]:
+    """Every lesson notebook, ``NN_*.ipynb``, in lesson order."""
+    return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))

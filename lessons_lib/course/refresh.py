@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.paths import DATA_DIR
 
-NOTEBOOK_DIR = DATA_DIR.parent / "notebooks"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 

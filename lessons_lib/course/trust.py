@@ -14,9 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_lib.core.paths import DATA_DIR
-
-NOTEBOOK_DIR = DATA_DIR.parent / "notebooks"
 ACTIVE_TYPES = ("application/javascript", "text/javascript")
 _SCRIPT = re.compile(r"<script\b|\son\w+\s*=|javascript:", re.IGNORECASE)
 

@@ -1,4 +1,4 @@
-"""Run a coroutine function to the end from plain code or from a notebook cell (lessons 40-49).
+"""Run a coroutine function to the end from plain code or from a notebook cell (every sync entry point).
 
 Jupyter already runs an event loop in the kernel's thread, so there the coroutine runs in a
 worker thread with its own loop; elsewhere ``anyio.run`` is enough.

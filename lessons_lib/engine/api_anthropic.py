@@ -24,8 +24,7 @@ from lessons_lib.engine.adapters import (
     Stop,
     ToolCall,
     copy_schema,
-    http_failure,
-    unreachable,
+    sdk_errors,
 )
 
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ class AnthropicAdapter:
         client = self._client
         assert isinstance(client, anthropic.AsyncAnthropic), "open() the adapter first"
         choice = self._choice if first and self._choice is not None else CHOICES[first]
-        try:
+        with sdk_errors(anthropic, "ANTHROPIC_BASE_URL"):
             await client.messages.create(  # type: ignore[call-overload]
                 model=self._model,
                 max_tokens=MAX_TOKENS,
@@ -95,12 +94,6 @@ class AnthropicAdapter:
                 tools=tools,
                 tool_choice=choice,
             )
-        except anthropic.APITimeoutError:
-            raise TimeoutError from None
-        except anthropic.APIStatusError as exc:
-            raise http_failure(exc.status_code, exc.body) from None
-        except anthropic.APIConnectionError:
-            raise unreachable("ANTHROPIC_BASE_URL") from None
 
     def read(self, body: JsonObject) -> ModelReply:
         blocks = content_blocks(body)

@@ -22,9 +22,8 @@ from lessons_lib.engine.adapters import (
     Stop,
     ToolCall,
     copy_schema,
-    http_failure,
     openai_client,
-    unreachable,
+    sdk_errors,
 )
 
 if TYPE_CHECKING:
@@ -76,16 +75,10 @@ class ChatAdapter:
         client = self._client
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
         choice = self._choice if first and self._choice is not None else CHOICES[first]
-        try:
+        with sdk_errors(openai, "OPENAI_BASE_URL"):
             await client.chat.completions.create(  # type: ignore[call-overload]
                 model=self._model, messages=model_input, tools=tools, tool_choice=choice
             )
-        except openai.APITimeoutError:
-            raise TimeoutError from None
-        except openai.APIStatusError as exc:
-            raise http_failure(exc.status_code, exc.body) from None
-        except openai.APIConnectionError:
-            raise unreachable("OPENAI_BASE_URL") from None
 
     def read(self, body: JsonObject) -> ModelReply:
         message = assistant_message(body)

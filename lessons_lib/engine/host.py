@@ -28,6 +28,7 @@ from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Outcome
+from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
@@ -307,13 +308,4 @@ def run_chain(
             tool_choice=tool_choice,
         )
 
-    try:
-        import asyncio
-
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return anyio.run(main)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, main).result()
+    return run_sync(main)

@@ -39,6 +39,7 @@ from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link, Status
+from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.adapters import (
     CallResult,
     JsonObject,
@@ -335,13 +336,4 @@ def run_orders(task: str, **kwargs: Any) -> OrdersRun:
     async def main() -> OrdersRun:
         return await arun_orders(task, **kwargs)
 
-    try:
-        import asyncio
-
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return anyio.run(main)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, main).result()
+    return run_sync(main)

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import dump_json
+from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
 
 
@@ -107,16 +107,7 @@ def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     async def main() -> list[Reply]:
         return await areplay(api, bodies)
 
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return anyio.run(main)
-    from concurrent.futures import ThreadPoolExecutor  # inside Jupyter a loop is already running
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, main).result()
+    return run_sync(main)
 
 
 def replay(api: str, body: dict[str, Any]) -> Reply:
