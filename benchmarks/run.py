@@ -125,14 +125,19 @@ def _head_view() -> Callable[..., Any]:
     """``head_view`` from wherever the what-if code keeps it."""
     import importlib
 
-    for module, name in (("lessons_lib.lab.widgets", "head_view"), ("lessons_lib.lab.whatif", "head_view")):
+    for module, name in (
+        ("lessons_lib.examples.files.widgets", "head_view"),
+        ("lessons_lib.examples.files.whatif", "head_view"),
+    ):
         try:
             found = getattr(importlib.import_module(module), name, None)
         except ImportError:
             continue
         if callable(found):
             return found  # type: ignore[no-any-return]
-    raise NotAvailable("head_view is in neither lessons_lib.lab.whatif nor lessons_lib.lab.widgets")
+    raise NotAvailable(
+        "head_view is in neither lessons_lib.examples.files.whatif nor lessons_lib.examples.files.widgets"
+    )
 
 
 REDACT_KEY = "sk-test-Qz7rTn4WbX9kLm2PvS8dHc5JfY3gNa6E"
@@ -210,12 +215,12 @@ print(time.perf_counter() - start)
 def bench_lab(repeat: int) -> list[Figure]:
     """``head_lab()`` builds the baseline only; every other head runs when first selected."""
     try:
-        from lessons_lib.lab import whatif, widgets
+        from lessons_lib.examples.files import whatif, widgets
     except ImportError as exc:
-        raise NotAvailable(f"lessons_lib.lab.widgets: {exc}") from exc
+        raise NotAvailable(f"lessons_lib.examples.files.widgets: {exc}") from exc
     head_lab = getattr(widgets, "head_lab", None)
     if head_lab is None:
-        raise NotAvailable("lessons_lib.lab.widgets.head_lab is missing")
+        raise NotAvailable("lessons_lib.examples.files.widgets.head_lab is missing")
     head_lab()  # load the SDKs and ipywidgets once, as the lesson's earlier cells have
 
     def build() -> None:
@@ -239,9 +244,9 @@ def bench_lab(repeat: int) -> list[Figure]:
 def bench_parallel(repeat: int) -> list[Figure]:
     """Three calls of 200 ms each in one turn (lesson 31): concurrent, then one per reply."""
     try:
-        from lessons_lib.lab.orders import run_scenario
+        from lessons_lib.examples.orders.lab import run_scenario
     except ImportError as exc:
-        raise NotAvailable(f"lessons_lib.lab.orders.run_scenario: {exc}") from exc
+        raise NotAvailable(f"lessons_lib.examples.orders.lab.run_scenario: {exc}") from exc
     run_scenario("three_parallel")  # warm: imports, the first schema compile
     runs = max(1, min(repeat, 5))
     concurrent = statistics.median(sum(run_scenario("three_parallel").turn_seconds) for _ in range(runs))

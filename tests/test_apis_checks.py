@@ -96,7 +96,7 @@ def test_api_checks_fail_in_the_apis_own_words() -> None:
 
 
 def test_the_api_sabotage_catalogue_breaks_the_expected_links() -> None:
-    from lessons_lib.checks.sabotage_apis import API_SABOTAGES, run_api_sabotage
+    from lessons_lib.apis.sabotage import API_SABOTAGES, run_api_sabotage
 
     assert API_SABOTAGES.names() == [
         "chat_tool_call_id_missing",
@@ -131,7 +131,7 @@ def test_sequence_and_narration_speak_each_apis_words() -> None:
 
 
 def test_head_20_to_5_changes_values_and_results_never_rules_in_each_api() -> None:
-    from lessons_lib.lab.whatif import compare_head
+    from lessons_lib.examples.files.whatif import compare_head
 
     for api in APIS:
         changed = compare_head(20, 5, api=api).changed()
@@ -142,7 +142,7 @@ def test_head_20_to_5_changes_values_and_results_never_rules_in_each_api() -> No
 
 
 def test_the_exercise_checker_explains_without_raising() -> None:
-    from lessons_lib.course.apiexercise import check_feedback_message
+    from lessons_lib.apis.exercise import check_feedback_message
 
     assert check_feedback_message("anthropic", ...).text().startswith("还没有完成")
     text = api_fixture("anthropic", "mcp_response.json")["result"]["content"][0]["text"]
@@ -163,7 +163,7 @@ def test_the_exercise_checker_explains_without_raising() -> None:
 
 
 def test_tool_choice_lab_rows_follow_each_value() -> None:
-    from lessons_lib.lab.choices import compare_tool_choices
+    from lessons_lib.apis.choices import compare_tool_choices
 
     table = compare_tool_choices("chat")
     rows = {row[0][0]: [cell for cell, _ in row[1:]] for row in table.rows}

@@ -112,7 +112,7 @@ def test_chat_tool_choice_none_means_no_call_and_named_forces_one() -> None:
 def test_a_forcing_tool_choice_never_lets_the_model_answer(api: str, forcing: Any) -> None:
     from _apis_support import api_fixture
 
-    from lessons_lib.engine.replay import replay
+    from lessons_lib.apis.replay import replay
 
     request = dict(api_fixture(api, "request_2.json"), tool_choice=forcing)
     reply = replay(api, request)
@@ -145,7 +145,7 @@ def test_anthropic_tool_choice_and_disable_parallel_tool_use(tmp_path: Any) -> N
 def test_anthropic_answers_400_when_a_tool_use_has_no_tool_result() -> None:
     from _apis_support import api_fixture
 
-    from lessons_lib.engine.replay import replay
+    from lessons_lib.apis.replay import replay
 
     request = api_fixture("anthropic", "request_2.json")
     assert replay("anthropic", request).status == 200
@@ -165,7 +165,7 @@ def test_anthropic_answers_400_when_a_tool_use_has_no_tool_result() -> None:
 def test_chat_and_responses_refuse_feedback_without_its_call() -> None:
     from _apis_support import api_fixture
 
-    from lessons_lib.engine.replay import replay
+    from lessons_lib.apis.replay import replay
 
     chat = api_fixture("chat", "request_2.json")
     no_id = json.loads(json.dumps(chat))
@@ -186,7 +186,7 @@ def test_chat_and_responses_refuse_feedback_without_its_call() -> None:
 def test_previous_response_id_carries_the_context_on_the_server() -> None:
     from _engine_support import DATA_DIR
 
-    from lessons_lib.engine.replay import replay, replay_all
+    from lessons_lib.apis.replay import replay, replay_all
 
     first = json.loads((DATA_DIR / "request_1.json").read_text("utf-8"))
     full = json.loads((DATA_DIR / "request_2.json").read_text("utf-8"))
@@ -235,9 +235,9 @@ def test_live_mode_sends_its_own_key_and_never_writes_it(
     """Live mode is the same code path: only the transport (a spy around the stand-in) and the key differ."""
     import httpx2
 
+    from lessons_lib.apis.anthropic.standin import OfflineAnthropic
+    from lessons_lib.apis.chat.standin import OfflineChat
     from lessons_lib.engine.host import run_chain
-    from lessons_lib.engine.offline_anthropic import OfflineAnthropic
-    from lessons_lib.engine.offline_chat import OfflineChat
 
     secret = "sk-live-test-Qz7SECRETVALUE42abcdef"
     seen: list[dict[str, str]] = []
@@ -255,7 +255,7 @@ def test_live_mode_sends_its_own_key_and_never_writes_it(
 def test_the_deprecated_functions_shape_is_served_and_documented() -> None:
     from _apis_support import api_fixture, chat_errors
 
-    from lessons_lib.engine.replay import replay
+    from lessons_lib.apis.replay import replay
 
     rule = api_fixture("chat", "request_1.json")["tools"][0]["function"]
     task = [{"role": "user", "content": "请读取 /workspace/notes.txt 的前 3 行。"}]

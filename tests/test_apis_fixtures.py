@@ -26,7 +26,7 @@ def errors(api: str, name: str, body: dict[str, Any]) -> list[str]:
 
 
 def test_record_reproduces_the_api_fixtures_byte_for_byte(tmp_path: Path) -> None:
-    from lessons_lib.course.record_apis import FILES, record_api_fixtures
+    from lessons_lib.apis.record import FILES, record_api_fixtures
 
     written = record_api_fixtures(tmp_path)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(

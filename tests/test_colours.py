@@ -90,8 +90,8 @@ def test_no_rendered_legend_shows_a_hex_colour() -> None:
 
 def test_call_flow_boxes_use_the_verdict_colours() -> None:
     """A failed call's box is the FAIL colour, a done one the PASS colour; the label names the status."""
-    from lessons_lib.lab.orders import run_scenario
-    from lessons_lib.views.callflow import call_flow
+    from lessons_lib.examples.orders.callflow import call_flow
+    from lessons_lib.examples.orders.lab import run_scenario
 
     fault = call_flow(run_scenario("fault").trace).source
     retry = call_flow(run_scenario("retry").trace).source

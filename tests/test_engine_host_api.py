@@ -17,7 +17,8 @@ from _engine_support import NOTES, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FakeOpenAI, message, response_body
 
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.adapters import ADAPTERS, ModelAdapter, ResponsesAdapter, adapter_for
+from lessons_lib.engine.adapters import ModelAdapter, ResponsesAdapter
+from lessons_lib.engine.apis import REGISTRY, make_adapter
 from lessons_lib.engine.host import Limits, run_chain
 
 
@@ -74,10 +75,10 @@ def _outputs(api: FakeOpenAI, n: int) -> list[dict[str, Any]]:
 
 
 def test_the_responses_adapter_meets_the_protocol() -> None:
-    adapter: ModelAdapter = adapter_for("responses")
-    assert isinstance(adapter, ResponsesAdapter) and ADAPTERS["responses"] is ResponsesAdapter
-    with pytest.raises(ValueError, match="unknown model API 'nope'; known: responses"):
-        adapter_for("nope")
+    adapter: ModelAdapter = make_adapter("responses")
+    assert isinstance(adapter, ResponsesAdapter) and list(REGISTRY) == ["responses", "chat", "anthropic"]
+    with pytest.raises(ValueError, match="unknown model API 'nope'; known: responses, chat, anthropic"):
+        make_adapter("nope")
     with pytest.raises(ValueError, match="unknown model API"):
         run_chain(api="nope")
 

@@ -8,9 +8,9 @@ import json
 import pytest
 from _engine_support import REPO_ROOT, notes_lines
 
-from lessons_lib.engine.revisions import BAD_HEAD, REVISIONS, RevisionRun, record_revisions
 from lessons_lib.engine.specs import SPECS_DIR, frame_errors, mcp_errors
-from lessons_lib.views.revisiontable import PARTIAL, SAME, revision_table
+from lessons_lib.examples.mcp.revisions import BAD_HEAD, REVISIONS, RevisionRun, record_revisions
+from lessons_lib.examples.mcp.revisiontable import PARTIAL, SAME, revision_table
 
 SHARED = REPO_ROOT.parent / "shared" / "specs"  # CI lays shared/ beside the clone
 

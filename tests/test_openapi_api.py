@@ -9,9 +9,9 @@ import httpx2
 import jsonschema
 import pytest
 
-from lessons_lib.core import orderdata
-from lessons_lib.engine.openapi_app import BASE_URL, build_app, openapi_document
-from lessons_lib.engine.openapi_tools import resolve
+from lessons_lib.examples.openapi.app import BASE_URL, build_app, openapi_document
+from lessons_lib.examples.openapi.tools import resolve
+from lessons_lib.examples.orders import data as orderdata
 
 TOKEN = "test-token-0123456789"
 

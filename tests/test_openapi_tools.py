@@ -10,11 +10,11 @@ import anyio
 import pytest
 
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.engine.openapi_app import openapi_document
-from lessons_lib.engine.openapi_router import Exchange, intent_key, open_order_api
-from lessons_lib.engine.openapi_tools import chat_tool, flatten, operations, responses_tool, strict_report
 from lessons_lib.engine.specs import tool_errors
-from lessons_lib.engine.threeways import WAYS, WayRun, run_three_ways
+from lessons_lib.examples.openapi.app import openapi_document
+from lessons_lib.examples.openapi.router import Exchange, intent_key, open_order_api
+from lessons_lib.examples.openapi.threeways import WAYS, WayRun, run_three_ways
+from lessons_lib.examples.openapi.tools import chat_tool, flatten, operations, responses_tool, strict_report
 
 CANARY = "canary-" + secrets.token_hex(12)
 
@@ -101,7 +101,7 @@ def test_router_sends_path_query_and_body_and_refuses_bad_values_before_http() -
 
 
 def test_wrong_token_is_refused_by_the_api() -> None:
-    from lessons_lib.engine.openapi_router import OpenAPIRouter
+    from lessons_lib.examples.openapi.router import OpenAPIRouter
 
     async def main() -> Any:
         async with open_order_api(CANARY) as router:
@@ -164,7 +164,7 @@ def test_the_lessons_token_is_in_no_fixture_or_stored_output() -> None:
     """The lessons run with a fixed token; no notebook output and no file in data/ may show it."""
     from _engine_support import REPO_ROOT
 
-    from lessons_lib.engine.openapi_router import DEMO_TOKEN
+    from lessons_lib.examples.openapi.router import DEMO_TOKEN
 
     stored = [p for p in (REPO_ROOT / "notebooks").glob("*.ipynb")]
     data = [p for p in (REPO_ROOT / "data").rglob("*") if p.is_file()]

@@ -12,14 +12,21 @@ from typing import Any
 
 import pytest
 
-from lessons_lib.checks.callsabotage import SABOTAGES, try_sabotages
 from lessons_lib.checks.ledger import check_calls, ledger
 from lessons_lib.checks.manycalls import verify_calls
 from lessons_lib.core import queries as q
-from lessons_lib.engine.orderguards import SYSTEM_RULES, ConfirmRequest, Guards
-from lessons_lib.engine.orderhost import run_orders
-from lessons_lib.lab.orders import INVESTIGATE, TRACK, ledger_table, run_scenario, scenario, scenario_names
-from lessons_lib.lab.orders import THREE as THREE_TASK
+from lessons_lib.examples.orders.guards import SYSTEM_RULES, ConfirmRequest, Guards
+from lessons_lib.examples.orders.lab import (
+    INVESTIGATE,
+    TRACK,
+    ledger_table,
+    run_scenario,
+    scenario,
+    scenario_names,
+)
+from lessons_lib.examples.orders.lab import THREE as THREE_TASK
+from lessons_lib.examples.orders.run import run_orders
+from lessons_lib.examples.orders.sabotage import SABOTAGES, try_sabotages
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +113,7 @@ def test_a_write_waits_for_yes_and_annotations_are_only_shown(runs: dict[str, An
 
 
 def test_a_lying_annotation_does_not_skip_the_question(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.engine import orderdesk_tools
+    from lessons_lib.examples.orders import tools as orderdesk_tools
 
     lying = dict(
         orderdesk_tools.CREATE_INVESTIGATION, hints={"read_only_hint": True, "destructive_hint": False}
@@ -196,9 +203,9 @@ def test_a_reply_with_too_many_calls_runs_none() -> None:
 
 def test_the_order_desk_views_use_the_one_display_protocol(runs: dict[str, Any]) -> None:
     from lessons_lib.core.display import HTML, PLAIN, Displayable
-    from lessons_lib.lab.acceptance import AcceptanceMatrix, Case
-    from lessons_lib.lab.orderexercises import check_pairing
-    from lessons_lib.lab.orders import execute_sql_demo, order_scenarios
+    from lessons_lib.examples.orders.acceptance import AcceptanceMatrix, Case
+    from lessons_lib.examples.orders.exercises import check_pairing
+    from lessons_lib.examples.orders.lab import execute_sql_demo, order_scenarios
 
     trace = runs["parallel"].trace
     matrix = AcceptanceMatrix(

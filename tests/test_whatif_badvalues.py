@@ -8,7 +8,7 @@ import pytest
 
 from lessons_lib.core import queries as q
 from lessons_lib.engine.offline_model import FAILURE_PREFIX
-from lessons_lib.lab.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
+from lessons_lib.examples.files.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
 
 
 def mcp_pairs(t: object) -> list[tuple[dict, dict | None, str]]:

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from lessons_lib.lab.whatif import ANSWER, LINES, PARSED, compare_head, compare_tail
-from lessons_lib.lab.widgets import head_view
+from lessons_lib.examples.files.whatif import ANSWER, LINES, PARSED, compare_head, compare_tail
+from lessons_lib.examples.files.widgets import head_view
 
 # Checked by hand for head 20 -> 5: `python -m lessons_lib run --head 20 --json` and `--head 5`,
 # then for each of the trace's events 5-11 jq listed every leaf,
@@ -115,7 +115,7 @@ def test_the_scope_sentence_names_the_messages(table) -> None:  # type: ignore[n
 
 
 def test_cli_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    from lessons_lib.cli.whatif import main
+    from lessons_lib.examples.files.cli_whatif import main
 
     assert main(["--head", "20", "--vs", "5", "--counts"]) == 0
     out = capsys.readouterr().out

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from lessons_lib.cli.whatif import main
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.lab.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail
+from lessons_lib.examples.files.cli_whatif import main
+from lessons_lib.examples.files.whatif import ANSWER, LINES, PARSED, compare_head, compare_runs, compare_tail
 from lessons_lib.views.changetable import ABSENT, abbreviate
 from lessons_lib.views.textwidth import text_table
 
@@ -131,7 +131,7 @@ def test_tail(after: int) -> None:
 
 
 def test_head_against_tail_shows_fields_present_on_one_side_only() -> None:
-    from lessons_lib.lab.whatif import cached_run
+    from lessons_lib.examples.files.whatif import cached_run
 
     t = compare_runs(cached_run(20), cached_run(None, 5))
     head = t.row("mcp_request", "params.arguments.head")
@@ -196,7 +196,7 @@ def test_cli_views_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_trace_json_is_plain_data(table) -> None:  # type: ignore[no-untyped-def]
-    from lessons_lib.lab.whatif import cached_run
+    from lessons_lib.examples.files.whatif import cached_run
 
     json.dumps(cached_run(5).to_dict())
     assert cached_run(5) is cached_run(5)

@@ -6,8 +6,8 @@ import json
 import statistics
 import time
 
-from lessons_lib.lab.whatif import notes_line_count
-from lessons_lib.lab.widgets import head_view
+from lessons_lib.examples.files.whatif import notes_line_count
+from lessons_lib.examples.files.widgets import head_view
 
 
 def test_head_view_holds_the_mcp_request_and_the_result() -> None:
@@ -51,7 +51,7 @@ def test_head_view_shows_the_chain_diagram() -> None:
 
 
 def test_slider_moves_and_the_output_follows() -> None:
-    from lessons_lib.lab.widgets import PAST_END, head_lab
+    from lessons_lib.examples.files.widgets import PAST_END, head_lab
 
     lab = head_lab()
     slider, out = lab.slider, lab.out
@@ -76,7 +76,7 @@ def test_slider_moves_and_the_output_follows() -> None:
 
 
 def test_past_the_end_the_feedback_holds_the_whole_file_and_says_so() -> None:
-    from lessons_lib.lab.widgets import head_lab
+    from lessons_lib.examples.files.widgets import head_lab
 
     lab = head_lab()
     lab.slider.value = lab.slider.max
@@ -91,7 +91,7 @@ def test_past_the_end_the_feedback_holds_the_whole_file_and_says_so() -> None:
 
 
 def test_the_lab_bundle_holds_the_widget_and_the_static_view() -> None:
-    from lessons_lib.lab.widgets import head_lab
+    from lessons_lib.examples.files.widgets import head_lab
 
     lab = head_lab()
     bundle = lab._repr_mimebundle_()
@@ -116,9 +116,9 @@ def test_a_cached_redraw_takes_well_under_100_ms() -> None:
 
 
 def test_the_lab_runs_a_head_only_when_it_is_first_asked_for() -> None:
-    from lessons_lib.lab import whatif
-    from lessons_lib.lab.whatif import _cached, has_run
-    from lessons_lib.lab.widgets import head_lab
+    from lessons_lib.examples.files import whatif
+    from lessons_lib.examples.files.whatif import _cached, has_run
+    from lessons_lib.examples.files.widgets import head_lab
 
     _cached.cache_clear()  # other tests may have run any head already
     whatif._RUN.clear()

@@ -35,7 +35,7 @@ TOOL_CHOICES: dict[str, tuple[object, object]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     given_args = list(sys.argv[1:] if argv is None else argv)
     if any(a == "--example" or a.startswith("--example=") for a in given_args):
-        from lessons_lib.cli.orders import main as run_example  # lessons 30-39: the order desk
+        from lessons_lib.examples.orders.cli import main as run_example  # lessons 30-39: the order desk
 
         return run_example(given_args)
     parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=DESCRIPTION)
@@ -86,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if no_key:
         if args.api == "anthropic":
-            from lessons_lib.engine.api_anthropic import ENABLE_LIVE
+            from lessons_lib.apis.anthropic.adapter import ENABLE_LIVE
         print(f"run: --live --api {args.api} needs {KEYS[args.api]}. {ENABLE_LIVE}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():

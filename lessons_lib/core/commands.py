@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # name -> (module, function, one-line help). Lesson numbers say where each is introduced.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("lessons_lib.cli.serve", "main", "run the read_text_file MCP server over stdio"),
+    "serve": ("lessons_lib.examples.files.cli_serve", "main", "run the read_text_file MCP server over stdio"),
     "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
     "record": ("lessons_lib.cli.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": (
@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "check a two-round exchange offline (lesson 07)",
     ),
     "verify-calls": (
-        "lessons_lib.cli.orders",
+        "lessons_lib.examples.orders.cli",
         "main_verify_calls",
         "check a many-call trace round by round and its pairing (lesson 31)",
     ),
@@ -29,20 +29,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "tree": ("lessons_lib.cli.tree", "main", "print a message as a field tree, or export HTML"),
     "diagram": ("lessons_lib.cli.diagram", "main", "draw the actors, loop, chain or trace diagram"),
-    "whatif": ("lessons_lib.cli.whatif", "main", "compare two runs field by field (head 20 vs 5)"),
+    "whatif": (
+        "lessons_lib.examples.files.cli_whatif",
+        "main",
+        "compare two runs field by field (head 20 vs 5)",
+    ),
     "grade": ("lessons_lib.cli.grade", "main", "grade a learner's application loop offline (lesson 11)"),
     "mcp-revisions": (
-        "lessons_lib.cli.mcp_cmds",
+        "lessons_lib.examples.mcp.cli",
         "main_revisions",
         "one tools/call under MCP 2025-06-18, 2025-11-25 and 2026-07-28 (lesson 43)",
     ),
     "mcp-structure": (
-        "lessons_lib.cli.mcp_cmds",
+        "lessons_lib.examples.mcp.cli",
         "main_structure",
         "tools, resources and prompts on one server, origins labelled (lesson 42)",
     ),
     "openapi": (
-        "lessons_lib.cli.openapi_cmds",
+        "lessons_lib.examples.openapi.cli",
         "main",
         "the order API: document, generated tools, a routed call, three ways (lessons 40-41)",
     ),

@@ -79,7 +79,7 @@ def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
         path = out / DIAGRAM_DIR / name
         path.write_text(svg, encoding="utf-8")
         written.append(path)
-    from lessons_lib.course.record_apis import record_api_fixtures  # data/chat/, data/anthropic/ (lesson 20)
+    from lessons_lib.apis.record import record_api_fixtures  # data/chat/, data/anthropic/ (lesson 20)
 
     return written + record_api_fixtures(out)
 

@@ -16,8 +16,9 @@ APIs lives behind the small :class:`ModelAdapter` protocol:
 - ``next_input(model_input, body, items)``: the next model input (earlier input, the model's
   output exactly as received, then the feedback items).
 
-:class:`ResponsesAdapter` is the OpenAI Responses API; ``ADAPTERS`` maps ``arun_chain(api=...)``
-names to adapter classes (lessons 20-29 add Chat Completions and Anthropic Messages).
+:class:`ResponsesAdapter` is the OpenAI Responses API; the one registry ``lessons_lib.engine.apis``
+maps ``arun_chain(api=...)`` names to adapter classes (lessons 20-29 add Chat Completions and
+Anthropic Messages).
 """
 
 from __future__ import annotations
@@ -273,18 +274,3 @@ def api_message(body: object) -> str:
 def marked(text: str, is_error: bool) -> str:
     """A feedback text that keeps a failure visibly a failure (lesson 05)."""
     return FAILURE_PREFIX + text if is_error else text
-
-
-ADAPTERS: dict[str, type[ModelAdapter]] = {"responses": ResponsesAdapter}
-"""API name (``arun_chain(api=...)``) -> adapter class. The names are the trace's ``model.api``
-values (``core.tracetypes.ModelApi``: ``responses``, ``chat``, ``anthropic``); the host writes
-``model.api`` into a trace only for an API other than Responses, so part one's traces keep
-their bytes."""
-
-
-def adapter_for(api: str) -> ModelAdapter:
-    """A fresh adapter for one run; a one-line ValueError names the known APIs."""
-    cls = ADAPTERS.get(api)
-    if cls is None:
-        raise ValueError(f"unknown model API '{api}'; known: {', '.join(sorted(ADAPTERS))}")
-    return cls()

@@ -1,71 +1,103 @@
-"""Which adapter and which model setting a run of ``api`` uses (lessons 20-22).
+"""The one registry of model APIs: which adapter and which model setting a run of ``api`` uses.
 
-Introduced in lesson 20. ``open_api("chat", live=False)`` gives the Chat Completions adapter and
-the offline setting labelled as its stand-in; ``live=True`` reads that API's own key from the
-environment (``OPENAI_API_KEY`` for Responses and Chat, ``ANTHROPIC_API_KEY`` for Anthropic)
-or raises a one-line ``RuntimeError`` that says which one is missing. The key stays in the
-setting object: the trace only records ``mode``, ``name``, ``label`` and, for the two newer
-APIs, ``api``.
+Introduced in lesson 20. Each API is one folder of ``lessons_lib.apis`` (the Responses adapter
+and stand-in of part one still live in ``engine``) and one entry here; the kernel asks this
+registry and never compares API names. Entries name their modules as text and are imported on
+first use, so the kernel never imports a plug-in folder. ``open_api("chat", live=False)`` gives
+the Chat Completions adapter and the offline setting labelled as its stand-in; ``live=True``
+reads that API's own key from the environment (``OPENAI_API_KEY`` for Responses and Chat,
+``ANTHROPIC_API_KEY`` for Anthropic) or raises a one-line ``RuntimeError`` that says which one
+is missing. An unknown name is a one-line ``ValueError`` naming the known ones, never a default.
+The key stays in the setting object: the trace only records ``mode``, ``name``, ``label`` and,
+for the two newer APIs, ``api``.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import importlib
+from dataclasses import dataclass
+from typing import Any, Final, cast
 
-from lessons_lib.core.tracetypes import ModelApi, ModelInfo
-from lessons_lib.engine.adapters import ModelAdapter, adapter_for
+from lessons_lib.core.tracetypes import MODEL_APIS, ModelApi, ModelInfo
+from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.models import ModelSetting
 
-KEYS: Final = {"responses": "OPENAI_API_KEY", "chat": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+@dataclass(frozen=True)
+class ApiEntry:
+    """One model API: its key's variable and where its adapter and settings are (``module:name``)."""
+
+    name: ModelApi
+    key: str
+    adapter: str
+    offline: str
+    live: str
+    in_trace: bool = True  # part one's traces (Responses) carry no ``model.api``: absent = responses
+
+
+REGISTRY: Final[dict[str, ApiEntry]] = {
+    "responses": ApiEntry(
+        "responses",
+        "OPENAI_API_KEY",
+        "lessons_lib.engine.adapters:ResponsesAdapter",
+        "lessons_lib.engine.models:offline_setting",
+        "lessons_lib.engine.models:live_setting",
+        in_trace=False,
+    ),
+    "chat": ApiEntry(
+        "chat",
+        "OPENAI_API_KEY",
+        "lessons_lib.apis.chat.adapter:ChatAdapter",
+        "lessons_lib.apis.chat.adapter:offline_setting",
+        "lessons_lib.engine.models:live_setting",
+    ),
+    "anthropic": ApiEntry(
+        "anthropic",
+        "ANTHROPIC_API_KEY",
+        "lessons_lib.apis.anthropic.adapter:AnthropicAdapter",
+        "lessons_lib.apis.anthropic.adapter:offline_setting",
+        "lessons_lib.apis.anthropic.adapter:live_setting",
+    ),
+}
+assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list
+
+KEYS: Final = {name: entry.key for name, entry in REGISTRY.items()}
+
+
+def api_entry(api: str) -> ApiEntry:
+    """The registry entry of ``api``; an unknown name is a one-line ``ValueError``."""
+    entry = REGISTRY.get(api)
+    if entry is None:
+        raise ValueError(f"unknown model API '{api}'; known: {', '.join(REGISTRY)}")
+    return entry
+
+
+def _load(ref: str) -> Any:
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def make_adapter(api: str, tool_choice: object = None) -> ModelAdapter:
     """A fresh adapter; ``tool_choice`` (lessons 08, 21) replaces the loop's own on the first request."""
-    if api == "chat":
-        from lessons_lib.engine.api_chat import ChatAdapter
-
-        return ChatAdapter(tool_choice)
-    if api == "anthropic":
-        from lessons_lib.engine.api_anthropic import AnthropicAdapter
-
-        return AnthropicAdapter(tool_choice)
-    if api == "responses":
-        from lessons_lib.engine.adapters import ResponsesAdapter
-
-        return ResponsesAdapter(tool_choice)
-    return adapter_for(api)
+    return cast(ModelAdapter, _load(api_entry(api).adapter)(tool_choice))
 
 
 def setting_for(api: str, live: bool, model: str | None = None) -> ModelSetting | None:
     """The model setting for this API: offline, or live from its key (None when the key is not set)."""
-    if api == "anthropic":
-        from lessons_lib.engine import api_anthropic as a
-
-        return a.live_setting(model) if live else a.offline_setting(model)
-    from lessons_lib.engine.models import live_setting, offline_setting
-
-    if live:
-        return live_setting(model)
-    if api == "chat":
-        from lessons_lib.engine.api_chat import offline_setting as chat_offline
-
-        return chat_offline(model)
-    return offline_setting(model)
+    entry = api_entry(api)
+    return cast("ModelSetting | None", _load(entry.live if live else entry.offline)(model))
 
 
 def open_api(
     api: str, *, live: bool = False, model: str | None = None, tool_choice: object = None
 ) -> tuple[ModelAdapter, ModelSetting, ModelInfo]:
     """(adapter, setting, what the trace says about the model) for one run of ``api``."""
+    entry = api_entry(api)
     adapter = make_adapter(api, tool_choice)
     setting = setting_for(api, live, model)
     if setting is None:
-        raise RuntimeError(f"live mode needs {KEYS[api]}; without it the course runs offline")
+        raise RuntimeError(f"live mode needs {entry.key}; without it the course runs offline")
     public: ModelInfo = {"mode": setting.mode, "name": setting.name, "label": setting.label}
-    if api != "responses":  # part one's traces (Responses) carry no api field: absent = responses
-        public["api"] = _api_name(api)
+    if entry.in_trace:
+        public["api"] = entry.name
     return adapter, setting, public
-
-
-def _api_name(api: str) -> ModelApi:
-    return "chat" if api == "chat" else "anthropic"

@@ -6,7 +6,7 @@ an answer to each): a request whose ``id`` is not a string or an integer (null, 
 fraction) is answered ``-32600`` with ``"id": null`` instead of being taken for a notification;
 a ``tools/call`` whose ``name`` or ``arguments`` has the wrong type is answered ``-32602`` with
 the field named in ``data``; a line that is not JSON, or not JSON-RPC, gets ``-32700`` or
-``-32600``. The front end (``python -m lessons_lib serve``) is :mod:`lessons_lib.cli.serve`.
+``-32600``. The front end (``python -m lessons_lib serve``) is :mod:`lessons_lib.examples.files.cli_serve`.
 """
 
 from __future__ import annotations

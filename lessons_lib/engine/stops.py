@@ -1,7 +1,7 @@
 """The guardrail ends both application loops share, each in English and in Chinese. Lesson 05.
 
 The file-service host (:mod:`lessons_lib.engine.host`) and the order desk
-(:mod:`lessons_lib.engine.orderhost`) stop for the same reasons: a round limit, a model that
+(:mod:`lessons_lib.examples.orders.run`) stop for the same reasons: a round limit, a model that
 does not answer in time, a whole run over its time bound, a reply with more calls than allowed.
 Each reason is one stable English line for programs and tests, and a Chinese ``text`` for
 the lessons (:mod:`lessons_lib.core.outcomes`).

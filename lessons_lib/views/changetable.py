@@ -4,7 +4,8 @@
 ``key()``), counts them by message and kind (``counts()``, from ``changecounts``) and displays
 them as a CJK-aligned text table and as HTML. Every view keeps the whole comparison it was cut
 from, so its caption names what was compared and how a part relates to the whole. Long values
-are cut in the middle the same way every time (``abbreviate``). Built by ``lessons_lib.lab.whatif``.
+are cut in the middle the same way every time (``abbreviate``). Built by
+``lessons_lib.examples.files.whatif``.
 """
 
 from __future__ import annotations

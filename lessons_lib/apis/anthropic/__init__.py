@@ -1,0 +1,1 @@
+"""The Anthropic Messages plug-in: adapter and offline stand-in (lessons 20-22)."""

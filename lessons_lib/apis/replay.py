@@ -1,0 +1,115 @@
+"""Send one (perhaps hand-edited) model request again, through the real SDK, to a fresh stand-in. Lesson 22.
+
+Introduced in lesson 22. ``replay("anthropic", body)`` posts ``body`` with the ``anthropic``
+SDK's ``messages.create`` (``chat.completions.create`` for ``"chat"``, ``responses.create``
+for ``"responses"``) to a new offline stand-in and returns what came back: the HTTP status and
+the JSON body, an error body included. It is how a lesson shows what the API says when the
+call item or the ``tool_use`` block is dropped. Several bodies in one call share one stand-in,
+so a later one can name an earlier one's ``previous_response_id``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.trace import dump_json
+from lessons_lib.engine._sync import run_sync
+from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the stand-in answered to one replayed request."""
+
+    status: int
+    body: JSONObject
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    @property
+    def error_message(self) -> str | None:
+        """The API's error message (``error.message``), or None for a 200."""
+        error = self.body.get("error")
+        return str(error.get("message")) if not self.ok and isinstance(error, dict) else None
+
+    def __repr__(self) -> str:
+        return f"Reply(status={self.status}, error={self.error_message!r})"
+
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None, **kw: object
+    ) -> dict[str, str]:
+        head = f"HTTP {self.status}" + (f"：{self.error_message}" if self.error_message else "")
+        return {"text/plain": head + "\n" + dump_json(self.body).rstrip("\n")}
+
+
+def _transport(api: str) -> httpx2.AsyncBaseTransport:
+    if api == "chat":
+        from lessons_lib.apis.chat.standin import OfflineChat
+
+        return OfflineChat()
+    if api == "anthropic":
+        from lessons_lib.apis.anthropic.standin import OfflineAnthropic
+
+        return OfflineAnthropic()
+    from lessons_lib.apis.responses.standin_state import StatefulOfflineModel
+
+    return StatefulOfflineModel()
+
+
+async def _send(api: str, client: Any, body: dict[str, Any]) -> None:
+    if api == "chat":
+        await client.chat.completions.create(**body)
+    elif api == "anthropic":
+        await client.messages.create(**body)
+    else:
+        await client.responses.create(**body)
+
+
+async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
+    """Async form of :func:`replay_all`."""
+    replies: list[Reply] = []
+
+    def sink(direction: str, body: JSONObject, code: int | None) -> None:
+        if direction == "response":
+            replies.append(Reply(code or 0, body))
+
+    http = httpx2.AsyncClient(transport=RecordingTransport(_transport(api), sink))
+    if api == "anthropic":
+        from anthropic import APIStatusError, AsyncAnthropic
+
+        client: Any = AsyncAnthropic(api_key=OFFLINE_KEY, max_retries=0, http_client=http)
+        errors: tuple[type[BaseException], ...] = (APIStatusError,)
+    else:
+        from openai import APIStatusError as OpenAIStatusError
+        from openai import AsyncOpenAI
+
+        client = AsyncOpenAI(api_key=OFFLINE_KEY, max_retries=0, http_client=http)
+        errors = (OpenAIStatusError,)
+    async with client:
+        for body in bodies:
+            try:
+                await _send(api, client, body)
+            except errors:
+                pass  # an HTTP error is an answer too: the sink has recorded its body
+    return replies
+
+
+def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
+    """Replay several request bodies, in order, to one stand-in (lesson 22)."""
+
+    async def main() -> list[Reply]:
+        return await areplay(api, bodies)
+
+    return run_sync(main)
+
+
+def replay(api: str, body: dict[str, Any]) -> Reply:
+    """Replay one request body to a fresh stand-in of ``api``; the reply may be an HTTP 400 (lesson 22)."""
+    return replay_all(api, [body])[0]

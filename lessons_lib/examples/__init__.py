@@ -1,0 +1,1 @@
+"""Examples as plug-ins: one folder per example (files, orders, openapi, mcp)."""

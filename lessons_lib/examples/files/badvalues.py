@@ -1,0 +1,213 @@
+"""Bad values, and which layer stops each one (lesson 09).
+
+Every entry of ``BAD_VALUES`` is run for real: the offline stand-in emits exactly the bad
+``arguments`` text (or calls the bad tool name), the application parses and routes it, the MCP
+server checks it. The layer is read from the trace, never declared: no MCP request means the
+application stopped it; a JSON-RPC ``error`` means the protocol did; ``isError`` means the
+service did (its input check, or its file access check). With ``strict: false`` the Responses
+API does not enforce ``parameters``; the schema column shows what a ``jsonschema`` check of the
+same value against the declared ``parameters`` would say.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Final
+
+from lessons_lib.core import queries as q
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.example import ALIAS, EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
+from lessons_lib.core.glossary import Status
+from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, status
+from lessons_lib.core.trace import Trace
+from lessons_lib.engine.fileservice import INPUT_SCHEMA
+from lessons_lib.engine.offline_model import Script
+from lessons_lib.examples.files.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
+from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import text_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+LAYERS: Final[dict[str, str]] = {
+    "schema": "模型侧 schema（strict:false，接口不强制）",
+    "parse": "应用：解析 arguments",
+    "route": "应用：别名路由",
+    "protocol": "MCP 协议（JSON-RPC 错误）",
+    "input": "服务：输入检查",
+    "access": "服务：文件访问检查",
+    "none": "没有被拦下",
+}
+COLUMNS: Final = ("坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器")
+_INPUT_REFUSALS: Final = ("Invalid arguments", "Cannot specify both")
+
+
+def _args(**values: int | str) -> str:
+    return json.dumps({"path": EXAMPLE_PATH, **values}, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class BadValue:
+    """One bad move: the model's exact ``arguments`` text, or a bad tool name on either side."""
+
+    name: str
+    label: str
+    arguments: str | None = None
+    tool: str | None = None  # the alias the model calls
+    service_tool: str | None = None  # the original name the application sends over MCP (a stale mapping)
+
+
+BAD_VALUES: Final[dict[str, BadValue]] = {
+    b.name: b
+    for b in (
+        BadValue("head_text", 'head: "five"（文本）', _args(head="five")),
+        BadValue("head_negative", "head: -1", _args(head=-1)),
+        BadValue("head_zero", "head: 0", _args(head=0)),
+        BadValue("head_and_tail", "head: 5 与 tail: 5 同时给出", _args(head=5, tail=5)),
+        BadValue("unknown_alias", "模型调用没有声明的工具 fs__nope", tool="fs__nope"),
+        BadValue("unknown_mcp_tool", "应用把调用发给服务没有的工具名 nope", service_tool="nope"),
+        BadValue("invalid_json", "arguments 不是合法 JSON（少了右花括号）", _args(head=EXAMPLE_HEAD)[:-1]),
+        BadValue("outside_path", f'path: "{OUTSIDE_PATH}"', json.dumps({"path": OUTSIDE_PATH, "head": 20})),
+    )
+}
+
+
+@dataclass(repr=False)
+class BadValueResult(Displayable):
+    """One bad value's run: which layer stopped it and what the model received as feedback."""
+
+    bad: BadValue
+    trace: Trace
+    arguments: str
+    schema: str
+    layer: str
+    feedback: str
+    reports: list[Verdict]
+
+    @property
+    def file_read(self) -> bool:
+        return any(q.reply_is_error(x.reply) is False for x in q.mcp_exchanges(self.trace))
+
+    def cells(self) -> list[str]:
+        judged = (
+            "；".join(f"{n}：{verdict_line(r)}" for n, r in self.reports[:1])
+            or "（只有应用与服务一段，不适用）"
+        )
+        return [self.bad.label, self.schema, LAYERS[self.layer], self.feedback, judged]
+
+    def text(self) -> str:
+        return "\n".join(f"{h}：{c}" for h, c in zip(COLUMNS, self.cells(), strict=True)) + "\n"
+
+    def html_cells(self) -> list[CellValue]:
+        """The row's cells with the two verdicts (schema check, verifier) in the status colours."""
+        schema: Status = (
+            "pass" if self.schema == "通过" else "fail" if self.schema.startswith("不通过") else "unchecked"
+        )
+        judged: Status = "unchecked" if not self.reports else "pass" if self.reports[0][1].ok else "fail"
+        label, _, layer, feedback, verdict = self.cells()
+        return [
+            label,
+            status(schema, self.schema, nowrap=False),
+            layer,
+            code(feedback, nowrap=False),
+            status(judged, verdict, nowrap=False),
+        ]
+
+    def html(self) -> str:
+        cells = zip(COLUMNS, self.html_cells(), strict=True)
+        rows = [[Cell(h, nowrap=True, style="font-weight:bold"), c] for h, c in cells]
+        return html_table(("项目", "结果"), rows, css_class="lessons-badvalue")
+
+    def repr_args(self) -> str:
+        return f"{self.bad.name!r}, layer={self.layer!r}"
+
+
+def stopping_layer(trace: Trace, call_id: str, feedback: str) -> str:
+    """Which layer stopped the call, read from the trace (see the module docstring)."""
+    if not feedback.startswith(FAILURE_PREFIX):
+        return "none"
+    link = q.link_for(trace, call_id)
+    if link is None or link.get("mcp_id") is None:
+        return "route" if link is None or link.get("service") is None else "parse"
+    exchange = q.exchange_for(trace, call_id)
+    reply = exchange.reply if exchange else None
+    if reply is None or "error" in reply:
+        return "protocol"
+    return "input" if q.reply_text(reply).startswith(_INPUT_REFUSALS) else "access"
+
+
+@cache
+def run_bad_value(name: str) -> BadValueResult:
+    """Run one bad value through the real chain and report the layer that stops it (lesson 09)."""
+    if name not in BAD_VALUES:
+        raise ValueError(f"unknown bad value {name!r}; choose one of: {', '.join(BAD_VALUES)}")
+    bad = BAD_VALUES[name]
+    from lessons_lib.engine.host import run_chain
+
+    stale = {ALIAS: bad.service_tool} if bad.service_tool is not None else None
+    trace = run_chain(script=Script(arguments=bad.arguments, tool=bad.tool), stale_routes=stale)
+    call = q.calls(trace, 1)[0]
+    call_id, arguments = str(call.call_id), str(call.arguments)
+    found = q.feedback_for_call(trace, call_id)
+    feedback = (found.text() if found else None) or ""
+    reports = verifiers(trace)
+    schema = (
+        schema_check(trace, bad.tool or ALIAS, arguments)
+        if bad.service_tool is None
+        else schema_verdict(INPUT_SCHEMA, arguments)
+    )
+    return BadValueResult(
+        bad, trace, arguments, schema, stopping_layer(trace, call_id, feedback), feedback, reports
+    )
+
+
+class BadValueTable(Displayable):
+    """One row per bad value: value, schema check, the layer that stops it, the feedback (lesson 09)."""
+
+    HEADERS: Final = COLUMNS
+    NOTE: Final = (
+        "strict: false：模型接口不按 parameters 强制检查，schema 一栏只是用 jsonschema 对照声明得到的"
+        "示意结果；真正拦下坏值的是后面的层。"
+    )
+
+    def __init__(self, results: list[BadValueResult]) -> None:
+        self.results = results
+
+    @property
+    def df(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(
+            [r.cells() for r in self.results],
+            columns=list(self.HEADERS),
+            index=[r.bad.name for r in self.results],
+        )
+
+    def layer_of(self, name: str) -> str:
+        return next(r.layer for r in self.results if r.bad.name == name)
+
+    def text(self) -> str:
+        rows = [
+            [c if i in (0, 2) else abbreviate(c, 56).strip('"') for i, c in enumerate(r.cells())]
+            for r in self.results
+        ]
+        return f"坏值由哪一层拦下\n{self.NOTE}\n" + text_table(self.HEADERS, rows)
+
+    def html(self) -> str:
+        rows = [r.html_cells() for r in self.results]
+        table = html_table(self.HEADERS, rows, style="font-size:13px;border-collapse:collapse")
+        return (
+            f'<div class="lessons-badvalues"><p><b>坏值由哪一层拦下</b></p><p>{html.escape(self.NOTE)}</p>'
+            f"{table}</div>"
+        )
+
+    def repr_args(self) -> str:
+        return f"rows={len(self.results)}"
+
+
+def bad_values_table() -> BadValueTable:
+    """Run every entry of ``BAD_VALUES`` and tabulate which layer stops it (lesson 09)."""
+    return BadValueTable([run_bad_value(name) for name in BAD_VALUES])

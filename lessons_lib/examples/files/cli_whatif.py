@@ -1,0 +1,60 @@
+"""``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``).
+
+Lesson 09.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
+from lessons_lib.examples.files.whatif import compare_head, compare_tail
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib whatif",
+        description="Run the chain twice and compare every field (lesson 09).",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--head", type=int, help="the first run's head (default 20)")
+    which.add_argument("--tail", type=int, help="compare tail values instead of head")
+    parser.add_argument("--vs", type=int, default=5, help="the second run's value (default 5)")
+    parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
+    parser.add_argument(
+        "--api", choices=("responses", "chat", "anthropic"), default="responses", help="model API (lesson 20)"
+    )
+    view = parser.add_mutually_exclusive_group()
+    view.add_argument("--changed", action="store_true", help="only the fields that changed")
+    view.add_argument("--key", action="store_true", help="only the lesson's key fields")
+    view.add_argument(
+        "--counts", action="store_true", help="fields compared and changed, by message and kind"
+    )
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.tail is not None and args.api != "responses":
+        print(
+            "whatif: --api compares head runs (lesson 20); use --head with it, or drop --api.",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        if args.tail is not None:
+            table = compare_tail(args.tail, args.vs, path=args.path)
+        else:
+            head = EXAMPLE_HEAD if args.head is None else args.head
+            table = compare_head(head, args.vs, path=args.path, api=args.api)
+    except ValueError as exc:
+        print(f"whatif: {exc}; give positive whole numbers, e.g. --head 20 --vs 5.", file=sys.stderr)
+        return 2
+    if args.counts:
+        print(table.counts().text(), end="")
+        return 0
+    table = table.changed() if args.changed else table.key() if args.key else table
+    print(table.text(), end="")
+    return 0

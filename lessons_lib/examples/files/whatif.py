@@ -1,0 +1,290 @@
+"""What-if lab: change one condition, run the real chain again, see which fields change. Lesson 09.
+
+``compare_head(20, 5)`` runs the offline loop twice and lines up every field of every message
+along the chain (declaration, call, execution, feedback) in a :class:`ChangeTable`: the task
+text, the ``arguments`` text, the parsed ``head``, MCP ``params.arguments.head``, the lines
+read, ``content``, ``function_call_output.output`` and the answer change; the schema's
+``type: "number"``, the tool name, the alias and the path do not. The slider view lives in
+``lessons_lib.examples.files.widgets`` (``head_view``, ``head_lab``); the other what-ifs in ``scenarios``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final
+
+from lessons_lib.core import queries as q
+from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
+from lessons_lib.core.glossary import STEPS, Kind, Step
+from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.views.changecounts import MessageRef
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
+from lessons_lib.views.textwidth import text_table
+
+if TYPE_CHECKING:
+    from lessons_lib.core.trace import Trace
+
+
+PARSED: Final = "arguments（解析后）"
+"""Derived message: the application's ``json.loads`` of the ``arguments`` text."""
+LINES: Final = "读出的行"
+"""Derived message: how many lines the service returned, and the first and last one."""
+ANSWER: Final = "答复"
+"""Derived message: the answer the application shows the user (``trace.answer``)."""
+
+ABOUT: Final[dict[str, str]] = {
+    # what each compared message is, for the captions (``第 6 条消息 request_1（第一次模型请求）``)
+    "tools/list": "tools/list 的答复",
+    "request_1": "第一次模型请求",
+    "response_1": "模型的第一次回复",
+    PARSED: "应用解析 arguments 的结果",
+    "mcp_request": "MCP 请求 tools/call",
+    "mcp_response": "MCP 结果",
+    LINES: "服务读出的行",
+    "request_2": "第二次模型请求",
+    "response_2": "模型的第二次回复",
+    ANSWER: "应用呈现给用户的答复",
+}
+
+KEY_FIELDS: Final[tuple[tuple[str, str, str], ...]] = (
+    # (message, path pattern with [*] for any index, what the learner should look at)
+    ("request_1", "input[*].content", "任务文本（用户原话）"),
+    ("request_1", "tools[*].name", "模型侧别名（声明）"),
+    ("request_1", "tools[*].parameters.properties.head.type", "head 的类型规则"),
+    ("request_1", "tools[*].parameters.properties.tail.type", "tail 的类型规则"),
+    ("response_1", "output[*].name", "模型选中的别名"),
+    ("response_1", "output[*].call_id", "call_id（配对用）"),
+    ("response_1", "output[*].arguments", "arguments（JSON 文本）"),
+    (PARSED, "path", "解析后的 path"),
+    (PARSED, "head", "解析后的 head"),
+    (PARSED, "tail", "解析后的 tail"),
+    ("mcp_request", "id", "MCP id（配对用）"),
+    ("mcp_request", "params.name", "MCP 工具原名"),
+    ("mcp_request", "params.arguments.path", "MCP params.arguments.path"),
+    ("mcp_request", "params.arguments.head", "MCP params.arguments.head"),
+    ("mcp_request", "params.arguments.tail", "MCP params.arguments.tail"),
+    ("mcp_response", "result.content[*].text", "服务返回的 content 文本"),
+    ("mcp_response", "result.isError", "isError"),
+    (LINES, "line_count", "读出的行数"),
+    (LINES, "last_line", "读出的最后一行"),
+    ("request_2", "input[*].output", "function_call_output.output（反馈）"),
+    ("response_2", "output[*].content[*].text", "模型的答复文本"),
+    (ANSWER, "answer", "应用呈现给用户的答复"),
+)
+_KEY_RE: Final = [
+    (m, re.compile(re.escape(p).replace(r"\[\*\]", r"\[\d+\]")), note) for m, p, note in KEY_FIELDS
+]
+
+
+# ------------------------------------------------------------------ the messages of one run
+@dataclass(frozen=True)
+class ChainMessage:
+    """One message along the chain; ``kind`` set means every field of it has that kind (derived).
+
+    ``number`` is the message's position in the trace from 1 (lesson 05's numbering); a derived
+    item has none and names in ``source`` the message it is read from.
+    """
+
+    step: Step
+    name: str
+    body: JSON
+    kind: Kind | None = None
+    number: int | None = None
+    source: int | None = None
+
+    def ref(self) -> MessageRef:
+        about = ABOUT.get(self.name.split("#")[0], self.name)
+        return MessageRef(self.name, about, self.number, self.source)
+
+
+def _nth(name: str, i: int) -> str:
+    return name if i == 0 else f"{name}#{i + 1}"
+
+
+def chain_messages(trace: Trace) -> list[ChainMessage]:
+    """A run's messages in chain order, plus three derived ones (parsed arguments, lines read, answer)."""
+    listed = [x for x in q.mcp_exchanges(trace, "tools/list") if x.reply is not None]
+    msgs = [
+        ChainMessage("declaration", _nth("tools/list", i), x.reply, number=_num(x.reply_at))
+        for i, x in enumerate(listed)
+        if x.reply is not None
+    ]
+    at = {e.get("label"): n + 1 for n, e in reversed(list(enumerate(q.events(trace))))}
+    rounds = q.model_rounds(trace)
+    if rounds:
+        msgs.append(ChainMessage("declaration", "request_1", rounds[0].request, number=at.get("request_1")))
+    if rounds and rounds[0].response is not None:
+        called = at.get("response_1")
+        msgs.append(ChainMessage("call", "response_1", rounds[0].response, number=called))
+        for i, call in enumerate(q.calls(trace, 1)):
+            parsed = _parsed(call.arguments)
+            msgs.append(ChainMessage("call", _nth(PARSED, i), parsed, "value", source=called))
+    for i, x in enumerate(q.mcp_exchanges(trace)):
+        msgs.append(ChainMessage("execution", _nth("mcp_request", i), x.request, number=_num(x.request_at)))
+        if x.reply is not None:
+            replied = _num(x.reply_at)
+            msgs.append(ChainMessage("execution", _nth("mcp_response", i), x.reply, number=replied))
+            lines = _lines_read(x.reply)
+            msgs.append(ChainMessage("execution", _nth(LINES, i), lines, "result", source=replied))
+    later = {e["label"]: e["body"] for e in q.events(trace) if e.get("channel") == "model"}
+    for label, body in later.items():
+        if label not in {"request_1", "response_1"}:
+            msgs.append(ChainMessage("feedback", label, body, number=at.get(label)))
+    last = next((m.number for m in reversed(msgs) if m.name.startswith("response_")), None)
+    msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result", source=last))
+    return msgs
+
+
+def _num(position: int | None) -> int | None:
+    return None if position is None else position + 1
+
+
+def _parsed(arguments: JSON) -> JSON:
+    if isinstance(arguments, dict):  # Anthropic's input is already an object
+        return arguments
+    try:
+        value: JSON = json.loads(arguments) if isinstance(arguments, str) else {"(无法解析)": arguments}
+    except ValueError:
+        return {"(无法解析)": arguments}
+    return value if isinstance(value, dict) else {"(不是对象)": value}
+
+
+def _lines_read(reply: JSONObject) -> JSONObject:
+    if q.reply_is_error(reply) is not False:
+        return {"line_count": 0}
+    text = q.reply_text(reply)
+    lines = text.split("\n") if text else []
+    return {
+        "line_count": len(lines),
+        "first_line": lines[0] if lines else None,
+        "last_line": lines[-1] if lines else None,
+    }
+
+
+def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
+    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.kinds``."""
+    from lessons_lib.core.kinds import format_path, walk
+
+    for f in walk(msg.body):
+        if f.path and (not isinstance(f.value, dict | list) or not f.value):
+            yield format_path(f.path), f.value, msg.kind or f.kind
+
+
+def _key_note(message: str, path: str) -> str | None:
+    base = message.split("#")[0]
+    return next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
+
+
+Fields = dict[str, tuple[JSON, Kind]]
+Chain = list[tuple[ChainMessage, Fields]]
+
+
+def chain_fields(trace: Trace) -> Chain:
+    """Every message of a run with its leaf fields: path -> (value, kind)."""
+    return [(m, {p: (v, k) for p, v, k in leaves(m)}) for m in chain_messages(trace)]
+
+
+def compare_runs(before: Trace, after: Trace, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
+    """Line up every field of every message of two runs; mark what changed. Lesson 09."""
+    return compare_chains(chain_fields(before), chain_fields(after), labels)
+
+
+def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
+    """:func:`compare_runs` on runs already split into fields (see :func:`chain_fields`)."""
+    sides = [{m.name: (m, f) for m, f in chain} for chain in (before, after)]
+    names = sorted(set(sides[0]) | set(sides[1]), key=lambda n: _order(n, sides))
+    rows: list[ChangeRow] = []
+    refs: list[MessageRef] = []
+    for name in names:
+        msg = (sides[0].get(name) or sides[1][name])[0]
+        refs.append(msg.ref())
+        fields: list[Fields] = [s[name][1] if name in s else {} for s in sides]
+        for path in list(fields[0]) + [p for p in fields[1] if p not in fields[0]]:
+            (b, b_kind), (a, a_kind) = (f.get(path, (ABSENT, None)) for f in fields)
+            kind: Kind = b_kind or a_kind or "envelope"
+            note = _key_note(name, path) or ""
+            rows.append(ChangeRow(msg.step, name, path, kind, b, a, not same_value(b, a), note))
+    return ChangeTable(rows, labels, messages=refs)
+
+
+def _order(name: str, sides: list[dict[str, tuple[ChainMessage, Fields]]]) -> tuple[int, int, int]:
+    for s, side in enumerate(sides):
+        if name in side:
+            return STEPS.index(side[name][0].step), list(side).index(name), s
+    return len(STEPS), 0, 0
+
+
+# ------------------------------------------------------------------ runs for head / tail values
+def notes_line_count(path: str = EXAMPLE_PATH) -> int:
+    """How many lines the example file has (the slider's maximum)."""
+    from lessons_lib.engine.fileservice import FileService, select_lines
+
+    service = FileService()
+    text = service.locate(service.logical(path)).read_text(encoding="utf-8")
+    return len(select_lines(text, head=10**9).split("\n"))
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of lines, at least 1 (got {value!r})")
+    return value
+
+
+def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> Trace:
+    """The offline run for these settings, computed once per process (treat the trace as read-only)."""
+    return _cached(head, tail, path)[0]
+
+
+_RUN: set[tuple[int | None, int | None, str, str]] = set()
+
+
+def has_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> bool:
+    """Whether :func:`cached_run` already holds this run (the slider says so, lesson 09)."""
+    return (head, tail, path, "responses") in _RUN
+
+
+@lru_cache(maxsize=256)
+def _cached(head: int | None, tail: int | None, path: str, api: str = "responses") -> tuple[Trace, Chain]:
+    from lessons_lib.engine.host import run_chain
+
+    trace = run_chain(path=path, head=head, tail=tail, api=api)
+    _RUN.add((head, tail, path, api))
+    return trace, chain_fields(trace)
+
+
+def compare_head(
+    before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH, api: str = "responses"
+) -> ChangeTable:
+    """Run the chain with ``head=before`` and ``head=after`` and compare field by field. Lesson 09.
+
+    ``api`` (lesson 20): the same what-if through Chat Completions or Anthropic Messages.
+    """
+    b, a = _count("head", before), _count("head", after)
+    return compare_chains(_chain(b, path, api), _chain(a, path, api), (f"head={b}", f"head={a}"))
+
+
+def _chain(head: int, path: str, api: str) -> Chain:
+    """One cached head run; Responses keeps the three-argument key the slider warms (lesson 09)."""
+    return (_cached(head, None, path) if api == "responses" else _cached(head, None, path, api))[1]
+
+
+def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:
+    """The same comparison for ``tail`` (the last N lines). Lesson 09."""
+    b, a = _count("tail", before), _count("tail", after)
+    return compare_chains(_cached(None, b, path)[1], _cached(None, a, path)[1], (f"tail={b}", f"tail={a}"))
+
+
+__all__ = [
+    "ABSENT",
+    "ChangeRow",
+    "ChangeTable",
+    "abbreviate",
+    "compare_head",
+    "compare_runs",
+    "compare_tail",
+    "text_table",
+]

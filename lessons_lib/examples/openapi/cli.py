@@ -1,0 +1,158 @@
+"""``python -m lessons_lib openapi ...``: the order API, its document and its tools (lessons 40-41).
+
+Subcommands:
+
+- ``document``: the OpenAPI 3.1 document, checked with ``openapi-spec-validator`` first;
+- ``tools [--api responses|chat] [--report]``: the generated tool declarations, each checked
+  against the official OpenAI description; ``--report`` lists what strict mode cannot express;
+- ``call NAME --args JSON``: one generated tool called through the router to the in-process
+  API (a fresh database, a random token that is never printed); exit 1 if the call failed;
+- ``ways``: the same task as a direct function, OpenAPI tools and an MCP server;
+- ``serve [--port N] [--db FILE]``: the API on 127.0.0.1 with uvicorn; clients send the bearer
+  token from the environment variable ``ORDERS_API_TOKEN``.
+
+Exit 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lessons_lib.core.commands import command_help
+
+TOKEN_ENV = "ORDERS_API_TOKEN"
+
+
+def _token() -> str:
+    return os.environ.get(TOKEN_ENV, "").strip() or secrets.token_urlsafe(16)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib openapi", description=command_help("openapi")
+    )
+    sub = parser.add_subparsers(dest="what", required=True)
+    sub.add_parser("document", help="print the OpenAPI document (validated)")
+    tools = sub.add_parser("tools", help="print the generated tool declarations")
+    tools.add_argument("--api", choices=("responses", "chat"), default="responses")
+    tools.add_argument("--report", action="store_true", help="list what strict mode cannot express")
+    call = sub.add_parser("call", help="call one generated tool through the router")
+    call.add_argument("name", help="tool name, e.g. get_order")
+    call.add_argument("--args", default="{}", help='arguments as JSON text, e.g. \'{"order_id": "O-1042"}\'')
+    sub.add_parser("ways", help="the same task three ways: function, OpenAPI, MCP")
+    serve = sub.add_parser("serve", help="run the order API on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8040)
+    serve.add_argument("--db", type=Path, help="an order database file (default: a fresh one)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    handler = {"document": _document, "tools": _tools, "call": _call, "ways": _ways, "serve": _serve}
+    return handler[args.what](args)
+
+
+def _document(args: argparse.Namespace) -> int:
+    from openapi_spec_validator import validate
+
+    from lessons_lib.examples.openapi.app import openapi_document
+
+    document = openapi_document()
+    validate(document)
+    print(json.dumps(document, ensure_ascii=False, indent=1))
+    return 0
+
+
+def _tools(args: argparse.Namespace) -> int:
+    from lessons_lib.engine.specs import tool_errors
+    from lessons_lib.examples.openapi.app import openapi_document
+    from lessons_lib.examples.openapi.tools import chat_tool, operations, responses_tool, strict_report
+
+    failed = 0
+    for op in operations(openapi_document()):
+        tool = responses_tool(op) if args.api == "responses" else chat_tool(op)
+        errors = tool_errors(args.api, tool)
+        failed += bool(errors)
+        print(json.dumps(tool, ensure_ascii=False, indent=1))
+        where = f"path {op.path_params}, query {op.query_params}, body {op.body_params}"
+        print(f"# {op.method} {op.path}: {where}; call layer: {', '.join(op.call_layer) or 'none'}")
+        print("# official schema: " + ("ok" if not errors else "; ".join(errors)))
+        if args.report:
+            for line in [*op.notes, *strict_report(op)] or ["nothing to report"]:
+                print(f"#   {line}")
+    return 1 if failed else 0
+
+
+def _call(args: argparse.Namespace) -> int:
+    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.examples.openapi.router import Exchange, open_order_api
+
+    try:
+        arguments = json.loads(args.args)
+    except ValueError as exc:
+        print(
+            f'openapi call: --args is not JSON ({exc}); give an object like \'{{"order_id": "O-1042"}}\'.',
+            file=sys.stderr,
+        )
+        return 2
+    if not isinstance(arguments, dict):
+        print("openapi call: --args must be a JSON object.", file=sys.stderr)
+        return 2
+    seen: list[Exchange] = []
+
+    async def run() -> Any:
+        async with open_order_api(_token(), sink=seen.append) as router:
+            if args.name not in router.operations:
+                return None
+            return await router.call(args.name, arguments)
+
+    routed = run_sync(run)
+    if routed is None:
+        print(
+            f"openapi call: no tool {args.name!r}; try get_order, search_delivery_policy or"
+            " create_investigation.",
+            file=sys.stderr,
+        )
+        return 2
+    for exchange in seen:
+        print(f"HTTP {exchange.method} {exchange.url} -> {exchange.status}（{exchange.auth}）")
+    print(routed.feedback)
+    return 1 if routed.is_error else 0
+
+
+def _ways(args: argparse.Namespace) -> int:
+    from lessons_lib.examples.openapi.choices import choice_table
+    from lessons_lib.examples.openapi.threeways import run_three_ways
+
+    runs = run_three_ways(_token())
+    print(choice_table(runs).text(), end="")
+    return 0 if all(r.paired for r in runs.values()) else 1
+
+
+def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until interrupted
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        print(f"openapi serve: set {TOKEN_ENV} to the bearer token clients must send.", file=sys.stderr)
+        return 2
+    if args.db is not None and not args.db.is_file():
+        print(f"openapi serve: --db {args.db} is not a file; omit it for a fresh database.", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from lessons_lib.examples.openapi.app import build_app
+    from lessons_lib.examples.orders.data import create_database
+
+    app = build_app(args.db or create_database(), token)
+    print(f"order API on http://127.0.0.1:{args.port} (document at /openapi.json)", file=sys.stderr)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    return 0

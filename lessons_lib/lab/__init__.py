@@ -1,1 +1,0 @@
-"""lessons_lib.lab"""
