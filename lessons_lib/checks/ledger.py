@@ -3,11 +3,11 @@
 Seed 001: for every call keep the original call id, the normalised arguments, the execution
 status and the link to its result. :func:`ledger` reads them from a trace (the model's
 ``function_call`` items, the application's ``links``, the MCP frames, the feedback sent);
-:func:`record_ledger` writes them into the trace's links. :func:`check_calls` holds a trace
-with many calls to what pairing needs -- every call answered exactly once in the next
-request, no output for a call never made, each output the result of its own call, the
-arguments sent unchanged, one business write per intent -- and names each broken rule in
-its own sentence (lesson 32's sabotage catalogue).
+:func:`check_calls` holds a trace with many calls to what pairing needs -- every call answered
+exactly once in the next request, no output for a call never made, each output the result of
+its own call, the arguments sent unchanged, one business write per intent -- and names each
+broken rule in its own sentence (lesson 32's sabotage catalogue). Checks read a trace; the
+order desk's run writes the ledger fields (``lessons_lib.examples.orders.run.write_ledger``).
 """
 
 from __future__ import annotations
@@ -143,15 +143,6 @@ def ledger(trace: object) -> list[LedgerRow]:
                 )
             )
     return rows
-
-
-def record_ledger(trace: object) -> None:
-    """Write each call's ledger fields into its link (the trace is what keeps them)."""
-    rows = {r.call_id: r for r in ledger(trace)}
-    for link in getattr(trace, "links", None) or []:
-        row = rows.get(str(link.get("call_id")))
-        if row is not None:
-            link.update(round=row.round, arguments=row.arguments, status=row.status, result=row.result)
 
 
 def check_calls(trace: object) -> list[str]:

@@ -64,6 +64,13 @@ class Link(TypedDict):
     service: str | None
     tool: str | None
     mcp_id: int | str | None
+    attempts: NotRequired[list[int | str | None]]
+    """The JSON-RPC id of every try when the tool layer may retry (``Policy.tool_retries``)."""
+    round: NotRequired[int]
+    """The ledger fields (lesson 31), written when the order desk's run ends:"""
+    arguments: NotRequired[str]
+    status: NotRequired[str]
+    result: NotRequired[str]
 
 
 class Outcome(TypedDict):

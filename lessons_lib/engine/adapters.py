@@ -24,7 +24,7 @@ Anthropic Messages).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
@@ -49,9 +49,10 @@ class Stop(Exception):
     """Ends a run early with a stated status (``stopped`` / ``error``), a one-line English
     reason for programs and the same in Chinese (``text``) for the lessons (lesson 05)."""
 
-    def __init__(self, status: Status, reason: str, text: str = "") -> None:
+    def __init__(self, status: Status, reason: str, text: str = "", http_status: int | None = None) -> None:
         super().__init__(reason)
         self.status, self.reason, self.text = status, reason, text or reason
+        self.http_status = http_status  # the model API's HTTP status, when it answered an error
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ class ModelAdapter(Protocol):
     """The API-specific half of the loop (see the module docstring)."""
 
     api: str
+    settings: dict[str, object]
+    """Extra request settings (``Policy.settings``); a None value leaves that setting out."""
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]: ...
 
@@ -138,6 +141,12 @@ def openai_client(setting: ModelSetting, http_client: httpx2.AsyncClient, timeou
     )
 
 
+def with_settings(request: dict[str, object], settings: Mapping[str, object]) -> dict[str, object]:
+    """The adapter's own request settings with the policy's on top, None values left out."""
+    merged = {**request, **settings}
+    return {k: v for k, v in merged.items() if v is not None}
+
+
 CHOICES: Final[dict[bool, object]] = {True: "required", False: "auto"}
 """The loop's ``tool_choice``: ``required`` on the first request, ``auto`` after the feedback."""
 
@@ -151,6 +160,7 @@ class ResponsesAdapter:
         self._client: object = None
         self._model = ""
         self._choice = tool_choice  # lesson 08: the first request's tool_choice, else "required"
+        self.settings: dict[str, object] = {}
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -183,11 +193,12 @@ class ResponsesAdapter:
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
         with sdk_errors(openai, "OPENAI_BASE_URL"):
             # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
+            choice = self._choice if first and self._choice is not None else CHOICES[first]
             await client.responses.create(  # type: ignore[call-overload]
                 model=self._model,
                 input=model_input,
                 tools=tools,
-                tool_choice=self._choice if first and self._choice is not None else CHOICES[first],
+                **with_settings({"tool_choice": choice}, self.settings),
             )
 
     def read(self, body: JsonObject) -> ModelReply:
@@ -250,6 +261,7 @@ def http_failure(status_code: int, body: object) -> Stop:
         "error",
         f"the model API answered HTTP {status_code}: {message}",
         f"模型接口回答了 HTTP {status_code}：{message}",
+        http_status=status_code,
     )
 
 

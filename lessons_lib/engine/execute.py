@@ -27,6 +27,7 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
+from lessons_lib.engine.policy import DEFAULT_POLICY, Policy, declined
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -154,27 +155,52 @@ async def execute_calls(
     routes: Mapping[str, Route],
     services: Mapping[str, Service],
     timeout: float,
-    links: list[Link],
+    trace: Trace,
+    policy: Policy = DEFAULT_POLICY,
 ) -> list[CallResult]:
-    """Run the calls of one reply concurrently; one result per call, in the calls' order."""
+    """Run the calls of one reply (concurrently unless ``policy.parallel`` is False).
+
+    Each call gets its link in ``trace.links`` first; then ``policy.allow`` is asked for each
+    call in order, before any runs; then the allowed calls run. One result per call.
+    """
+    links: list[Link] = []
+    for call in calls:
+        link: Link = {
+            "call_id": call.call_id,
+            "alias": call.name,
+            "service": None,
+            "tool": None,
+            "mcp_id": None,
+        }
+        trace.links.append(link)
+        links.append(link)
+    allowed = [_allowed(call, routes, trace, policy) for call in calls]
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
-    async def one(index: int, call: ToolCall, link: Link) -> None:
-        results[index] = await _execute(call, routes, services, timeout, link, sending)
+    async def one(index: int) -> None:
+        call = calls[index]
+        if not allowed[index]:
+            results[index] = declined(call)
+            return
+        seconds = policy.timeouts.get(call.name, timeout)
+        results[index] = await _execute(call, routes, services, seconds, links[index], sending, policy)
 
-    async with anyio.create_task_group() as tg:
-        for index, call in enumerate(calls):
-            link: Link = {
-                "call_id": call.call_id,
-                "alias": call.name,
-                "service": None,
-                "tool": None,
-                "mcp_id": None,
-            }
-            links.append(link)
-            tg.start_soon(one, index, call, link)
+    if policy.parallel:
+        async with anyio.create_task_group() as tg:
+            for index in range(len(calls)):
+                tg.start_soon(one, index)
+    else:
+        for index in range(len(calls)):
+            await one(index)
     return [r for r in results if r is not None]
+
+
+def _allowed(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> bool:
+    route = routes.get(call.name)
+    if policy.allow is None or route is None:
+        return True
+    return policy.allow(call, route.service, route.tool, trace)
 
 
 async def _execute(
@@ -184,13 +210,25 @@ async def _execute(
     timeout: float,
     link: Link,
     sending: anyio.Lock,
+    policy: Policy,
 ) -> CallResult:
-    """One call -> one result: route the alias, parse the arguments, send ``tools/call``."""
+    """One call -> one result: route the alias, parse the arguments, send ``tools/call``.
+
+    With ``policy.tool_retries`` set, a failure ``policy.retryable`` accepts is sent again (same
+    ``call_id``, same arguments) and every JSON-RPC id lands in ``link["attempts"]``.
+    """
     routed = route_call(call, routes, link)
     if isinstance(routed, CallResult):
         return routed
     route, args = routed
-    output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
+    attempts: list[int | str | None] = []
+    for _ in range(1 + (policy.tool_retries or 0)):
+        output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)
+        attempts.append(link["mcp_id"])
+        if not (is_error and policy.retryable(output)):
+            break
+    if policy.tool_retries is not None:
+        link["attempts"] = attempts
     return CallResult(call, output, is_error)
 
 

@@ -16,9 +16,11 @@ JSON-RPC id of each call); the :class:`Trace` is only written, never read back.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 import anyio
@@ -27,20 +29,20 @@ from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, c
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import Outcome
 from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
 from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
-from lessons_lib.engine.stops import model_timeout, round_limit, too_many_calls, total_timeout
+from lessons_lib.engine.stops import answered, check_pairable, model_timeout, round_limit, total_timeout
 
 if TYPE_CHECKING:
     import httpx2
 
-__all__ = ["Limits", "Script", "arun_chain", "run_chain"]
+__all__ = ["Limits", "arun_chain", "run_chain"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class _Run:
     trace: Trace
     setting: ModelSetting
     limits: Limits
+    policy: Policy = DEFAULT_POLICY
     rounds: int = 0
     body: JsonObject = field(default_factory=dict)  # the latest model reply, as received
     model_input: list[JsonObject] = field(default_factory=list)  # what the next request sends
@@ -94,6 +97,7 @@ async def arun_chain(
     stale_routes: Mapping[str, str] | None = None,
     api: str = "responses",
     tool_choice: object = None,
+    policy: Policy | None = None,
 ) -> Trace:
     """Run the whole chain once and return its trace (async form of :func:`run_chain`).
 
@@ -103,15 +107,19 @@ async def arun_chain(
     whose alias map is out of date: it sends that name to the service instead of the one
     ``tools/list`` declared (lesson 05's protocol error). ``api`` is ``"responses"``,
     ``"chat"`` or ``"anthropic"`` (lesson 20); ``tool_choice`` replaces the loop's own choice
-    (``required``) on the first request (lessons 08 and 21).
+    (``required``) on the first request (lessons 08 and 21). ``policy`` adds an example's
+    hooks (:mod:`lessons_lib.engine.policy`: confirmation, retries, its own stand-in...).
     """
     check_lines(head, tail)
-    limits = limits or Limits()
+    limits, policy = limits or Limits(), policy or DEFAULT_POLICY
     adapter, setting, public = open_api(api, live=live, model=model, tool_choice=tool_choice)
+    adapter.settings.update(policy.settings)
+    if not live and policy.label is not None:
+        public["label"] = policy.label
     text = task if task is not None else task_text(path, head, tail)
     trace = Trace(task=text, model=public)
-    run = _Run(trace, setting, limits)
-    transport = None if live else adapter.offline_transport(script or Script())
+    run = _Run(trace, setting, limits, policy)
+    transport = None if live else (policy.standin or partial(adapter.offline_transport, script or Script()))()
     with anyio.move_on_after(limits.total_timeout) as scope:
         try:
             await _loop(
@@ -126,6 +134,8 @@ async def arun_chain(
             trace.outcome = make_outcome("error", f"the run failed: {failure}", f"运行失败：{failure}")
     if scope.cancelled_caught:
         trace.outcome = total_timeout(limits.total_timeout)
+    if policy.finish is not None:
+        policy.finish(trace)
     return _cleaned(trace, setting.key)
 
 
@@ -163,10 +173,20 @@ async def _loop(
         http = await stack.enter_async_context(make_http_client(run.on_body, transport, limits.call_timeout))
         adapter.open(run.setting, http, limits.call_timeout)
         run.model_input = adapter.first_input(trace.task)
+        model_retries = 0
         while True:
             if run.rounds >= limits.max_rounds:
-                raise round_limit(limits.max_rounds)
-            reply = await _ask(run, adapter, tools)
+                if run.policy.fallback is not None:
+                    trace.answer = run.policy.fallback
+                raise round_limit(limits.max_rounds, fallback=run.policy.fallback is not None)
+            try:
+                reply = await _ask(run, adapter, tools)
+            except Stop as stop:
+                if (stop.http_status or 0) < 500 or model_retries >= run.policy.model_retries:
+                    raise
+                model_retries += 1  # model layer: ask again from the user's message; new call ids
+                run.model_input = adapter.first_input(trace.task)
+                continue
             if not reply.calls:
                 if reply.text is None:
                     raise Stop(
@@ -175,46 +195,24 @@ async def _loop(
                         "模型的回复里既没有工具调用，也没有答复文本",
                     )
                 trace.answer = reply.text
-                trace.outcome = _answered(run, reply.text)
+                trace.outcome = answered(run.rounds, reply.text, run.unrouted, run.failed)
                 return
-            _check_pairable(reply, run.rounds, limits.max_calls)
-            results = await execute_calls(reply.calls, routes, connected, limits.call_timeout, trace.links)
-            for result, link in zip(results, trace.links[-len(results) :], strict=True):
-                if result.is_error and link["service"] is None:
+            check_pairable(reply.calls, run.rounds, limits.max_calls)
+            started = time.perf_counter()
+            results = await execute_calls(
+                reply.calls, routes, connected, limits.call_timeout, trace, run.policy
+            )
+            if run.policy.turn_seconds is not None:
+                run.policy.turn_seconds.append(time.perf_counter() - started)
+            links = {link["call_id"]: link for link in trace.links}  # paired by call_id, never by position
+            for result in results:
+                link = links[result.call.call_id]
+                if result.is_error and result.call.name not in routes:
                     run.unrouted.append(result.call.name)
                 elif result.is_error and link["mcp_id"] is not None:
                     run.failed += 1
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
-
-
-def _answered(run: _Run, text: str) -> Outcome:
-    """How an answered run ended: after the feedback (and what failed), or without any call."""
-    if run.rounds == 1:
-        # A reply that ends in a question mark is taken as a question to the user (lesson 08).
-        if text.rstrip().endswith(("？", "?")):
-            return make_outcome(
-                "answered",
-                "no tool was called: the model asked the user for what the task leaves out",
-                "没有调用工具：模型先向用户提问，要补上任务里缺少的信息，而不是猜",
-            )
-        return make_outcome(
-            "answered", "the model answered without calling a tool", "模型没有调用工具，直接作了答复"
-        )
-    reason, text_zh = "the model answered after the feedback", "模型在收到反馈之后作了答复"
-    if run.unrouted:
-        names = ", ".join(dict.fromkeys(run.unrouted))
-        reason += (
-            f"; the application had no route for {names} (its own routing failure: "
-            "no tool ran, nothing was sent to an MCP service)"
-        )
-        text_zh += (
-            f"；应用的路由表里没有别名 {names}：这是应用的路由失败，没有工具运行，也没有请求发给 MCP 服务"
-        )
-    if run.failed:
-        reason += f"; {run.failed} tool call(s) failed at the service"
-        text_zh += f"；有 {run.failed} 个调用在服务一侧失败，反馈如实写明了失败"
-    return make_outcome("answered", reason, text_zh)
 
 
 async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> ModelReply:
@@ -242,29 +240,6 @@ async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> Mod
     return reply
 
 
-def _check_pairable(reply: ModelReply, round_no: int, max_calls: int) -> None:
-    """Stop before executing anything if a call cannot be paired or there are too many."""
-    if len(reply.calls) > max_calls:
-        raise too_many_calls(round_no, len(reply.calls), "Limits.max_calls", max_calls)
-    seen: set[str] = set()
-    for n, call in enumerate(reply.calls, start=1):
-        if call.call_id is None:
-            raise Stop(
-                "error",
-                f"tool call {n} of response_{round_no} has no call_id, so its result could not be "
-                "paired; nothing was executed",
-                f"response_{round_no} 的第 {n} 个工具调用没有 call_id，结果无法配对，所以什么也没有执行",
-            )
-        if call.call_id in seen:
-            raise Stop(
-                "error",
-                f"call_id {call.call_id} appears twice in response_{round_no}, so its result could "
-                "not be paired; nothing was executed",
-                f"call_id {call.call_id} 在 response_{round_no} 里出现了两次，结果无法配对，什么也没有执行",
-            )
-        seen.add(call.call_id)
-
-
 def _first(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup):
         exc = exc.exceptions[0]
@@ -285,6 +260,7 @@ def run_chain(
     stale_routes: Mapping[str, str] | None = None,
     api: str = "responses",
     tool_choice: object = None,
+    policy: Policy | None = None,
 ) -> Trace:
     """Run the whole chain once (offline by default) and return its trace. Lesson 03.
 
@@ -306,6 +282,7 @@ def run_chain(
             stale_routes=stale_routes,
             api=api,
             tool_choice=tool_choice,
+            policy=policy,
         )
 
     return run_sync(main)

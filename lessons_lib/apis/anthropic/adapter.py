@@ -25,6 +25,7 @@ from lessons_lib.engine.adapters import (
     ToolCall,
     copy_schema,
     sdk_errors,
+    with_settings,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class AnthropicAdapter:
         self._client: object = None
         self._model = ""
         self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
+        self.settings: dict[str, object] = {}
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -92,7 +94,7 @@ class AnthropicAdapter:
                 max_tokens=MAX_TOKENS,
                 messages=model_input,
                 tools=tools,
-                tool_choice=choice,
+                **with_settings({"tool_choice": choice}, self.settings),
             )
 
     def read(self, body: JsonObject) -> ModelReply:

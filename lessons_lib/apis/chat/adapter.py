@@ -24,6 +24,7 @@ from lessons_lib.engine.adapters import (
     copy_schema,
     openai_client,
     sdk_errors,
+    with_settings,
 )
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ class ChatAdapter:
         self._client: object = None
         self._model = ""
         self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
+        self.settings: dict[str, object] = {}
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -77,7 +79,10 @@ class ChatAdapter:
         choice = self._choice if first and self._choice is not None else CHOICES[first]
         with sdk_errors(openai, "OPENAI_BASE_URL"):
             await client.chat.completions.create(  # type: ignore[call-overload]
-                model=self._model, messages=model_input, tools=tools, tool_choice=choice
+                model=self._model,
+                messages=model_input,
+                tools=tools,
+                **with_settings({"tool_choice": choice}, self.settings),
             )
 
     def read(self, body: JsonObject) -> ModelReply:

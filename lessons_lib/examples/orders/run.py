@@ -1,8 +1,9 @@
-"""The order desk application: many calls per turn, two retry layers, guardrails. Lesson 31.
+"""The order desk's runs: many calls per turn, two retry layers, guardrails. Lesson 31.
 
-It builds on the host's parts (:mod:`lessons_lib.engine.execute`: services over real MCP
-frames, aliases ``<service>__<tool>``; :mod:`lessons_lib.engine.adapters`: the Responses API
-through the real SDK) and adds what seeds 001 and 003 ask of an application that may write:
+There is one application loop (:mod:`lessons_lib.engine.host`); the order desk runs through it
+with a :class:`~lessons_lib.engine.policy.Policy` that adds what seeds 001 and 003 ask of an
+application that may write, so the key cleaning, the caps and the one-line failures of every
+run hold here too:
 
 - the calls of one reply run concurrently (``parallel=False`` runs them one by one and asks the
   model for one call per reply); feedback is paired by ``call_id``, in the calls' order;
@@ -18,40 +19,21 @@ through the real SDK) and adds what seeds 001 and 003 ask of an application that
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Mapping
-from contextlib import AsyncExitStack, closing
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-if TYPE_CHECKING:
-    import httpx2
-
-import anyio
-
-from lessons_lib.checks.ledger import record_ledger
+from lessons_lib.checks.ledger import ledger
+from lessons_lib.core import queries
 from lessons_lib.core.example import SERVICE_NAME
-from lessons_lib.core.jsonvalue import JSON, JSONObject
-from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import Link, Status
 from lessons_lib.engine._sync import run_sync
-from lessons_lib.engine.adapters import (
-    CallResult,
-    JsonObject,
-    ResponsesAdapter,
-    Stop,
-    ToolCall,
-    marked,
-    unreachable,
-)
-from lessons_lib.engine.execute import Route, Service, ServiceSpec, connect, parse_arguments, route_call
-from lessons_lib.engine.host import Limits, _Run
-from lessons_lib.engine.models import live_setting, make_http_client, offline_setting, redact
-from lessons_lib.engine.stops import model_timeout, round_limit, too_many_calls, total_timeout
+from lessons_lib.engine.adapters import ToolCall
+from lessons_lib.engine.execute import ServiceSpec, parse_arguments
+from lessons_lib.engine.host import Limits, arun_chain
+from lessons_lib.engine.policy import Policy
 from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server
@@ -73,41 +55,6 @@ class OrdersRun:
         """Investigation rows in the database now (lesson 32 counts them)."""
         with closing(od.connect(self.db_path)) as conn:
             return od.count_investigations(conn, order_id)
-
-
-class _OrdersAdapter(ResponsesAdapter):
-    """Responses with the system rules as ``instructions`` and ``parallel_tool_calls``."""
-
-    def __init__(self, parallel: bool, instructions: str | None) -> None:
-        super().__init__()
-        self.parallel, self.instructions = parallel, instructions
-
-    async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
-        import openai
-
-        client = self._client
-        assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
-        try:
-            # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
-            await client.responses.create(
-                model=self._model,
-                input=model_input,  # type: ignore[arg-type]
-                tools=tools,  # type: ignore[arg-type]
-                parallel_tool_calls=self.parallel,
-                instructions=self.instructions or openai.omit,
-            )
-        except openai.APITimeoutError:
-            raise TimeoutError from None
-        except openai.APIStatusError as exc:
-            raise _ModelFailed(exc.status_code) from None
-        except openai.APIConnectionError:
-            raise unreachable("OPENAI_BASE_URL") from None
-
-
-class _ModelFailed(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 async def arun_orders(
@@ -137,194 +84,56 @@ async def arun_orders(
     services: dict[str, ServiceSpec] = {SERVICE: lambda name: build_server(order_desk, name)}
     if with_files:
         services[SERVICE_NAME] = WORKSPACE_DIR
-    setting = live_setting(model) if live else offline_setting(model)
-    if setting is None:
-        raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
-    info = setting.public()
-    if not live:
-        info["label"] = LABEL
-    trace = Trace(task=task, model=info)
-    run = OrdersRun(trace, path)
-    rec = _Run(trace, setting, Limits(max_rounds=guards.max_rounds, call_timeout=guards.call_timeout))
-    adapter = _OrdersAdapter(parallel, instructions)
-    transport = None if live else OrdersModel(quirks=quirks or Quirks())
-    with anyio.move_on_after(guards.total_timeout) as scope:
-        try:
-            await _loop(run, rec, adapter, services, transport, guards, as_confirm(confirm))
-        except* Stop as group:
-            stop = _first(group)
-            status: Status = "error" if stop.status == "error" else "stopped"
-            trace.outcome = make_outcome(
-                status, redact(stop.reason, setting.key), redact(stop.text, setting.key)
-            )
-    if scope.cancelled_caught:
-        trace.outcome = total_timeout(guards.total_timeout)
-    record_ledger(trace)
-    return run
+    asked: list[ConfirmRequest] = []
+    turn_seconds: list[float] = []
+    answer = as_confirm(confirm)
+
+    def allow(call: ToolCall, service: str, tool: str, trace: Trace) -> bool:
+        if tool not in WRITE_TOOLS:
+            return True
+        args, _ = parse_arguments(call.arguments)
+        request = ConfirmRequest(str(call.call_id), call.name, dict(args or {}), _hints(trace, service, tool))
+        asked.append(request)
+        return bool(answer(request))
+
+    policy = Policy(
+        parallel=parallel,
+        settings={"tool_choice": None, "parallel_tool_calls": parallel, "instructions": instructions},
+        allow=allow,
+        timeouts=guards.timeouts,
+        tool_retries=guards.tool_retries,
+        retryable=lambda output: '"code": "internal"' in output,  # only an internal failure
+        model_retries=guards.model_retries,
+        fallback=guards.fallback,
+        standin=lambda: OrdersModel(quirks=quirks or Quirks()),
+        label=LABEL,
+        finish=write_ledger,
+        turn_seconds=turn_seconds,
+    )
+    limits = Limits(
+        max_rounds=guards.max_rounds,
+        call_timeout=guards.call_timeout,
+        total_timeout=guards.total_timeout,
+        max_calls=guards.max_calls,
+    )
+    trace = await arun_chain(task, services=services, live=live, model=model, limits=limits, policy=policy)
+    return OrdersRun(trace, path, asked, turn_seconds)
 
 
-async def _loop(
-    run: OrdersRun,
-    rec: _Run,
-    adapter: _OrdersAdapter,
-    services: Mapping[str, ServiceSpec],
-    transport: httpx2.AsyncBaseTransport | None,
-    guards: Guards,
-    confirm: Confirm,
-) -> None:
-    trace = run.trace
-    async with AsyncExitStack() as stack:
-        connected, declared = await connect(stack, services, trace)
-        routes = {d.alias: Route(d.alias, d.service, d.tool) for d in declared}
-        trace.tools.extend({"alias": d.alias, "service": d.service, "name": d.tool} for d in declared)
-        tools = adapter.declare(declared)
-        http = await stack.enter_async_context(make_http_client(rec.on_body, transport, guards.call_timeout))
-        adapter.open(rec.setting, http, guards.call_timeout)
-        rec.model_input = adapter.first_input(trace.task)
-        model_retries = 0
-        while True:
-            if rec.rounds >= guards.max_rounds:
-                trace.answer = guards.fallback
-                raise round_limit(guards.max_rounds, fallback=True)
-            try:
-                with anyio.fail_after(guards.call_timeout):
-                    await adapter.send(rec.model_input, tools, first=rec.rounds == 0)
-            except TimeoutError:
-                raise model_timeout(guards.call_timeout) from None
-            except _ModelFailed as failed:
-                if failed.status < 500 or model_retries >= guards.model_retries:
-                    raise Stop(
-                        "error",
-                        f"the model API answered HTTP {failed.status}",
-                        f"模型接口回答了 HTTP {failed.status}",
-                    ) from None
-                model_retries += 1  # model layer: ask again from the user's message; new call ids
-                rec.model_input = adapter.first_input(trace.task)
-                continue
-            reply = adapter.read(rec.body)
-            if not reply.calls:
-                trace.answer = reply.text
-                trace.outcome = make_outcome(
-                    "answered",
-                    f"the model answered in round {rec.rounds}",
-                    f"模型在第 {rec.rounds} 轮作了答复",
-                )
-                return
-            if len(reply.calls) > guards.max_calls:
-                raise too_many_calls(rec.rounds, len(reply.calls), "Guards.max_calls", guards.max_calls)
-            ids = [c.call_id for c in reply.calls]
-            if None in ids or len(set(ids)) != len(ids):
-                raise Stop(
-                    "error",
-                    f"response_{rec.rounds} has a call without a call_id, or one twice; nothing ran",
-                    f"response_{rec.rounds} 里有调用缺少 call_id 或重复了 call_id，无法配对，什么也没有执行",
-                )
-            started = time.perf_counter()
-            results = await _execute_all(
-                run, reply.calls, routes, connected, guards, confirm, adapter.parallel
-            )
-            run.turn_seconds.append(time.perf_counter() - started)
-            items = [adapter.feedback_item(r) for r in results]
-            rec.model_input = adapter.next_input(rec.model_input, rec.body, items)
+def write_ledger(trace: Trace) -> None:
+    """Write each call's ledger fields into its link (the trace is what keeps them). Lesson 31."""
+    rows = {r.call_id: r for r in ledger(trace)}
+    for link in trace.links:
+        row = rows.get(str(link.get("call_id")))
+        if row is not None:
+            link["round"], link["arguments"] = row.round, row.arguments
+            link["status"], link["result"] = row.status, row.result
 
 
-async def _execute_all(
-    run: OrdersRun,
-    calls: tuple[ToolCall, ...],
-    routes: Mapping[str, Route],
-    services: Mapping[str, Service],
-    guards: Guards,
-    confirm: Confirm,
-    parallel: bool,
-) -> list[CallResult]:
-    """Ask for writes first (one question at a time), then run the calls; results in call order."""
-    links = [_new_link(run.trace, c) for c in calls]
-    allowed = [_allowed(run, c, routes, confirm) for c in calls]
-    results: list[CallResult | None] = [None] * len(calls)
-    sending = anyio.Lock()  # requests leave in the calls' order; replies may overlap
-
-    async def one(n: int) -> None:
-        if not allowed[n]:
-            results[n] = _declined(calls[n])
-        else:
-            results[n] = await _execute(calls[n], routes, services, guards, links[n], sending)
-
-    if parallel:
-        async with anyio.create_task_group() as tg:
-            for n in range(len(calls)):
-                tg.start_soon(one, n)
-    else:
-        for n in range(len(calls)):
-            await one(n)
-    return [r for r in results if r is not None]
-
-
-def _allowed(run: OrdersRun, call: ToolCall, routes: Mapping[str, Route], confirm: Confirm) -> bool:
-    route = routes.get(call.name)
-    if route is None or route.tool not in WRITE_TOOLS:
-        return True
-    args, _ = parse_arguments(call.arguments)
-    request = ConfirmRequest(str(call.call_id), call.name, dict(args or {}), _hints(run.trace, route))
-    run.asked.append(request)
-    return bool(confirm(request))
-
-
-async def _execute(
-    call: ToolCall,
-    routes: Mapping[str, Route],
-    services: Mapping[str, Service],
-    guards: Guards,
-    link: JSONObject,
-    sending: anyio.Lock,
-) -> CallResult:
-    routed = route_call(call, routes, link)
-    if isinstance(routed, CallResult):
-        return routed
-    route, args = routed
-    timeout = guards.timeouts.get(call.name, guards.call_timeout)
-    attempts: list[JSON] = []
-    for _ in range(1 + guards.tool_retries):
-        output, is_error = await services[route.service].call(
-            route.tool, args, timeout, cast(Link, link), sending
-        )
-        attempts.append(link["mcp_id"])
-        if not (is_error and '"code": "internal"' in output):
-            break  # tool layer: only an internal failure is sent again (same call_id, same key)
-    link["attempts"] = attempts
-    return CallResult(call, output, is_error)
-
-
-def _declined(call: ToolCall) -> CallResult:
-    error = {"code": "declined", "message": "the user did not confirm this write; nothing was written"}
-    text = json.dumps({"status": "error", "error": error}, ensure_ascii=False)
-    return CallResult(call, marked(text, True), True)
-
-
-def _new_link(trace: Trace, call: ToolCall) -> JSONObject:
-    link: JSONObject = {
-        "call_id": call.call_id,
-        "alias": call.name,
-        "service": None,
-        "tool": None,
-        "mcp_id": None,
-    }
-    trace.links.append(cast(Link, link))  # the same dict: the ledger fields are added to it later
-    return link
-
-
-def _hints(trace: Trace, route: Route) -> dict[str, object]:
+def _hints(trace: Trace, service: str, tool: str) -> dict[str, object]:
     """The tool's annotations as the service listed them (a claim, for display only)."""
-    from lessons_lib.core import queries
-
-    hints = (queries.mcp_tool(trace, route.tool, route.service) or {}).get("annotations")
+    hints = (queries.mcp_tool(trace, tool, service) or {}).get("annotations")
     return dict(hints) if isinstance(hints, dict) else {}
-
-
-def _first(exc: BaseException) -> Stop:
-    while isinstance(exc, BaseExceptionGroup):
-        exc = exc.exceptions[0]
-    assert isinstance(exc, Stop)
-    return exc
 
 
 def run_orders(task: str, **kwargs: Any) -> OrdersRun:

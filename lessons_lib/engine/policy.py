@@ -1,0 +1,70 @@
+"""What an example may add to the one application loop: hooks whose defaults change nothing. Lesson 31.
+
+The host (:mod:`lessons_lib.engine.host`) runs every chain of the course; an example that needs
+more (the order desk, lessons 31-33) passes a :class:`Policy` instead of writing a second
+loop, so the key cleaning, the caps, the SDK error mapping and the one-line failures hold for
+its runs as well:
+
+- ``parallel``: the calls of one reply run concurrently (False: one after the other);
+- ``settings``: extra request settings of the model API (``instructions``,
+  ``parallel_tool_calls``; a None value leaves the setting out, ``tool_choice`` included);
+- ``allow``: asked once per call, in the calls' order, before any call of the reply runs
+  (confirmation before a write); a no becomes a ``declined`` tool error and nothing runs;
+- ``timeouts``: seconds per alias (else ``Limits.call_timeout``);
+- ``tool_retries`` and ``retryable``: the tool layer sends a failed ``tools/call`` again, same
+  ``call_id``, same arguments, and records every JSON-RPC id in the link's ``attempts``;
+- ``model_retries``: a model request answered with HTTP 5xx restarts the turn from the task;
+- ``fallback``: the application's own answer when the round limit is reached;
+- ``standin`` and ``label``: the example's offline stand-in in place of the API's own;
+- ``finish``: called with the trace when the run ended, before the key is cleaned from it;
+- ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lessons_lib.core.trace import Trace
+from lessons_lib.engine.adapters import CallResult, ToolCall, marked
+
+if TYPE_CHECKING:
+    import httpx2
+
+Allow = Callable[[ToolCall, str, str, Trace], bool]
+"""``allow(call, service, tool, trace)``: may this call run? (False: declined, nothing runs)"""
+
+
+def _never(output: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The hooks of one run of the loop (see the module docstring); the defaults add nothing."""
+
+    parallel: bool = True
+    settings: Mapping[str, object] = field(default_factory=dict)
+    allow: Allow | None = None
+    timeouts: Mapping[str, float] = field(default_factory=dict)
+    tool_retries: int | None = None
+    """None: no tool-layer retry and no ``attempts`` in the links (part one's traces)."""
+    retryable: Callable[[str], bool] = _never
+    model_retries: int = 0
+    fallback: str | None = None
+    standin: Callable[[], httpx2.AsyncBaseTransport] | None = None
+    label: str | None = None
+    finish: Callable[[Trace], None] | None = None
+    turn_seconds: list[float] | None = None
+
+
+DEFAULT_POLICY = Policy()
+
+
+def declined(call: ToolCall) -> CallResult:
+    """The result of a call the user did not confirm: a tool error, nothing was written."""
+    error = {"code": "declined", "message": "the user did not confirm this write; nothing was written"}
+    text = json.dumps({"status": "error", "error": error}, ensure_ascii=False)
+    return CallResult(call, marked(text, True), True)
