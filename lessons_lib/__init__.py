@@ -35,7 +35,7 @@ _EXPORTS: dict[str, str] = {
     "service_reads": "lessons_lib.engine.fileservice",
     "run_chain": "lessons_lib.engine.host",
     "Limits": "lessons_lib.engine.host",
-    "Script": "lessons_lib.engine.offline_model",
+    "Script": "lessons_lib.engine.standin_rules",
     "INPUT_SCHEMA": "lessons_lib.engine.fileservice",
     "Trace": "lessons_lib.core.trace",
     "load_trace": "lessons_lib.core.trace",

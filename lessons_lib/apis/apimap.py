@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.htmltable import Cell, html_table, markup
 from lessons_lib.views.changetable import abbreviate, text_table
@@ -74,7 +75,7 @@ PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = 
 def _fixture(api: str, name: str) -> Any:
     from lessons_lib.core.paths import DATA_DIR
 
-    path = DATA_DIR / (f"{name}.json" if api == "responses" else f"{api}/{name}.json")
+    path = DATA_DIR / api_entry(api).fixtures / f"{name}.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -15,6 +15,7 @@ import json
 from typing import Any, Final
 
 from lessons_lib.apis.apimap import ApiTable
+from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import Kind
 
 ALIAS: Final = "fs__read_text_file"
@@ -84,6 +85,6 @@ def compare_tool_choices(api: str = "chat") -> ApiTable:
         "打招呼任务：调用",
         "打招呼任务：答复",
     )
-    name_zh = "Chat Completions" if api == "chat" else "Anthropic Messages"
+    name_zh = api_entry(api).title
     title = f"tool_choice 逐个真实运行（{name_zh}，两个服务）"
     return ApiTable(title, header, tuple(rows))

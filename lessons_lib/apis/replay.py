@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 
+from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import dump_json
 from lessons_lib.engine._sync import run_sync
+from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
 
 
@@ -50,26 +52,14 @@ class Reply:
 
 
 def _transport(api: str) -> httpx2.AsyncBaseTransport:
-    if api == "chat":
-        from lessons_lib.apis.chat.standin import OfflineChat
-
-        return OfflineChat()
-    if api == "anthropic":
-        from lessons_lib.apis.anthropic.standin import OfflineAnthropic
-
-        return OfflineAnthropic()
-    from lessons_lib.apis.responses.standin_state import StatefulOfflineModel
-
-    return StatefulOfflineModel()
+    return cast("httpx2.AsyncBaseTransport", load(api_entry(api).replay_standin)())
 
 
 async def _send(api: str, client: Any, body: dict[str, Any]) -> None:
-    if api == "chat":
-        await client.chat.completions.create(**body)
-    elif api == "anthropic":
-        await client.messages.create(**body)
-    else:
-        await client.responses.create(**body)
+    method = client
+    for part in api_entry(api).create.split("."):
+        method = getattr(method, part)
+    await method(**body)
 
 
 async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
@@ -81,7 +71,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
             replies.append(Reply(code or 0, body))
 
     http = httpx2.AsyncClient(transport=RecordingTransport(_transport(api), sink))
-    if api == "anthropic":
+    if api_entry(api).sdk == "anthropic":
         from anthropic import APIStatusError, AsyncAnthropic
 
         client: Any = AsyncAnthropic(api_key=OFFLINE_KEY, max_retries=0, http_client=http)

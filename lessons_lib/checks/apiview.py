@@ -15,6 +15,7 @@ import json
 from typing import Final
 
 from lessons_lib.checks._evidence import TRACE_FORMAT
+from lessons_lib.core.apiregistry import api_entry, is_reference
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 
@@ -131,11 +132,29 @@ def _tools(api: str, tools: JSON) -> JSON:
         return tools
     out: list[JSON] = []
     for tool in objects(tools):
-        spec = tool.get("function") if api == "chat" else tool
-        schema = get_in(spec, "parameters" if api == "chat" else "input_schema")
+        entry = api_entry(api)
+        spec = tool.get(entry.wrapper) if entry.wrapper else tool
+        schema = get_in(spec, entry.rule)
         name, description = get_in(spec, "name"), get_in(spec, "description")
         out.append({"type": "function", "name": name, "description": description, "parameters": schema})
     return out
+
+
+def _chat_reply(body: JSONObject) -> list[JSON] | None:
+    if "choices" not in body:
+        return None  # a request
+    message = get_in(body, "choices", 0, "message")
+    return _chat_items(message) if isinstance(message, dict) else []
+
+
+def _anthropic_reply(body: JSONObject) -> list[JSON] | None:
+    if body.get("type") != "message":
+        return None  # a request
+    return _anthropic_items({"role": "assistant", "content": body.get("content")})
+
+
+_VIEWS: Final = {"chat": (_chat_reply, _chat_items), "anthropic": (_anthropic_reply, _anthropic_items)}
+"""Per API (a registry name): its reply's items and a message's items, in the Responses places."""
 
 
 def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
@@ -145,14 +164,12 @@ def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
 def responses_view(api: str, body: JSON) -> JSON:
     """One Chat or Anthropic request or response, its parts moved to the Responses places."""
     body = copy.deepcopy(body)
-    if api == "responses" or not isinstance(body, dict):
+    if is_reference(api) or not isinstance(body, dict):
         return body
-    if api == "chat" and "choices" in body:
-        message = get_in(body, "choices", 0, "message")
-        return _response(body, _chat_items(message) if isinstance(message, dict) else [])
-    if api == "anthropic" and body.get("type") == "message":
-        return _response(body, _anthropic_items({"role": "assistant", "content": body.get("content")}))
-    convert = _chat_items if api == "chat" else _anthropic_items
+    reply, convert = _VIEWS[api_entry(api).name]
+    output = reply(body)
+    if output is not None:
+        return _response(body, output)
     messages = body.get("messages")
     items = [i for m in objects(messages) for i in convert(m)] if isinstance(messages, list) else messages
     return {

@@ -23,6 +23,7 @@ from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks.apiview import api_of, responses_trace
 from lessons_lib.checks.verify_apis import api_problems
 from lessons_lib.checks.verify_report import esc
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import html_table, status, status_badge
@@ -103,7 +104,7 @@ def diagnose(trace: object) -> Diagnosis:
     """
     original = _as_trace(trace)
     api = api_of(original)  # Chat / Anthropic (lesson 22): walk the Responses view of the same parts
-    data = responses_trace(original, api) if api != "responses" else original
+    data = original if is_reference(api) else responses_trace(original, api)
     chains = [Chain(data, n) for n in range(max(1, len(call_items(model_body(data, "response_1")))))]
     findings: list[Finding] = []
     for (key, name), step in zip(STEPS, WALK, strict=True):
@@ -111,7 +112,7 @@ def diagnose(trace: object) -> Diagnosis:
             findings.append(Finding(key, name, "unchecked", "前面的环节已断开，先修好它"))
         else:
             findings.append(_walk_step(key, name, step, chains))
-    if api != "responses":
+    if not is_reference(api):
         findings = _with_api_problems(findings, api_problems(roundtrip_from_trace(original), api))
     return Diagnosis(findings, tool_failed=any(c.tool_failed for c in chains))
 

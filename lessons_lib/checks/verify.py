@@ -54,6 +54,7 @@ from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
 from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 FIELDS_LIMITS: Final = (
@@ -78,7 +79,7 @@ def verify_fields(fragments: object) -> Report:
     fr = as_dict(fragments)
     kind = kind_of(fr)
     api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
-    if api != "responses":  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
+    if not is_reference(api):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
     fr = fragments_from_trace(fr) if kind == "trace" else fr
     fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
@@ -90,7 +91,7 @@ def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     rt = as_dict(roundtrip)
     api = api_of(rt)
     rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
-    if api != "responses":
+    if not is_reference(api):
         return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)
     return Report(

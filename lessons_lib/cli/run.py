@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
+from lessons_lib.core.exampleregistry import example_entry, example_names
 from lessons_lib.core.trace import Trace
 
 DESCRIPTION = (
@@ -34,13 +35,15 @@ TOOL_CHOICES: dict[str, tuple[object, object]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     given_args = list(sys.argv[1:] if argv is None else argv)
-    if any(a == "--example" or a.startswith("--example=") for a in given_args):
-        from lessons_lib.examples.orders.cli import main as run_example  # lessons 30-39: the order desk
-
-        return run_example(given_args)
+    example = _example_named(given_args)
+    if example is not None:  # another example (lessons 30-39: the order desk), from the example registry
+        return _run_example(example, given_args)
     parser = argparse.ArgumentParser(prog="python -m lessons_lib run", description=DESCRIPTION)
+    runnable = [n for n in example_names() if example_entry(n).run is not None]
     parser.add_argument(
-        "--example", choices=["orders"], help="another example: 'orders' (see run --example orders --help)"
+        "--example",
+        choices=runnable,
+        help=f"another example: {', '.join(map(repr, runnable))} (see run --example orders --help)",
     )
     parser.add_argument("--path", help=f"logical path to read, sent as given (default {EXAMPLE_PATH})")
     lines = parser.add_mutually_exclusive_group()
@@ -76,8 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from lessons_lib.engine.apis import KEYS, setting_for
-    from lessons_lib.engine.models import ENABLE_LIVE
+    from lessons_lib.core.apiregistry import api_entry
+    from lessons_lib.engine.apis import load, setting_for
 
     try:
         no_key = args.live and setting_for(args.api, True) is None
@@ -85,9 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"run: {exc}", file=sys.stderr)
         return 2
     if no_key:
-        if args.api == "anthropic":
-            from lessons_lib.apis.anthropic.adapter import ENABLE_LIVE
-        print(f"run: --live --api {args.api} needs {KEYS[args.api]}. {ENABLE_LIVE}", file=sys.stderr)
+        entry = api_entry(args.api)
+        print(f"run: --live --api {args.api} needs {entry.key}. {load(entry.enable_live)}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
@@ -109,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         api=args.api,
         tool_choice=None
         if args.tool_choice is None
-        else TOOL_CHOICES[args.tool_choice][args.api == "anthropic"],
+        else TOOL_CHOICES[args.tool_choice][api_entry(args.api).choice_family],
     )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     failed = failed_outputs(trace)
@@ -124,3 +126,30 @@ def failed_outputs(trace: Trace) -> list[str]:
     items = q.feedback_items(rounds[-1].request, q.model_api(trace)) if rounds else []
     texts = [i.output for i in items]
     return [t for t in texts if isinstance(t, str) and t.startswith(FAILURE_PREFIX)]
+
+
+def _example_named(args: Sequence[str]) -> str | None:
+    for n, arg in enumerate(args):
+        if arg == "--example":
+            return args[n + 1] if n + 1 < len(args) else ""
+        if arg.startswith("--example="):
+            return arg.partition("=")[2]
+    return None
+
+
+def _run_example(name: str, args: Sequence[str]) -> int:
+    """``run --example NAME ...``: the example's own run command, found in the example registry."""
+    from lessons_lib.engine.apis import load
+
+    try:
+        entry = example_entry(name)
+    except ValueError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if entry.run is None:
+        print(
+            f"run: the example '{name}' has no run command; see its lessons ({entry.lessons})",
+            file=sys.stderr,
+        )
+        return 2
+    return int(load(entry.run)(list(args)) or 0)

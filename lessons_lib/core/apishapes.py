@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, joined_text, objects
 from lessons_lib.core.tracetypes import DEFAULT_API, ModelApi
 
@@ -182,7 +183,7 @@ def tool_calls(response: JSON | object, api: ModelApi = DEFAULT_API) -> list[Too
 def input_items(request: JSON | object, api: ModelApi = DEFAULT_API) -> list[JSONObject]:
     """The conversation a model request carries: Responses ``input`` (a plain string is one user
     message), the others' ``messages``."""
-    if api == "responses":
+    if is_reference(api):
         return _responses_inputs(request if isinstance(request, dict) else None)
     return objects(get_in(request, "messages"))
 

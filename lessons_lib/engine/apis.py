@@ -1,9 +1,10 @@
-"""The one registry of model APIs: which adapter and which model setting a run of ``api`` uses.
+"""Which adapter and which model setting a run of ``api`` uses, read from the one API registry.
 
 Introduced in lesson 20. Each API is one folder of ``lessons_lib.apis`` (the Responses adapter
-and stand-in of part one still live in ``engine``) and one entry here; the kernel asks this
-registry and never compares API names. Entries name their modules as text and are imported on
-first use, so the kernel never imports a plug-in folder. ``open_api("chat", live=False)`` gives
+and stand-in of part one still live in ``engine``) and one entry of
+``lessons_lib.core.apiregistry``; the kernel asks the registry and never compares API names.
+Entries name their modules as text, imported here on first use, so the kernel never imports a
+plug-in folder. ``open_api("chat", live=False)`` gives
 the Chat Completions adapter and the offline setting labelled as its stand-in; ``live=True``
 reads that API's own key from the environment (``OPENAI_API_KEY`` for Responses and Chat,
 ``ANTHROPIC_API_KEY`` for Anthropic) or raises a one-line ``RuntimeError`` that says which one
@@ -15,77 +16,31 @@ for the two newer APIs, ``api``.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, cast
 
-from lessons_lib.core.tracetypes import MODEL_APIS, ModelApi, ModelInfo
+from lessons_lib.core.apiregistry import api_entry
+from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.models import ModelSetting
 
-
-@dataclass(frozen=True)
-class ApiEntry:
-    """One model API: its key's variable and where its adapter and settings are (``module:name``)."""
-
-    name: ModelApi
-    key: str
-    adapter: str
-    offline: str
-    live: str
-    in_trace: bool = True  # part one's traces (Responses) carry no ``model.api``: absent = responses
+__all__ = ["load", "make_adapter", "open_api", "setting_for"]
 
 
-REGISTRY: Final[dict[str, ApiEntry]] = {
-    "responses": ApiEntry(
-        "responses",
-        "OPENAI_API_KEY",
-        "lessons_lib.engine.adapters:ResponsesAdapter",
-        "lessons_lib.engine.models:offline_setting",
-        "lessons_lib.engine.models:live_setting",
-        in_trace=False,
-    ),
-    "chat": ApiEntry(
-        "chat",
-        "OPENAI_API_KEY",
-        "lessons_lib.apis.chat.adapter:ChatAdapter",
-        "lessons_lib.apis.chat.adapter:offline_setting",
-        "lessons_lib.engine.models:live_setting",
-    ),
-    "anthropic": ApiEntry(
-        "anthropic",
-        "ANTHROPIC_API_KEY",
-        "lessons_lib.apis.anthropic.adapter:AnthropicAdapter",
-        "lessons_lib.apis.anthropic.adapter:offline_setting",
-        "lessons_lib.apis.anthropic.adapter:live_setting",
-    ),
-}
-assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list
-
-KEYS: Final = {name: entry.key for name, entry in REGISTRY.items()}
-
-
-def api_entry(api: str) -> ApiEntry:
-    """The registry entry of ``api``; an unknown name is a one-line ``ValueError``."""
-    entry = REGISTRY.get(api)
-    if entry is None:
-        raise ValueError(f"unknown model API '{api}'; known: {', '.join(REGISTRY)}")
-    return entry
-
-
-def _load(ref: str) -> Any:
+def load(ref: str) -> Any:
+    """The object a registry ref (``module:name``) names, its module imported on first use."""
     module, _, name = ref.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
 def make_adapter(api: str, tool_choice: object = None) -> ModelAdapter:
     """A fresh adapter; ``tool_choice`` (lessons 08, 21) replaces the loop's own on the first request."""
-    return cast(ModelAdapter, _load(api_entry(api).adapter)(tool_choice))
+    return cast(ModelAdapter, load(api_entry(api).adapter)(tool_choice))
 
 
 def setting_for(api: str, live: bool, model: str | None = None) -> ModelSetting | None:
     """The model setting for this API: offline, or live from its key (None when the key is not set)."""
     entry = api_entry(api)
-    return cast("ModelSetting | None", _load(entry.live if live else entry.offline)(model))
+    return cast("ModelSetting | None", load(entry.live if live else entry.offline)(model))
 
 
 def open_api(

@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
+from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
 from lessons_lib.core.trace import event_number
 from lessons_lib.core.tracetypes import ModelApi
@@ -56,7 +57,7 @@ def _short(value: Any, limit: int = 60) -> str:
 
 
 def _api(api: str) -> ModelApi:
-    return "chat" if api == "chat" else "anthropic"
+    return api_entry(api).name
 
 
 def model_summary(label: str, body: dict[str, Any], api: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lessons_lib.core import apishapes, glossary
 from lessons_lib.core import queries as q
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.trace import Trace, event_number, load_trace
 from lessons_lib.core.tracetypes import Event, TraceData
@@ -87,7 +88,7 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     from lessons_lib.checks.apiview import api_of, responses_trace
 
     api = api_of(data)
-    if api != "responses":  # Chat / Anthropic (lesson 20): the same rules on the Responses view
+    if not is_reference(api):  # Chat / Anthropic (lesson 20): the same rules on the Responses view
         from lessons_lib.views.apiviews import native_rows
 
         lanes, rows = build_rows(responses_trace(dict(data), api))  # type: ignore[arg-type]

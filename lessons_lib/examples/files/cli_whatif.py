@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.examples.files.whatif import compare_head, compare_tail
 
@@ -37,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
         return int(exc.code or 0)
-    if args.tail is not None and args.api != "responses":
+    if args.tail is not None and not is_reference(args.api):
         print(
             "whatif: --api compares head runs (lesson 20); use --head with it, or drop --api.",
             file=sys.stderr,

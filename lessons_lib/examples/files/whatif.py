@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
@@ -269,7 +270,7 @@ def compare_head(
 
 def _chain(head: int, path: str, api: str) -> Chain:
     """One cached head run; Responses keeps the three-argument key the slider warms (lesson 09)."""
-    return (_cached(head, None, path) if api == "responses" else _cached(head, None, path, api))[1]
+    return (_cached(head, None, path) if is_reference(api) else _cached(head, None, path, api))[1]
 
 
 def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.commands import command_help
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
@@ -80,7 +81,7 @@ def _tools(args: argparse.Namespace) -> int:
 
     failed = 0
     for op in operations(openapi_document()):
-        tool = responses_tool(op) if args.api == "responses" else chat_tool(op)
+        tool = responses_tool(op) if is_reference(args.api) else chat_tool(op)
         errors = tool_errors(args.api, tool)
         failed += bool(errors)
         print(json.dumps(tool, ensure_ascii=False, indent=1))

@@ -1,0 +1,113 @@
+"""The one registry of model APIs: one entry per API, the only place that knows their names. Lesson 20.
+
+Standard library only, so every layer may ask it. An entry says what the kernel needs to know
+about an API without comparing its name: its title, its key's variable, whether it is the
+reference whose places the checks use (Responses), where its fixtures are, which SDK and
+method send a request, and where its plug-in's adapter, settings and stand-ins live, as
+``module:name`` text loaded on first use (``lessons_lib.engine.apis``), so the kernel never
+imports a plug-in folder. An unknown name is a one-line ``ValueError``, never a default.
+
+Adding an API is one folder under ``lessons_lib/apis/`` and one entry here (plus its shapes in
+``core.apishapes.SHAPES``, which a test holds to this list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from lessons_lib.core.tracetypes import MODEL_APIS, ModelApi
+
+
+@dataclass(frozen=True)
+class ApiEntry:
+    """One model API (see the module docstring); refs are ``module:name`` text."""
+
+    name: ModelApi
+    title: str
+    key: str
+    sdk: str
+    create: str
+    """The SDK client's method that sends one request, as a dotted path."""
+    adapter: str
+    offline: str
+    live: str
+    replay_standin: str
+    enable_live: str
+    reference: bool = False
+    """True for the API whose places the checks and the doctor use (Responses)."""
+    fixtures: str = ""
+    """The fixtures' folder under ``data/`` ("" = ``data/`` itself)."""
+    in_trace: bool = True
+    """False: the trace carries no ``model.api`` (part one's traces; absent = responses)."""
+    choice_family: int = 0
+    """0: OpenAI ``tool_choice`` values; 1: Anthropic ones."""
+    wrapper: str = ""
+    """The key a declared tool sits under ("function" in Chat Completions; "" = none)."""
+    rule: str = "parameters"
+    """The declared tool's rule field (``input_schema`` in Anthropic Messages)."""
+
+
+_MODELS: Final = "lessons_lib.engine.models"
+
+REGISTRY: Final[dict[str, ApiEntry]] = {
+    "responses": ApiEntry(
+        "responses",
+        "Responses",
+        "OPENAI_API_KEY",
+        "openai",
+        "responses.create",
+        "lessons_lib.engine.adapters:ResponsesAdapter",
+        f"{_MODELS}:offline_setting",
+        f"{_MODELS}:live_setting",
+        "lessons_lib.apis.responses.standin_state:StatefulOfflineModel",
+        f"{_MODELS}:ENABLE_LIVE",
+        reference=True,
+        in_trace=False,
+    ),
+    "chat": ApiEntry(
+        "chat",
+        "Chat Completions",
+        "OPENAI_API_KEY",
+        "openai",
+        "chat.completions.create",
+        "lessons_lib.apis.chat.adapter:ChatAdapter",
+        "lessons_lib.apis.chat.adapter:offline_setting",
+        f"{_MODELS}:live_setting",
+        "lessons_lib.apis.chat.standin:OfflineChat",
+        f"{_MODELS}:ENABLE_LIVE",
+        fixtures="chat",
+        wrapper="function",
+    ),
+    "anthropic": ApiEntry(
+        "anthropic",
+        "Anthropic Messages",
+        "ANTHROPIC_API_KEY",
+        "anthropic",
+        "messages.create",
+        "lessons_lib.apis.anthropic.adapter:AnthropicAdapter",
+        "lessons_lib.apis.anthropic.adapter:offline_setting",
+        "lessons_lib.apis.anthropic.adapter:live_setting",
+        "lessons_lib.apis.anthropic.standin:OfflineAnthropic",
+        "lessons_lib.apis.anthropic.adapter:ENABLE_LIVE",
+        fixtures="anthropic",
+        choice_family=1,
+        rule="input_schema",
+    ),
+}
+assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list
+
+KEYS: Final = {name: entry.key for name, entry in REGISTRY.items()}
+
+
+def api_entry(api: str) -> ApiEntry:
+    """The registry entry of ``api``; an unknown name is a one-line ``ValueError``."""
+    entry = REGISTRY.get(api)
+    if entry is None:
+        raise ValueError(f"unknown model API '{api}'; known: {', '.join(REGISTRY)}")
+    return entry
+
+
+def is_reference(api: str) -> bool:
+    """Whether ``api`` is the reference API (its messages already use the Responses places)."""
+    return api_entry(api).reference
