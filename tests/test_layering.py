@@ -1,10 +1,13 @@
 """The package's layers, read from its imports (``ast``): no cycle, no upward import, stdlib-only core.
 
-Layers, lowest first (README "The library at a glance"): ``core``, ``checks``, ``engine``,
-``views``, ``lab``, ``course``, ``cli``, then the top-level facade. A module may import its own
-layer or a lower one. ``core`` and ``checks`` import the standard library only; the model and
-MCP SDKs are imported in ``engine`` only. Every import counts: top level, inside a function
-(lazy) and under ``TYPE_CHECKING``.
+Layers, lowest first (README "The library at a glance"): the kernel (``core``, ``checks``,
+``engine``, ``views``), the plug-ins (``apis``: one folder per model API; ``examples``: one
+folder per example), ``course``, ``cli``, then the top-level facade. A module may import its
+own layer or a lower one, so the kernel never imports a plug-in. ``core`` and ``checks``
+import the standard library only; the model and MCP SDKs are imported in ``engine`` and the
+plug-ins only, and inside a plug-in a file's role sets its imports (``STDLIB_ROLES``). A
+module whose name starts with ``_`` is imported only from its own folder. Every import
+counts: top level, inside a function (lazy) and under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ import pytest
 LAYERS = ("core", "checks", "engine", "views", "apis", "examples", "course", "cli")
 KERNEL = ("core", "checks", "engine", "views")
 PLUGINS = ("apis", "examples")
+STDLIB_ROLES = ("data", "shapes", "kinds", "checks", "guards")
+"""Inside a plug-in a file's role sets its imports: these roles take the standard library only;
+adapters, stand-ins and services may use the SDKs. The kernel sits below the plug-ins, so a
+kernel module importing one is an upward import."""
 STDLIB_ONLY = ("core", "checks")
 SDKS = ("openai", "mcp", "httpx2", "anthropic")
 PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
@@ -70,14 +77,26 @@ def check_layers(root: Path) -> list[str]:
                     graph[mod].add(target)
                 if target in modules and layer_of(target) > layer_of(mod):
                     problems.append(f"{where}:{line}: upward import of {target}")
+                if target in modules and _private_elsewhere(target, mod):
+                    problems.append(f"{where}:{line}: private module {target} imported from another folder")
             elif top not in sys.stdlib_module_names:
                 layer = LAYERS[layer_of(mod)] if layer_of(mod) < len(LAYERS) else "facade"
                 if layer in STDLIB_ONLY:
                     problems.append(f"{where}:{line}: third-party import {top} in {layer}/")
+                elif layer in PLUGINS and path.stem in STDLIB_ROLES:
+                    problems.append(
+                        f"{where}:{line}: third-party import {top} in a plug-in's {path.stem} module"
+                    )
                 elif top in SDKS and layer not in ("engine", *PLUGINS):
-                    problems.append(f"{where}:{line}: SDK import {top} outside engine/")
+                    problems.append(f"{where}:{line}: SDK import {top} outside engine/ and the plug-ins")
     problems += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
     return problems
+
+
+def _private_elsewhere(target: str, importer: str) -> bool:
+    """A module whose name starts with ``_`` imported from outside its own folder."""
+    folder, _, name = target.rpartition(".")
+    return name.startswith("_") and importer.rpartition(".")[0] != folder and importer != folder
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -118,6 +137,32 @@ def test_every_module_is_in_a_layer() -> None:
         ("checks/doctor.py", "import jsonschema", "third-party import jsonschema in checks/"),
         ("views/narrate.py", "import openai", "SDK import openai outside engine/"),
         ("examples/files/whatif.py", "from lessons_lib.examples.files import widgets", "import cycle:"),
+        (
+            "engine/host.py",
+            "    from lessons_lib.examples.orders import run",
+            "upward import of lessons_lib.exampl",
+        ),
+        (
+            "views/narrate.py",
+            "from lessons_lib.apis.chat import adapter",
+            "upward import of lessons_lib.apis.chat",
+        ),
+        ("examples/orders/data.py", "import openai", "third-party import openai in a plug-in's data module"),
+        (
+            "examples/orders/guards.py",
+            "import jsonschema",
+            "third-party import jsonschema in a plug-in's guards",
+        ),
+        (
+            "course/quiz.py",
+            "from lessons_lib.checks import _mistakes",
+            "private module lessons_lib.checks._mist",
+        ),
+        (
+            "apis/chat/adapter.py",
+            "    from lessons_lib.checks._rules import x",
+            "private module lessons_lib.checks._rul",
+        ),
     ],
 )
 def test_a_planted_violation_is_found(tmp_path: Path, module: str, planted: str, expected: str) -> None:

@@ -19,9 +19,9 @@ import httpx2
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import dump_json
-from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
+from lessons_lib.engine.runsync import run_sync
 
 
 @dataclass(frozen=True)

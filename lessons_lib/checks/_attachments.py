@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from lessons_lib.checks._evidence import (
+from lessons_lib.checks.evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     as_dict,

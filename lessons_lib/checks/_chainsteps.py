@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._evidence import (
+from lessons_lib.checks._rules import (
+    inside_root,
+    normalised,
+    parse_arguments,
+    rule_summary,
+    values_follow_rule,
+)
+from lessons_lib.checks.evidence import (
     call_items,
     declared_tool,
     feedback_output,
@@ -24,15 +31,8 @@ from lessons_lib.checks._evidence import (
     pick_feedback,
     result_text,
 )
-from lessons_lib.checks._fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
-from lessons_lib.checks._jsoncheck import Fail, diff_path, need, obj, show
-from lessons_lib.checks._rules import (
-    inside_root,
-    normalised,
-    parse_arguments,
-    rule_summary,
-    values_follow_rule,
-)
+from lessons_lib.checks.fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
+from lessons_lib.checks.jsoncheck import Fail, diff_path, need, obj, show
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT
 

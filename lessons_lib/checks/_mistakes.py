@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from lessons_lib.checks._evidence import (
+from lessons_lib.checks.evidence import (
     as_dict,
     call_items,
     first_call,
@@ -24,7 +24,7 @@ from lessons_lib.checks._evidence import (
     require_trace,
     result_text,
 )
-from lessons_lib.checks._jsoncheck import Fail
+from lessons_lib.checks.jsoncheck import Fail
 from lessons_lib.core.jsonvalue import JSONObject
 
 Trace = dict[str, Any]

@@ -12,7 +12,7 @@ import json
 import posixpath
 from typing import Any, Final
 
-from lessons_lib.checks._jsoncheck import Fail, json_kind, need, obj, same, show
+from lessons_lib.checks.jsoncheck import Fail, json_kind, need, obj, same, show
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT
 

@@ -14,7 +14,7 @@ import copy
 import json
 from typing import Final
 
-from lessons_lib.checks._evidence import TRACE_FORMAT
+from lessons_lib.checks.evidence import TRACE_FORMAT
 from lessons_lib.core.apiregistry import api_entry, is_reference
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from lessons_lib.checks._jsoncheck import Fail, load_json
 from lessons_lib.checks._mistakes import (
     Trace,
     declaration_as_execution,
@@ -26,6 +25,7 @@ from lessons_lib.checks._mistakes import (
     rule_as_value,
 )
 from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
+from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.verify import Report, roundtrip_from_trace, verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import esc
 from lessons_lib.core.display import Displayable

@@ -38,7 +38,8 @@ from lessons_lib.checks._attachments import (
     fragments_from_trace,
     roundtrip_from_trace,
 )
-from lessons_lib.checks._evidence import (
+from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     TRACE_FORMAT,
@@ -48,10 +49,9 @@ from lessons_lib.checks._evidence import (
     model_body,
     output_items,
 )
-from lessons_lib.checks._fieldchecks import FAILURE_PREFIX, field_checks
-from lessons_lib.checks._jsoncheck import Fail, same, show
-from lessons_lib.checks._roundtripchecks import roundtrip_checks, trials
-from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.fieldchecks import FAILURE_PREFIX, field_checks
+from lessons_lib.checks.jsoncheck import Fail, same, show
+from lessons_lib.checks.roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
 from lessons_lib.core.apiregistry import is_reference

@@ -15,8 +15,8 @@ import json
 from collections.abc import Callable
 from typing import Final
 
-from lessons_lib.checks._evidence import result_text
-from lessons_lib.checks._jsoncheck import Fail, list_of, need, obj, show
+from lessons_lib.checks.evidence import result_text
+from lessons_lib.checks.jsoncheck import Fail, list_of, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 

@@ -12,7 +12,7 @@ import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lessons_lib.checks._jsoncheck import Fail
+from lessons_lib.checks.jsoncheck import Fail
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, html_table, status, status_badge
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from lessons_lib.checks._jsoncheck import Fail, short
+from lessons_lib.checks.jsoncheck import Fail, short
 from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
 

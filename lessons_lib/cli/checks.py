@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from lessons_lib.checks._evidence import kind_of
-from lessons_lib.checks._jsoncheck import load_json, need
 from lessons_lib.checks.doctor import diagnose
+from lessons_lib.checks.evidence import kind_of
+from lessons_lib.checks.jsoncheck import load_json, need
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import Report
 from lessons_lib.cli._runner import run_command

@@ -14,10 +14,10 @@ import json
 from collections.abc import Callable
 from typing import Final
 
-from lessons_lib.checks._evidence import result_text
-from lessons_lib.checks._fieldchecks import compare_feedback
-from lessons_lib.checks._jsoncheck import Fail, need, show
-from lessons_lib.checks._roundtripchecks import check_context
+from lessons_lib.checks.evidence import result_text
+from lessons_lib.checks.fieldchecks import compare_feedback
+from lessons_lib.checks.jsoncheck import Fail, need, show
+from lessons_lib.checks.roundtripchecks import check_context
 from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task_text
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.queries import link_for, mcp_exchanges

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, cast
 
-from lessons_lib.checks._jsoncheck import Fail, show
+from lessons_lib.checks.jsoncheck import Fail, show
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import verdict_box
 

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Final
 
-from lessons_lib.checks._jsoncheck import Fail, need, show
+from lessons_lib.checks.jsoncheck import Fail, need, show
 from lessons_lib.core.example import TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.queries import reply_text

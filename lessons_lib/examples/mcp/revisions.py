@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Final
 from lessons_lib.core.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.fileservice import INPUT_SCHEMA, FileService, tool_declaration, tool_result
+from lessons_lib.engine.runsync import run_sync
 from lessons_lib.engine.specs import frame_errors
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Final
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
-from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, tool_declaration, tool_result
+from lessons_lib.engine.runsync import run_sync
 
 if TYPE_CHECKING:
     from mcp.server import Server

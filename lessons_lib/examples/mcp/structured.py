@@ -16,7 +16,7 @@ from typing import Final
 
 from lessons_lib.core.example import EXAMPLE_PATH, FAILURE_PREFIX, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject, objects
-from lessons_lib.engine._sync import run_sync
+from lessons_lib.engine.runsync import run_sync
 
 APIS: Final = ("responses", "chat", "anthropic")
 CALL_ID: Final = "call_offline_001_1"

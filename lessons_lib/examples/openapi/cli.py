@@ -95,7 +95,7 @@ def _tools(args: argparse.Namespace) -> int:
 
 
 def _call(args: argparse.Namespace) -> int:
-    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.runsync import run_sync
     from lessons_lib.examples.openapi.router import Exchange, open_order_api
 
     try:

@@ -152,7 +152,7 @@ def call_order_tool(
     name: str, arguments: JSONObject, token: str = DEMO_TOKEN
 ) -> tuple[Routed, list[Exchange]]:
     """One generated tool called through the router on a fresh database (lesson 41)."""
-    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.runsync import run_sync
 
     seen: list[Exchange] = []
 

@@ -26,7 +26,7 @@ from typing import Final
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject, objects
-from lessons_lib.engine._sync import run_sync
+from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.openapi.router import DEMO_TOKEN, OpenAPIRouter
 from lessons_lib.examples.orders import data as orderdata
 

@@ -29,11 +29,11 @@ from lessons_lib.core import queries
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine._sync import run_sync
 from lessons_lib.engine.adapters import ToolCall
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
 from lessons_lib.engine.host import Limits, arun_chain
 from lessons_lib.engine.policy import Policy
+from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server

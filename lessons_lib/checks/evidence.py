@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from lessons_lib.checks._jsoncheck import list_of, need, obj, show, text_of
+from lessons_lib.checks.jsoncheck import list_of, need, obj, show, text_of
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import (
     SHAPES,

@@ -8,8 +8,6 @@ helpers here, so ``lessons_lib.checks.doctor`` states them with the same words. 
 
 from __future__ import annotations
 
-from lessons_lib.checks._evidence import feedback_output, result_text
-from lessons_lib.checks._jsoncheck import first_text_diff, need, obj, same, show
 from lessons_lib.checks._rules import (
     call_values,
     mcp_arguments,
@@ -18,6 +16,8 @@ from lessons_lib.checks._rules import (
     value_in_rule,
     values_follow_rule,
 )
+from lessons_lib.checks.evidence import feedback_output, result_text
+from lessons_lib.checks.jsoncheck import first_text_diff, need, obj, same, show
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject

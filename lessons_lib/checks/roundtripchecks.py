@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from lessons_lib.checks._attachments import fragments_from_roundtrip
-from lessons_lib.checks._evidence import (
+from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
+from lessons_lib.checks.evidence import (
     call_items,
     input_items,
     is_call,
@@ -22,7 +23,7 @@ from lessons_lib.checks._evidence import (
     message_text,
     output_items,
 )
-from lessons_lib.checks._fieldchecks import (
+from lessons_lib.checks.fieldchecks import (
     check_feedback,
     check_mcp_pair,
     check_route,
@@ -30,8 +31,7 @@ from lessons_lib.checks._fieldchecks import (
     check_values_equal,
     need_not_mcp_id,
 )
-from lessons_lib.checks._jsoncheck import diff_path, list_of, need, obj, same, show
-from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
+from lessons_lib.checks.jsoncheck import diff_path, list_of, need, obj, same, show
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.jsonvalue import JSONObject
 
