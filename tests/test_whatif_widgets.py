@@ -6,6 +6,8 @@ import json
 import statistics
 import time
 
+import pytest
+
 from lessons_lib.examples.files.whatif import notes_line_count
 from lessons_lib.examples.files.widgets import head_view
 
@@ -116,12 +118,10 @@ def test_a_cached_redraw_takes_well_under_100_ms() -> None:
 
 
 def test_the_lab_runs_a_head_only_when_it_is_first_asked_for() -> None:
-    from lessons_lib.examples.files import whatif
     from lessons_lib.examples.files.whatif import _cached, has_run
     from lessons_lib.examples.files.widgets import head_lab
 
     _cached.cache_clear()  # other tests may have run any head already
-    whatif._RUN.clear()
     lab = head_lab()
     assert _cached.cache_info().misses == 1, "building the lab runs the baseline only"
     assert [h for h in range(1, lab.slider.max + 1) if has_run(h)] == [20]
@@ -138,3 +138,17 @@ def test_the_lab_runs_a_head_only_when_it_is_first_asked_for() -> None:
         and f"、{head}" in lab.status.value
         or str(head) in lab.status.value
     )
+
+
+def test_has_run_says_no_once_the_cache_dropped_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.engine import host
+    from lessons_lib.examples.files import whatif
+
+    monkeypatch.setattr(host, "run_chain", lambda **kw: kw)  # what a run was asked for stands in
+    monkeypatch.setattr(whatif, "chain_fields", lambda trace: ())
+    cache = whatif._RunCache(1)
+    monkeypatch.setattr(whatif, "_cached", cache)
+    whatif.cached_run(3)
+    assert whatif.has_run(3)
+    whatif.cached_run(4)  # the one slot now holds head 4: head 3 was dropped
+    assert whatif.has_run(4) and not whatif.has_run(3) and cache.cache_info().misses == 2

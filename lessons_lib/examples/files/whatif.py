@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core import queries as q
@@ -240,21 +241,54 @@ def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: s
     return _cached(head, tail, path)[0]
 
 
-_RUN: set[tuple[int | None, int | None, str, str]] = set()
+_Key = tuple[int | None, int | None, str, str]
+
+
+class _RunCache:
+    """The offline runs of this process, least recently used dropped first (at most ``size``).
+
+    One store answers both "give me the run" and "has it run?", so :func:`has_run` can never
+    say yes for a run the cache has dropped (a set kept beside an ``lru_cache`` did). Like
+    ``functools.lru_cache`` it offers ``cache_info().misses`` and ``cache_clear()``.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size, self.misses = size, 0
+        self._runs: OrderedDict[_Key, tuple[Trace, Chain]] = OrderedDict()
+
+    def __contains__(self, key: _Key) -> bool:
+        return key in self._runs
+
+    def __call__(
+        self, head: int | None, tail: int | None, path: str, api: str = "responses"
+    ) -> tuple[Trace, Chain]:
+        key = (head, tail, path, api)
+        if key in self._runs:
+            self._runs.move_to_end(key)
+            return self._runs[key]
+        from lessons_lib.engine.host import run_chain
+
+        self.misses += 1
+        trace = run_chain(path=path, head=head, tail=tail, api=api)
+        self._runs[key] = (trace, chain_fields(trace))
+        if len(self._runs) > self.size:
+            self._runs.popitem(last=False)
+        return self._runs[key]
+
+    def cache_info(self) -> SimpleNamespace:
+        return SimpleNamespace(misses=self.misses, currsize=len(self._runs), maxsize=self.size)
+
+    def cache_clear(self) -> None:
+        self._runs.clear()
+        self.misses = 0
+
+
+_cached = _RunCache(256)
 
 
 def has_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> bool:
     """Whether :func:`cached_run` already holds this run (the slider says so, lesson 09)."""
-    return (head, tail, path, "responses") in _RUN
-
-
-@lru_cache(maxsize=256)
-def _cached(head: int | None, tail: int | None, path: str, api: str = "responses") -> tuple[Trace, Chain]:
-    from lessons_lib.engine.host import run_chain
-
-    trace = run_chain(path=path, head=head, tail=tail, api=api)
-    _RUN.add((head, tail, path, api))
-    return trace, chain_fields(trace)
+    return (head, tail, path, "responses") in _cached
 
 
 def compare_head(
