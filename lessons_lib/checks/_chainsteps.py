@@ -105,7 +105,7 @@ def _route(c: Chain) -> str:
     need(routes, f"别名 {alias} 不在应用的工具表里（{known}）：应用不知道该把调用交给哪个服务")
     service, tool = routes[0].get("service"), routes[0].get("name")
     links = link_records(c.trace.get("links"), call_id)
-    request, response = mcp_exchange(c.trace, links[0].get("mcp_id") if links else None, service)
+    request, response = mcp_exchange(c.trace, service, links[0].get("mcp_id") if links else None)
     if request is None:
         unsent = "links 里它的 mcp_id 是 null；" if links and links[0].get("mcp_id") is None else ""
         raise Fail(

@@ -92,9 +92,11 @@ def declared_tool(request: JSON, name: JSON) -> JSONObject | None:
 
 
 def mcp_exchange(
-    trace: JSON, mcp_id: JSON = None, service: JSON = None
+    trace: JSON, service: JSON = None, mcp_id: JSON = None
 ) -> tuple[JSONObject | None, JSONObject | None]:
     """The tools/call request (to this service with this id, else the first) and its response.
+
+    The parameters come in the order of ``core.queries.mcp_exchange`` (trace, service, id).
 
     The response comes from the same service: the one with the same JSON-RPC id, else the
     next tools/call response (so a response that answers with the wrong id is still judged).
@@ -142,7 +144,7 @@ def first_exchange(
     """The first tool call of a trace, its link record, and the MCP request and response it led to."""
     call = first_call(model_body(trace, "response_1"))
     link = link_for(get_in(trace, "links"), call)
-    request, response = mcp_exchange(trace, *((link.get("mcp_id"), link.get("service")) if link else ()))
+    request, response = mcp_exchange(trace, *((link.get("service"), link.get("mcp_id")) if link else ()))
     return call, link, request, response
 
 
