@@ -3,7 +3,7 @@
 The lessons show the bytes and line lengths of ``data/workspace/notes.txt`` and strict nbval
 compares every stored output, so one CR would change what a Windows learner sees. The clone is
 made from this repository's committed HEAD with the Windows setting; then, to show the check can
-fail, the same checkout without ``.gitattributes`` turns notes.txt into CRLF.
+fail, the same checkout with an empty ``.gitattributes`` turns notes.txt into CRLF.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def windows_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if inside.returncode != 0:
         skip_or_fail("the repository is not a git checkout")
     clone = tmp_path_factory.mktemp("autocrlf") / "course"
-    git("clone", "-q", "--no-hardlinks", "-c", "core.autocrlf=true", str(REPO_ROOT), str(clone), cwd=REPO_ROOT)
+    git(
+        "clone", "-q", "--no-hardlinks", "-c", "core.autocrlf=true", str(REPO_ROOT), str(clone), cwd=REPO_ROOT
+    )
     return clone
 
 
@@ -54,8 +56,8 @@ def test_a_windows_clone_has_no_cr_in_data_or_notebooks(windows_clone: Path) -> 
 
 def test_without_the_attributes_the_same_clone_gets_crlf(windows_clone: Path) -> None:
     notes = windows_clone / "data" / "workspace" / "notes.txt"
-    (windows_clone / ".gitattributes").unlink()
-    notes.unlink()
+    (windows_clone / ".gitattributes").write_text("", encoding="utf-8")  # no rules (an absent file
+    notes.unlink()  # would fall back to the index's copy)
     try:
         git("checkout", "--", "data/workspace/notes.txt", cwd=windows_clone)
         assert b"\r\n" in notes.read_bytes()  # what every Windows learner got before .gitattributes
