@@ -27,6 +27,7 @@ ENCODINGS = ("gbk", "cp1252")
 README = REPO_ROOT / "README.md"
 PREFIX = ["python", "-m", "lessons_lib"]
 SERVER = "openapi serve"
+TREE = ["tree", "data/request_1.json", "--highlight", "tools[0].parameters"]  # a README command
 
 
 def readme_commands() -> list[tuple[dict[str, str], list[str]]]:
@@ -87,8 +88,16 @@ def console_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
             args, full_env = runnable(argv, env, tmp)
             specs[command_id(argv)] = {"argv": args, "env": full_env}
         out = tmp / "results.json"
-        driver = [sys.executable, str(REPO_ROOT / "tests" / "_console_driver.py"), str(out), json.dumps(specs)]
-        procs[encoding] = (out, subprocess.Popen(driver, cwd=REPO_ROOT, env=clean_env(PYTHONIOENCODING=encoding)))
+        driver = [
+            sys.executable,
+            str(REPO_ROOT / "tests" / "_console_driver.py"),
+            str(out),
+            json.dumps(specs),
+        ]
+        procs[encoding] = (
+            out,
+            subprocess.Popen(driver, cwd=REPO_ROOT, env=clean_env(PYTHONIOENCODING=encoding)),
+        )
     results = {}
     for encoding, (out, proc) in procs.items():
         assert proc.wait(timeout=600) == 0, f"the {encoding} driver failed"
@@ -129,11 +138,11 @@ def test_chinese_survives_where_the_code_page_has_it(
 def test_a_real_redirected_run_matches_the_driver(
     console_runs: dict[str, dict[str, dict[str, object]]], encoding: str, tmp_path: Path
 ) -> None:
-    """``python -m lessons_lib run --head 5 > out.txt``, as a learner types it, in that encoding."""
+    """``python -m lessons_lib tree ... > out.txt``, as a learner types it, in that encoding."""
     out = tmp_path / "out.txt"
     with out.open("wb") as handle:
         code = subprocess.run(
-            [sys.executable, "-m", "lessons_lib", "run", "--head", "5"],
+            [sys.executable, "-m", "lessons_lib", *TREE],
             stdout=handle,
             stderr=subprocess.PIPE,
             cwd=REPO_ROOT,
@@ -142,7 +151,8 @@ def test_a_real_redirected_run_matches_the_driver(
             check=False,
         )
     assert code.returncode == 0, code.stderr.decode(encoding, "replace")
-    assert out.read_bytes().decode(encoding) == console_runs[encoding]["run --head 5"]["stdout"]
+    text = out.read_bytes().decode(encoding)
+    assert text == console_runs[encoding][command_id(TREE)]["stdout"] and "\\u" in text
 
 
 def test_the_order_api_server_starts_on_a_gbk_console() -> None:
