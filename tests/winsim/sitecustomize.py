@@ -16,7 +16,7 @@ Put this folder first on ``PYTHONPATH`` and every Python process started with th
 
 It is a simulation on Linux, not Windows: paths, the console, file locking, process creation
 (``subprocess`` still forks through ``_posixsubprocess``) and the file system stay Linux's. With
-``LESSONS_WINSIM_LOG`` set, each process appends one line (its argv) there, so a test can see
+``LESSONS_WINSIM_LOG`` set, each process appends one line (its command line) there, so a test can see
 that a kernel really ran under the profile. Used by ``tests/test_platform_winsim.py``.
 """
 
@@ -70,7 +70,7 @@ def _apply() -> None:
     log = os.environ.get("LESSONS_WINSIM_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as handle:
-            handle.write(" ".join(sys.argv[:3]) + "\n")
+            handle.write(" ".join(getattr(sys, "orig_argv", sys.argv)[1:4]) + "\n")
 
 
 _apply()
