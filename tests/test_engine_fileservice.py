@@ -3,6 +3,7 @@
 Every refusal is checked twice: on ``FileService`` directly and through the real MCP server
 (``build_server`` behind JSON-RPC text frames), where it must be a tool execution error
 (``isError: true``) that speaks of ``/workspace/...`` and never of the folder behind it.
+The direct refusals and reads run once per way of opening (``opener`` in ``_opener.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from _engine_support import NOTES, call_tools, notes_lines, spy_reads, text_of
+from _opener import opener  # noqa: F401  (a fixture, used by name)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -81,6 +83,7 @@ def _assert_clean(message: str, root: Path, outside: Path) -> None:
     assert "Traceback" not in message
 
 
+@pytest.mark.usefixtures("opener")
 @pytest.mark.parametrize("case", sorted(REFUSALS))
 def test_refusal_reads_nothing(case: str, tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     root, outside = tree
@@ -117,6 +120,7 @@ def test_refusal_over_mcp_is_tool_error(
     assert spy.calls == []
 
 
+@pytest.mark.usefixtures("opener")
 def test_size_cap_is_configurable_and_checked_before_reading(
     tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,6 +207,7 @@ def test_tail_returns_last_lines_without_empty_last_line(n: int) -> None:
     assert text.split("\n")[-1] != ""
 
 
+@pytest.mark.usefixtures("opener")
 def test_whole_file_and_equivalent_spellings(tree: tuple[Path, Path]) -> None:
     root, _ = tree
     service = FileService(root)

@@ -1,9 +1,11 @@
 """The file service under attack from inside the root (issue 11, points 6-8).
 
-Point 6: someone who can write inside the root swaps a folder for a link to an outside folder
-while the service reads; in 10,000 tries nothing from outside is ever returned. Point 7: every
-file-system error is a refusal with logical paths only, directly and over MCP. Point 8 (the
-declaration and the service agree on extra fields) is in ``test_engine_fileservice.py``.
+Each test here runs twice, once per way of opening (``opener`` in ``_opener.py``): the
+descriptor walk and the checked open that Windows uses. Point 6: someone who can write inside
+the root swaps a folder for a link to an outside folder while the service reads; in 10,000
+tries nothing from outside is ever returned. Point 7: every file-system error is a refusal
+with logical paths only, directly and over MCP. Point 8 (the declaration and the service agree
+on extra fields) is in ``test_engine_fileservice.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from _engine_support import call_tools, text_of
+from _opener import opener  # noqa: F401  (a fixture, used by name)
 
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, read_text_file
 
@@ -54,6 +57,7 @@ def swapped(tmp_path: Path) -> Iterator[Path]:
         sys.setswitchinterval(old)
 
 
+@pytest.mark.usefixtures("opener")
 def test_a_folder_swapped_for_a_link_is_never_followed(swapped: Path) -> None:
     service = FileService(swapped)
     seen: Counter[str] = Counter()
@@ -76,6 +80,7 @@ def test_a_folder_swapped_for_a_link_is_never_followed(swapped: Path) -> None:
 LONG = "/workspace/" + "a" * 300
 
 
+@pytest.mark.usefixtures("opener")
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
@@ -95,7 +100,8 @@ def test_file_system_errors_are_refusals_with_logical_paths(tmp_path: Path, path
     assert "Internal error" not in text_of(result)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file whatever its mode")
+@pytest.mark.skipif(getattr(os, "geteuid", lambda: -1)() in (0, -1), reason="root reads any file; no modes")
+@pytest.mark.usefixtures("opener")
 def test_an_unreadable_file_is_a_permission_refusal(tmp_path: Path) -> None:
     locked = tmp_path / "locked.txt"
     locked.write_text("x\n", encoding="utf-8")
@@ -104,6 +110,8 @@ def test_an_unreadable_file_is_a_permission_refusal(tmp_path: Path) -> None:
         read_text_file("/workspace/locked.txt", root=tmp_path)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs in this file system")
+@pytest.mark.usefixtures("opener")
 def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(ToolRefusal, match="^Not a regular file: /workspace/pipe$"):

@@ -11,6 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from lessons_lib.cli.console import safe_streams
 from lessons_lib.core.commands import COMMANDS
 
 
@@ -24,6 +25,7 @@ def _usage() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to a command; print usage for no or an unknown command."""
+    safe_streams()  # the console policy (README, "Platforms"): never fail on the console's encoding
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in {"-h", "--help"}:
         print(_usage())

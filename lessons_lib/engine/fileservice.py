@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Final
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
+from lessons_lib.engine.openbeneath import NotRegularFile, open_beneath
+from lessons_lib.engine.pathrules import windows_problem
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -71,6 +73,9 @@ class FileService:
             raise ToolRefusal("Invalid arguments: 'path' must be a non-empty string")
         if "\x00" in path:
             raise ToolRefusal("Invalid arguments: 'path' contains a null byte")
+        problem = windows_problem(path)  # refused on every OS, so lessons behave the same
+        if problem:
+            raise ToolRefusal(problem)
         joined = path if path.startswith("/") else posixpath.join(self.logical_root, path)
         norm = posixpath.normpath(joined)
         if norm != self.logical_root and not norm.startswith(self.logical_root + "/"):
@@ -82,9 +87,9 @@ class FileService:
     def locate(self, logical: str) -> Path:
         """Map a logical path to the disk; refuse a link that leads out of the root.
 
-        This is only the first check: :meth:`read` then opens the file part by part without
-        following links (:func:`_open_beneath`), so a path swapped after this check is
-        refused instead of followed.
+        This is only the first check: :meth:`read` then opens the file without following links
+        (:func:`~lessons_lib.engine.openbeneath.open_beneath`, on every OS), so a path swapped
+        after this check is refused instead of followed.
         """
         relative = logical[len(self.logical_root) :].lstrip("/")
         root = Path(os.path.realpath(self.root))
@@ -103,7 +108,7 @@ class FileService:
         try:
             root = Path(os.path.realpath(self.root))
             parts = self.locate(logical).relative_to(root).parts
-            fd = _open_beneath(root, parts)
+            fd = open_beneath(root, parts)
         except OSError as exc:  # every file-system error is a refusal that names the logical path only
             raise ToolRefusal(_os_refusal(exc, logical)) from None
         try:
@@ -139,33 +144,13 @@ class Opened:
     limit: int
 
 
-_DIR_FLAGS: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-_FILE_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-
-
-def _open_beneath(root: Path, parts: tuple[str, ...]) -> int:
-    """Open ``root/parts...`` one part at a time from a handle on the root, following no link.
-
-    Written here because Python has no ``openat2(RESOLVE_BENEATH)``: each part is opened
-    relative to its parent's descriptor with ``O_NOFOLLOW``, so a part that became a link
-    (or stopped being a folder) after :meth:`FileService.locate` fails instead of leading out.
-    """
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        for n, part in enumerate(parts):
-            last = n == len(parts) - 1
-            child = os.open(part, _FILE_FLAGS if last else _DIR_FLAGS, dir_fd=fd)
-            os.close(fd)
-            fd = child
-        return fd
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def _os_refusal(exc: OSError, logical: str) -> str:
     """One refusal per kind of file-system error, with the logical path only."""
     code = exc.errno
+    if isinstance(exc, NotRegularFile):
+        return f"Not a regular file: {logical}"
+    if code == errno.EISDIR:
+        return f"Is a directory, not a file: {logical}"
     if code in (errno.ENOENT, errno.ENOTDIR):
         return f"File not found: {logical}"
     if code == errno.ELOOP:  # a part became a link after the check: refused, never followed
