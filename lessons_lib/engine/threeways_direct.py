@@ -109,7 +109,7 @@ def verdict(text: str, is_error: bool) -> Verdict:
             return (201 if data["created"] else 200), f"{data['order_id']} {data['reason']} {data['note']}"
         return 200, f"{data['order_id']} {data['status']} v{data['version']}"
     text = text.removeprefix("ERROR: ")
-    if text.startswith("invalid arguments"):
+    if text.lower().startswith("invalid arguments"):
         return 400, ""  # refused before anything was sent: the HTTP API answers such a request 400
     status = re.match(r"HTTP (\d{3}): ", text)
     if status is not None:
@@ -132,6 +132,7 @@ async def three_ways(
     """
     from mcp import Client
 
+    from lessons_lib.engine.execute import parse_arguments
     from lessons_lib.engine.openapi_mcp import build_openapi_server
     from lessons_lib.engine.openapi_router import open_order_api
     from lessons_lib.engine.wire import FramedTransport
@@ -151,9 +152,13 @@ async def three_ways(
             answers = {"function": verdict(*direct_call(dbs[0], name, arguments))}
             routed = await router.call(name, dict(arguments))
             answers["openapi"] = verdict(routed.text, routed.is_error)
-            result = await client.call_tool(name, dict(arguments))
-            text = "\n".join(c.text for c in result.content if c.type == "text")
-            answers["mcp"] = verdict(text, bool(result.is_error))
+            checked, refusal = parse_arguments(arguments)  # the host's own check before tools/call
+            if checked is None:
+                answers["mcp"] = verdict(refusal, True)
+            else:
+                result = await client.call_tool(name, checked)
+                text = "\n".join(c.text for c in result.content if c.type == "text")
+                answers["mcp"] = verdict(text, bool(result.is_error))
             return answers
 
         yield answer
