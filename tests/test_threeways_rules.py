@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
