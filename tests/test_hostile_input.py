@@ -206,6 +206,7 @@ def test_a_100_kb_path_and_tool_names_come_back_short() -> None:
     from lessons_lib import Script, run_chain
 
     trace = run_chain(script=Script(tool="fs__" + HUGE), limits=LIMITS)
+    assert len(trace.outcome["reason"]) < 1_000 and len(trace.outcome["text"]) < 1_000
     for event in trace.events:
         if event["label"] == "request_2":
             bounded(json.dumps(event["body"]["input"][-1], ensure_ascii=False))
@@ -347,3 +348,26 @@ def test_the_http_api_applies_the_desks_rules(db: Path) -> None:
         od.set_access(conn, "C-001", "revoked")
         conn.commit()
     assert _http(db, [("GET", "/orders/O-1042", None, {})])[0].status_code == 403
+
+
+def test_the_generated_mcp_server_does_not_call_a_failure_unreachable(db: Path) -> None:
+    from mcp import Client
+
+    from lessons_lib.engine.openapi_mcp import build_openapi_server
+    from lessons_lib.engine.openapi_router import open_order_api
+    from lessons_lib.engine.wire import FramedTransport
+
+    async def main() -> str:
+        async with open_order_api(TOKEN, db) as router:
+
+            async def broken(name: str, arguments: dict[str, Any]) -> Any:
+                raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+            router.call = broken  # type: ignore[method-assign]
+            server = build_openapi_server(router)
+            async with Client(FramedTransport(server, lambda d, f: None), mode="legacy") as client:
+                result = await client.call_tool("get_order", {"order_id": "O-1042"})
+        return "\n".join(c.text for c in result.content if c.type == "text")
+
+    text = anyio.run(main)
+    assert "could not be reached" not in text and "OverflowError" in text and "SQLite" not in text

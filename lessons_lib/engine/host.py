@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from lessons_lib.core.echo import short
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
@@ -203,7 +204,7 @@ def _answered(run: _Run, text: str) -> Outcome:
         )
     reason, text_zh = "the model answered after the feedback", "模型在收到反馈之后作了答复"
     if run.unrouted:
-        names = ", ".join(dict.fromkeys(run.unrouted))
+        names = ", ".join(short(n) for n in dict.fromkeys(run.unrouted))
         reason += (
             f"; the application had no route for {names} (its own routing failure: "
             "no tool ran, nothing was sent to an MCP service)"
