@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
@@ -242,7 +243,9 @@ def route_call(
     route = routes.get(call.name)
     if route is None:
         known = ", ".join(sorted(routes)) or "none"
-        return CallResult(call, marked(f"unknown tool '{call.name}'; declared tools: {known}", True), True)
+        return CallResult(
+            call, marked(f"unknown tool '{short(call.name)}'; declared tools: {known}", True), True
+        )
     link["service"], link["tool"] = route.service, route.tool
     args, problem = parse_arguments(call.arguments)
     if args is None:
@@ -255,9 +258,14 @@ def parse_arguments(arguments: object) -> tuple[dict[str, object] | None, str]:
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             return None, f"arguments is not valid JSON ({exc}); nothing was executed"
+        except ValueError:  # Python's limit on digits in an integer (json.loads raises before parsing ends)
+            return None, "arguments holds a number with thousands of digits; nothing was executed"
     if not isinstance(arguments, dict):
         kind = type(arguments).__name__
         return None, f"arguments must be a JSON object, got {kind}; nothing was executed"
+    problem = hostile(arguments)
+    if problem is not None:
+        return None, f"invalid arguments: {problem}; nothing was executed"
     return arguments, ""

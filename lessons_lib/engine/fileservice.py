@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.echo import short
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
@@ -80,7 +81,7 @@ class FileService:
         norm = posixpath.normpath(joined)
         if norm != self.logical_root and not norm.startswith(self.logical_root + "/"):
             raise ToolRefusal(
-                f"Access denied - path outside allowed directories: {path} not in {self.logical_root}"
+                f"Access denied - path outside allowed directories: {short(path)} not in {self.logical_root}"
             )
         return norm
 
@@ -110,7 +111,7 @@ class FileService:
             parts = self.locate(logical).relative_to(root).parts
             fd = open_beneath(root, parts)
         except OSError as exc:  # every file-system error is a refusal that names the logical path only
-            raise ToolRefusal(_os_refusal(exc, logical)) from None
+            raise ToolRefusal(_os_refusal(exc, short(logical))) from None
         try:
             info = os.fstat(fd)  # the opened file itself, not the name that was checked
             if stat.S_ISDIR(info.st_mode):
@@ -123,7 +124,7 @@ class FileService:
                 )
             data = _read_bytes(Opened(fd, parts[-1] if parts else "", self.max_bytes))
         except OSError as exc:
-            raise ToolRefusal(_os_refusal(exc, logical)) from None
+            raise ToolRefusal(_os_refusal(exc, short(logical))) from None
         finally:
             os.close(fd)
         if len(data) > self.max_bytes:  # it grew after fstat
@@ -287,7 +288,7 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME, *, structur
     ) -> types.CallToolResult:
         if params.name != TOOL_NAME:
             # An unknown tool is a protocol error (JSON-RPC -32602), as the 2025-06-18 revision shows.
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {short(params.name)}")
         return tool_result(service, dict(params.arguments or {}), structured=structured)
 
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)

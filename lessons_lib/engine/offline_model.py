@@ -102,7 +102,8 @@ class OfflineModel(httpx2.AsyncBaseTransport):
             text = raw if isinstance(raw, str) else json.dumps(raw)
             name = str(call.get("name", ""))
             parts.append(feedback_paragraph(call.get("arguments", ""), text, name, declared))
-        return self._message("\n\n".join(parts))
+        # a lone surrogate the model sent in its arguments cannot travel back as UTF-8: escape it
+        return self._message("\n\n".join(parts).encode("utf-8", "backslashreplace").decode("utf-8"))
 
     def _message(self, text: str) -> JSONObject:
         return {

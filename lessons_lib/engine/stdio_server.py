@@ -22,6 +22,7 @@ from lessons_lib.core.paths import LOGICAL_ROOT
 
 if TYPE_CHECKING:
     from anyio.abc import ObjectReceiveStream, ObjectSendStream
+    from mcp.server import Server
     from mcp.shared.message import SessionMessage
     from mcp_types import ErrorData
 
@@ -29,14 +30,14 @@ READY: Final = f"serve: read_text_file ready on stdio, {LOGICAL_ROOT} -> the --r
 """The one line on stderr that says the server is reading stdin (tests wait for it)."""
 
 
-def serve(root: Path) -> None:
-    """Serve ``read_text_file`` over ``root`` on stdin/stdout until stdin closes."""
+def serve(root: Path, server: Server | None = None, ready: str = READY) -> None:
+    """Serve ``read_text_file`` over ``root`` (or any low-level ``server``) on stdio until stdin closes."""
     import anyio
     from mcp.server.stdio import stdio_server
 
     from lessons_lib.engine.fileservice import build_server
 
-    server = build_server(root)
+    server = server if server is not None else build_server(root)
 
     async def run() -> None:
         stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
@@ -44,7 +45,7 @@ def serve(root: Path) -> None:
         async with stdio_server(stdin=checked) as (read, write):  # type: ignore[arg-type]  # only iterated
             checked.answer = write
             passed_send, passed_read = anyio.create_memory_object_stream["SessionMessage | Exception"](0)
-            print(READY, file=sys.stderr, flush=True)
+            print(ready, file=sys.stderr, flush=True)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(answer_bad_lines, read, passed_send, write)
                 await server.run(passed_read, write, server.create_initialization_options())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lessons_lib.core.echo import short
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.tracetypes import Outcome
 from lessons_lib.engine.adapters import Stop, ToolCall
@@ -74,7 +75,7 @@ def answered(rounds: int, text: str, unrouted: Sequence[str], failed: int) -> Ou
         )
     reason, text_zh = "the model answered after the feedback", "模型在收到反馈之后作了答复"
     if unrouted:
-        names = ", ".join(dict.fromkeys(unrouted))
+        names = ", ".join(short(n) for n in dict.fromkeys(unrouted))
         reason += (
             f"; the application had no route for {names} (its own routing failure: "
             "no tool ran, nothing was sent to an MCP service)"

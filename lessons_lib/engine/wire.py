@@ -97,5 +97,18 @@ class FramedTransport:
 
 
 def to_wire(message: JSONRPCMessage) -> str:
-    """The JSON text of one JSON-RPC message, spelled as the SDK's stdio transport writes it."""
-    return str(message.model_dump_json(by_alias=True, exclude_unset=True))
+    """The JSON text of one JSON-RPC message, spelled as the SDK's stdio transport writes it.
+
+    A message that holds a lone surrogate (``"\\ud800"``: valid JSON text, but no UTF-8 string)
+    cannot be written; that is a ``ValueError`` saying so, not pydantic's serialiser error. The
+    application refuses such arguments before they get here (``execute.parse_arguments``).
+    """
+    from pydantic_core import PydanticSerializationError
+
+    try:
+        return str(message.model_dump_json(by_alias=True, exclude_unset=True))
+    except PydanticSerializationError:
+        raise ValueError(
+            "a JSON-RPC message holds a lone surrogate (\\ud800-\\udfff), which UTF-8 cannot carry;"
+            " it was not sent"
+        ) from None

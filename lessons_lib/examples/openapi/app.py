@@ -12,15 +12,23 @@ from __future__ import annotations
 
 import hmac
 import json
-import re
 import sqlite3
+from collections.abc import Awaitable, Callable
 from contextlib import closing
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.examples.orders import data as orderdata
+from lessons_lib.examples.openapi.checks import Refused, operation_checks
+from lessons_lib.examples.orders.rules import (
+    HTTP_STATUS,
+    SESSION_CUSTOMER,
+    DeskError,
+    check_session,
+    open_investigation,
+    visible_order,
+)
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -28,7 +36,6 @@ if TYPE_CHECKING:
     from starlette.responses import JSONResponse
 
 OPENAPI_PATH: Final = DATA_DIR / "openapi" / "orders.json"
-ORDER_ID: Final = re.compile(r"^O-[0-9]{1,8}$")
 BASE_URL: Final = "http://orders.local"
 """The base URL of the in-process app (``httpx2.ASGITransport`` never opens a socket)."""
 
@@ -44,14 +51,24 @@ def openapi_document() -> dict[str, Any]:
     return document
 
 
+Work = Callable[[sqlite3.Connection, dict[str, Any], Any], tuple[int, object]]
+"""One operation's work once its request is checked: (HTTP status, JSON answer)."""
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     from starlette.responses import JSONResponse
 
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def build_app(db_path: str | Path, token: str) -> Starlette:
-    """The HTTP order API over the SQLite file ``db_path``; requests must carry ``token``."""
+def build_app(db_path: str | Path, token: str, customer_id: str = SESSION_CUSTOMER) -> Starlette:
+    """The HTTP order API over the SQLite file ``db_path``; requests must carry ``token``.
+
+    The token signs in ``customer_id``, the same session the MCP desk answers for: every
+    request is checked against the document (:mod:`lessons_lib.examples.openapi.checks`), then
+    by the desk's own rules (:mod:`lessons_lib.examples.orders.rules`), so the three ways of
+    lesson 40 refuse the same requests.
+    """
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -60,75 +77,68 @@ def build_app(db_path: str | Path, token: str) -> Starlette:
         raise ValueError("the order API needs a non-empty bearer token")
     expected = f"Bearer {token}".encode()
     orderdata.connect(db_path).close()  # fail now, with the data module's message, if it is missing
+    checks = operation_checks(openapi_document())
 
     def database() -> closing[sqlite3.Connection]:
         return closing(orderdata.connect(db_path))  # one connection per request, always closed
 
-    def authorised(request: Request) -> bool:
-        return hmac.compare_digest(request.headers.get("authorization", "").encode(), expected)
+    def handler(name: str, work: Work) -> Callable[[Request], Awaitable[JSONResponse]]:
+        async def endpoint(request: Request) -> JSONResponse:
+            if not hmac.compare_digest(request.headers.get("authorization", "").encode(), expected):
+                return _error(401, "unauthorized", "missing or wrong bearer token")
+            check = checks[name]
+            try:
+                values = check.values(request.path_params, request.query_params, request.headers)
+                body = check.payload(await _body(request)) if check.body is not None else None
+                with database() as conn:
+                    check_session(conn, customer_id)
+                    status, answer = work(conn, values, body)
+            except Refused as refused:
+                return _error(400, "invalid_arguments", refused.message)
+            except DeskError as refusal:
+                return _error(HTTP_STATUS[refusal.code], refusal.code, refusal.message)
+            return JSONResponse(answer, status_code=status)
+
+        return endpoint
+
+    def get_order(conn: sqlite3.Connection, values: dict[str, Any], body: Any) -> tuple[int, object]:
+        row = visible_order(conn, values["order_id"], customer_id)
+        return 200, {k: v for k, v in row.items() if k != "customer_id"}
+
+    def search_policies(conn: sqlite3.Connection, values: dict[str, Any], body: Any) -> tuple[int, object]:
+        region = values.get("region")
+        found = orderdata.search_policies(
+            conn, values["topic"], None if region in (None, "all") else region, values.get("page", 1)
+        )
+        return 200, found
+
+    def create_investigation(
+        conn: sqlite3.Connection, values: dict[str, Any], body: Any
+    ) -> tuple[int, object]:
+        _, row, created = open_investigation(
+            conn, customer_id, values["order_id"], body["reason"], body["note"], values["Idempotency-Key"]
+        )
+        answer = {k: v for k, v in row.items() if k != "idempotency_key"}
+        return (201 if created else 200), {**answer, "created": created}
 
     async def document(request: Request) -> JSONResponse:
         return JSONResponse(openapi_document())
 
-    async def get_order(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return _error(401, "unauthorized", "missing or wrong bearer token")
-        order_id = request.path_params["order_id"]
-        if not ORDER_ID.match(order_id):
-            return _error(400, "bad_order_id", f"order_id must look like O-1042, got {order_id!r}")
-        with database() as conn:
-            row = orderdata.fetch_order(conn, order_id)
-        if row is None:
-            return _error(404, "not_found", f"no order {order_id}")
-        return JSONResponse({k: v for k, v in row.items() if k != "customer_id"})
-
-    async def search_policies(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return _error(401, "unauthorized", "missing or wrong bearer token")
-        query = request.query_params
-        topic, region, page = query.get("topic"), query.get("region"), query.get("page", "1")
-        if topic not in orderdata.POLICY_TOPICS:
-            return _error(400, "bad_topic", f"topic must be one of {', '.join(orderdata.POLICY_TOPICS)}")
-        if region is not None and region != "all" and region not in orderdata.REGIONS:
-            return _error(400, "bad_region", f"region must be one of {', '.join(orderdata.REGIONS)} or all")
-        if not page.isdigit() or int(page) < 1:
-            return _error(400, "bad_page", f"page must be a whole number from 1, got {page!r}")
-        with database() as conn:
-            found = orderdata.search_policies(
-                conn, topic, None if region in (None, "all") else region, int(page)
-            )
-        return JSONResponse(found)
-
-    async def create_investigation(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return _error(401, "unauthorized", "missing or wrong bearer token")
-        order_id = request.path_params["order_id"]
-        key = request.headers.get("idempotency-key", "")
-        if len(key) < 8:
-            return _error(400, "no_idempotency_key", "send an Idempotency-Key header of 8 or more characters")
-        try:
-            body = await request.json()
-        except ValueError:
-            return _error(400, "bad_body", "the request body must be JSON")
-        if not isinstance(body, dict):
-            return _error(400, "bad_body", "the request body must be a JSON object")
-        reason, note = body.get("reason"), body.get("note", "")
-        if reason not in orderdata.INVESTIGATION_REASONS or not isinstance(note, str) or not note.strip():
-            return _error(400, "bad_body", "reason must be a known reason and note a non-empty text")
-        with database() as conn:
-            if not ORDER_ID.match(order_id) or orderdata.fetch_order(conn, order_id) is None:
-                return _error(404, "not_found", f"no order {order_id}")
-            try:
-                row, created = orderdata.insert_investigation(conn, order_id, reason, note, key)
-            except orderdata.IdempotencyConflict as exc:
-                return _error(409, "idempotency_conflict", str(exc))
-        answer = {k: v for k, v in row.items() if k != "idempotency_key"}
-        return JSONResponse({**answer, "created": created}, status_code=201 if created else 200)
-
     routes = [
         Route("/openapi.json", document),
-        Route("/orders/{order_id}", get_order, methods=["GET"]),
-        Route("/policies", search_policies, methods=["GET"]),
-        Route("/orders/{order_id}/investigations", create_investigation, methods=["POST"]),
+        Route("/orders/{order_id}", handler("get_order", get_order), methods=["GET"]),
+        Route("/policies", handler("search_delivery_policy", search_policies), methods=["GET"]),
+        Route(
+            "/orders/{order_id}/investigations",
+            handler("create_investigation", create_investigation),
+            methods=["POST"],
+        ),
     ]
     return Starlette(routes=routes)
+
+
+async def _body(request: Request) -> object:
+    try:
+        return await request.json()
+    except ValueError:  # not JSON, or a number too long for Python: refused, with no echo
+        raise Refused("body: the request body must be a JSON object") from None

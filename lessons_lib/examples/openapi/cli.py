@@ -9,7 +9,7 @@ Subcommands:
   API (a fresh database, a random token that is never printed); exit 1 if the call failed;
 - ``ways``: the same task as a direct function, OpenAPI tools and an MCP server;
 - ``serve [--port N] [--db FILE]``: the API on 127.0.0.1 with uvicorn; clients send the bearer
-  token from the environment variable ``ORDERS_API_TOKEN``.
+  token given in the environment variable ``ORDERS_API_TOKEN``, or else a new one printed once.
 
 Exit 2 for bad input.
 """
@@ -27,6 +27,7 @@ from typing import Any
 
 from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.commands import command_help
+from lessons_lib.core.echo import short
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
 
@@ -95,19 +96,16 @@ def _tools(args: argparse.Namespace) -> int:
 
 
 def _call(args: argparse.Namespace) -> int:
+    from lessons_lib.engine.execute import parse_arguments
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.examples.openapi.router import Exchange, open_order_api
 
-    try:
-        arguments = json.loads(args.args)
-    except ValueError as exc:
+    arguments, problem = parse_arguments(args.args)  # the loop's own parsing and refusals
+    if arguments is None:
         print(
-            f'openapi call: --args is not JSON ({exc}); give an object like \'{{"order_id": "O-1042"}}\'.',
+            f'openapi call: --args: {problem}; give an object like \'{{"order_id": "O-1042"}}\'.',
             file=sys.stderr,
         )
-        return 2
-    if not isinstance(arguments, dict):
-        print("openapi call: --args must be a JSON object.", file=sys.stderr)
         return 2
     seen: list[Exchange] = []
 
@@ -120,7 +118,7 @@ def _call(args: argparse.Namespace) -> int:
     routed = run_sync(run)
     if routed is None:
         print(
-            f"openapi call: no tool {args.name!r}; try get_order, search_delivery_policy or"
+            f"openapi call: no tool {short(args.name)!r}; try get_order, search_delivery_policy or"
             " create_investigation.",
             file=sys.stderr,
         )
@@ -142,9 +140,6 @@ def _ways(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until interrupted
     token = os.environ.get(TOKEN_ENV, "").strip()
-    if not token:
-        print(f"openapi serve: set {TOKEN_ENV} to the bearer token clients must send.", file=sys.stderr)
-        return 2
     if args.db is not None and not args.db.is_file():
         print(f"openapi serve: --db {args.db} is not a file; omit it for a fresh database.", file=sys.stderr)
         return 2
@@ -153,7 +148,12 @@ def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until in
     from lessons_lib.examples.openapi.app import build_app
     from lessons_lib.examples.orders.data import create_database
 
+    if not token:  # a new token for this server only, printed once (never stored, never logged)
+        token = secrets.token_urlsafe(16)
+        print(f"bearer token (shown once): {token}", flush=True)
     app = build_app(args.db or create_database(), token)
-    print(f"order API on http://127.0.0.1:{args.port} (document at /openapi.json)", file=sys.stderr)
+    base = f"http://127.0.0.1:{args.port}"
+    print(f"order API on {base} (document at /openapi.json); send Authorization: Bearer <token>", flush=True)
+    print(f'try: curl -H "Authorization: Bearer $TOKEN" {base}/orders/O-1042', flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lessons_lib.core.echo import short
 from lessons_lib.examples.openapi.router import OpenAPIRouter
 
 if TYPE_CHECKING:
@@ -39,15 +40,19 @@ def build_openapi_server(router: OpenAPIRouter, name: str = "orders") -> Server[
 
     async def on_call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in router.operations:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {short(params.name)}")
         try:
             routed = await router.call(params.name, dict(params.arguments or {}))
         except Exception as exc:  # an HTTP failure must not leak as a JSON-RPC error message
-            text, is_error, structured = (
-                f"the order API could not be reached: {type(exc).__name__}",
-                True,
-                None,
+            import httpx2
+
+            reached = not isinstance(exc, httpx2.TransportError)
+            text = (
+                f"the call to the order API failed ({type(exc).__name__}); nothing more is known"
+                if reached
+                else f"the order API could not be reached ({type(exc).__name__})"
             )
+            is_error, structured = True, None
         else:
             text, is_error, structured = routed.text, routed.is_error, routed.structured
         result = types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
+from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.examples.openapi.tools import Operation, operations
@@ -60,9 +61,11 @@ class Routed:
         return FAILURE_PREFIX + self.text if self.is_error else self.text
 
 
-def intent_key(op: Operation, arguments: JSONObject) -> str:
+def intent_key(op: Operation | str, arguments: JSONObject) -> str:
     """The idempotency key of one business intent: the same operation and values, the same key."""
-    intent = json.dumps([op.name, arguments], sort_keys=True, ensure_ascii=False)
+    intent = json.dumps(
+        [op if isinstance(op, str) else op.name, arguments], sort_keys=True, ensure_ascii=False
+    )
     return "intent-" + hashlib.sha256(intent.encode()).hexdigest()[:24]
 
 
@@ -80,19 +83,18 @@ class OpenAPIRouter:
         self._client, self._token, self._sink = client, token, sink
 
     def check(self, name: str, arguments: JSONObject) -> str | None:
-        """Why these arguments cannot be sent (unknown tool, schema violation), or None."""
-        import jsonschema
+        """Why these arguments cannot be sent (unknown tool, schema violation), or None.
+
+        Checked with ECMA-262 patterns (:mod:`lessons_lib.engine.schemacheck`); the reason quotes
+        no more than a short prefix of any value.
+        """
+        from lessons_lib.engine.schemacheck import ecma_validator, problem
 
         op = self.operations.get(name)
         if op is None:
-            return f"unknown tool '{name}'; known: {', '.join(sorted(self.operations))}"
-        problem = jsonschema.exceptions.best_match(
-            jsonschema.Draft202012Validator(op.parameters).iter_errors(arguments)
-        )
-        if problem is None:
-            return None
-        where = "/".join(map(str, problem.absolute_path)) or "arguments"
-        return f"invalid arguments for {name}: {where}: {problem.message}"
+            return f"unknown tool '{short(name)}'; known: {', '.join(sorted(self.operations))}"
+        found = problem(ecma_validator(op.parameters), arguments)
+        return None if found is None else f"invalid arguments for {name}: {found}"
 
     async def call(self, name: str, arguments: dict[str, Any]) -> Routed:
         """Send one call; a refusal or an HTTP error comes back as a marked failure text."""

@@ -22,31 +22,19 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.openapi.router import DEMO_TOKEN, OpenAPIRouter
-from lessons_lib.examples.orders import data as orderdata
+from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
+
+__all__ = ["GET_ORDER_DECLARATION", "TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
 WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"
 ARGUMENTS: Final = '{"order_id": "O-1042"}'
-
-GET_ORDER_DECLARATION: Final[JSONObject] = {
-    "type": "function",
-    "name": "get_order",
-    "description": "Read one order: status, region, item, waybill number, version and update time.",
-    "parameters": {
-        "type": "object",
-        "properties": {"order_id": {"type": "string", "pattern": "^O-[0-9]{1,8}$"}},
-        "required": ["order_id"],
-        "additionalProperties": False,
-    },
-    "strict": False,
-}
-"""The hand-written declaration of the direct-function way (seed 001's schema)."""
 
 Execute = Callable[[str, JSONObject], Awaitable[tuple[str, bool]]]
 
@@ -85,6 +73,7 @@ class WayRun:
 async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
     """Two model turns through the course's Responses adapter; ``execute`` is the only variable."""
     from lessons_lib.engine.adapters import CallResult, ResponsesAdapter
+    from lessons_lib.engine.execute import parse_arguments
     from lessons_lib.engine.models import make_http_client, offline_setting
     from lessons_lib.engine.offline_model import Script
 
@@ -101,8 +90,12 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
         first = run.bodies[-1][1]
         items = []
         for call in adapter.read(first).calls:
-            arguments = json.loads(str(call.arguments))
-            text, is_error = await execute(call.name, arguments)
+            arguments, problem = parse_arguments(call.arguments)  # the loop's own parsing and refusals
+            text, is_error = (
+                (problem, True)
+                if arguments is None
+                else await execute(call.name, cast(JSONObject, arguments))
+            )
             run.output = FAILURE_PREFIX + text if is_error else text
             items.append(adapter.feedback_item(CallResult(call, run.output, is_error)))
         await adapter.send(adapter.next_input(model_input, first, items), run.tools, first=False)
@@ -132,12 +125,7 @@ async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
 
         async def call_function(name: str, args: JSONObject) -> tuple[str, bool]:
             run.hops.append(f"Python get_order({args.get('order_id')!r})")
-            with orderdata.connect(db) as conn:
-                row = orderdata.fetch_order(conn, str(args.get("order_id")))
-            conn.close()
-            if row is None:
-                return f"no order {args.get('order_id')}", True
-            return json.dumps({k: v for k, v in row.items() if k != "customer_id"}, ensure_ascii=False), False
+            return direct_call(db, name, args)  # the desk's rules, as the other two ways apply them
 
         return await _round(run, call_function, "get_order")
     async with open_order_api(token, db, on_http) as router:

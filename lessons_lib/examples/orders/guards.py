@@ -7,9 +7,12 @@ before a write (:class:`ConfirmRequest`) are what the application enforces every
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
+
+from lessons_lib.core.echo import short
 
 SYSTEM_RULES: Final = (
     "你是订单客服助手，可以调用订单台工具完成任务。\n"
@@ -36,8 +39,14 @@ class ConfirmRequest:
     """The service's MCP annotations: shown, never trusted."""
 
     def question(self) -> str:
-        """What the application asks the user, with the service's hints marked as claims."""
-        args = "，".join(f"{k}={v}" for k, v in self.arguments.items() if k != "note")
+        """What the application asks the user: every argument the write stores, hints as claims.
+
+        Each value is quoted (JSON) so that a note with a comma or a line break cannot pass for
+        two arguments; a value longer than the desk accepts is cut (with its length).
+        """
+        args = "，".join(
+            f"{k}={short(json.dumps(v, ensure_ascii=False), 200)}" for k, v in self.arguments.items()
+        )
         claims = "，".join(f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint"))
         ask = f"将执行写操作 {self.alias}（{args}）。确认吗？[是/否]"
         return f"{ask}\n（服务自称：{claims}；这只是提示，应用不据此放行）"

@@ -22,27 +22,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypedDict
 
+from lessons_lib.core.echo import hostile, short, violation
 from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.rules import (
+    SESSION_CUSTOMER,
+    DeskError,
+    check_session,
+    open_investigation,
+    visible_order,
+)
 from lessons_lib.examples.orders.tools import SERVICE, WRITE_TOOLS, JSONDict, declarations
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
     from mcp.server import Server
     from mcp.server.context import ServerRequestContext
 
-SESSION_CUSTOMER: Final = "C-001"
-"""The trusted session the desk answers for (the customer signed in to the application)."""
+__all__ = ["SESSION_CUSTOMER", "DeskError", "DeskOptions", "OrderDesk", "build_server", "is_write"]
 
 _EXAMPLE_VALUES: Final = {"order_id": "O-1042", "waybill_no": "WB-77042"}
-
-
-class DeskError(Exception):
-    """A refused call: an error code from ERROR_CODES and a message saying what to do."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
 
 
 class DeskOptions(TypedDict, total=False):
@@ -69,12 +67,12 @@ class OrderDesk:
     tools: list[JSONDict] = field(init=False)
 
     def __post_init__(self) -> None:
-        from jsonschema import Draft202012Validator
+        from lessons_lib.engine.schemacheck import ecma_validator
 
         self.tools = declarations(idempotency_key=self.idempotency_key)
         self._by_name = {t["name"]: t for t in self.tools}
         # compiled once, when the desk starts: no call pays for importing or compiling them
-        self._validators = {t["name"]: Draft202012Validator(t["input"]) for t in self.tools}
+        self._validators = {t["name"]: ecma_validator(t["input"]) for t in self.tools}
 
     def call(self, name: str, arguments: Mapping[str, object]) -> tuple[JSONDict, bool]:
         """Run one tool on ``arguments``; return ``(structured result, is_error)``."""
@@ -87,7 +85,7 @@ class OrderDesk:
                 self.flaky[name] = self.flaky.get(name, 1) - 1
                 raise RuntimeError(f"injected fault in {name}")
             with closing(od.connect(self.db_path)) as conn:  # one short-lived connection per call
-                self._check_session(conn)
+                check_session(conn, self.customer_id)
                 result = getattr(self, f"_{name}")(conn, dict(arguments))
             return result, False
         except DeskError as refusal:
@@ -105,22 +103,9 @@ class OrderDesk:
         result.update(status="error", error={"code": code, "message": message})
         return result
 
-    def _check_session(self, conn: sqlite3.Connection) -> None:
-        access = od.customer_access(conn, self.customer_id)
-        if access != "active":
-            raise DeskError(
-                "permission_revoked",
-                f"this session ({self.customer_id}) may no longer use the order desk; ask a human agent",
-            )
-
     def _order(self, conn: sqlite3.Connection, order_id: str) -> od.OrderRow:
-        order = od.fetch_order(conn, order_id)
         # Another customer's order reads as missing: the desk never confirms that it exists.
-        if order is None or order["customer_id"] != self.customer_id:
-            raise DeskError(
-                "not_found", f"no order {order_id} in this session; check the number with the user"
-            )
-        return order
+        return visible_order(conn, order_id, self.customer_id)
 
     def _get_order(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
         order = self._order(conn, args["order_id"])
@@ -144,19 +129,14 @@ class OrderDesk:
         return {"status": "ok", "items": page["items"], "paging": paging, "error": None}
 
     def _create_investigation(self, conn: sqlite3.Connection, args: JSONDict) -> JSONDict:
-        order = self._order(conn, args["order_id"])
-        if order["status"] not in ("shipped", "delivered"):
-            raise DeskError(
-                "not_allowed",
-                f"order {order['order_id']} is {order['status']}: only shipped or delivered orders"
-                " can be investigated",
-            )
-        try:
-            row, created = od.insert_investigation(
-                conn, order["order_id"], args["reason"], args["note"], args.get("idempotency_key")
-            )
-        except od.IdempotencyConflict as conflict:
-            raise DeskError("conflict", str(conflict)) from None
+        order, row, created = open_investigation(
+            conn,
+            self.customer_id,
+            args["order_id"],
+            args["reason"],
+            args["note"],
+            args.get("idempotency_key"),
+        )
         return {
             "status": "created" if created else "replayed",
             "investigation": dict(row),
@@ -165,30 +145,23 @@ class OrderDesk:
         }
 
 
-def check_arguments(validator: Draft202012Validator, arguments: Mapping[str, object]) -> None:
-    """Validate against the tool's own inputSchema (a jsonschema draft 2020-12 validator) or DeskError."""
+def check_arguments(validator: Validator, arguments: Mapping[str, object]) -> None:
+    """Validate against the tool's own inputSchema (draft 2020-12, ECMA-262 patterns) or DeskError.
+
+    The message names the field and what it must be; it quotes no more than a short prefix of
+    the value (:mod:`lessons_lib.core.echo`), whatever was sent.
+    """
     from jsonschema.exceptions import best_match
 
+    found = hostile(dict(arguments), "arguments")
+    if found is not None:
+        raise DeskError("invalid_arguments", f"Invalid arguments: {found}")
     error = best_match(validator.iter_errors(dict(arguments)))
     if error is None:
         return
     where = ".".join(str(p) for p in error.absolute_path)
-    detail = _short(error)
     hint = f" (for example {_EXAMPLE_VALUES[where]})" if where in _EXAMPLE_VALUES else ""
-    raise DeskError("invalid_arguments", f"Invalid arguments: {where + ': ' if where else ''}{detail}{hint}")
-
-
-def _short(error: ValidationError) -> str:
-    """jsonschema's message, with the offending value cut short (it may be huge or hostile)."""
-    keyword, expected = error.validator, error.validator_value
-    if keyword == "pattern":
-        return f"must match {expected}"
-    if keyword in ("maximum", "minimum", "maxLength", "minLength"):
-        return f"{keyword} is {expected}"
-    if keyword == "enum":
-        return "must be one of " + ", ".join(map(str, expected))
-    message = str(error.message)
-    return message if len(message) <= 120 else message[:117] + "..."
+    raise DeskError("invalid_arguments", f"Invalid arguments: {violation(error)}{hint}")
 
 
 def _pick(row: Mapping[str, object], *keys: str) -> JSONDict:
@@ -231,7 +204,7 @@ def build_server(desk: OrderDesk, name: str = SERVICE) -> Server:
         ctx: ServerRequestContext, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         if params.name not in {t.name for t in listed}:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {short(params.name)}")
         delay = desk.delays.get(params.name, 0.0)
         if delay:
             await anyio.sleep(delay)  # a slow back end: other calls run meanwhile

@@ -1,0 +1,164 @@
+"""Lesson 40's direct-function way, and the three ways answering one request side by side.
+
+The direct function is the application's own Python code over the order database: no HTTP, no
+MCP. It still decides by the desk's rules (:mod:`lessons_lib.examples.orders.rules`) and
+checks its arguments with the same ECMA-262 validator, so the three ways are one business:
+:func:`three_ways` sends one request (tool name and arguments, as a model would fill them)
+the three ways and reduces each answer to a :data:`Verdict` a test can compare.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager, closing
+from pathlib import Path
+from typing import Any, Final, cast
+
+from lessons_lib.core.echo import short
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.engine.schemacheck import ecma_validator, problem
+from lessons_lib.examples.orders import data as orderdata
+from lessons_lib.examples.orders.rules import (
+    HTTP_STATUS,
+    SESSION_CUSTOMER,
+    DeskError,
+    check_session,
+    open_investigation,
+    visible_order,
+)
+from lessons_lib.examples.orders.tools import ORDER_ID_PATTERN
+
+GET_ORDER_DECLARATION: Final[JSONObject] = {
+    "type": "function",
+    "name": "get_order",
+    "description": "Read one order: status, region, item, waybill number, version and update time.",
+    "parameters": {
+        "type": "object",
+        "properties": {"order_id": {"type": "string", "pattern": ORDER_ID_PATTERN}},
+        "required": ["order_id"],
+        "additionalProperties": False,
+    },
+    "strict": False,
+}
+"""The hand-written declaration of the direct-function way (seed 001's schema)."""
+
+_CREATE_PARAMETERS: Final[JSONObject] = {
+    "type": "object",
+    "properties": {
+        "order_id": {"type": "string", "pattern": ORDER_ID_PATTERN},
+        "reason": {"type": "string", "enum": list(orderdata.INVESTIGATION_REASONS)},
+        "note": {"type": "string", "minLength": 1, "maxLength": 200},
+    },
+    "required": ["order_id", "reason", "note"],
+}
+"""The direct function for a write, as the application would declare it (not used in lesson 40's task)."""
+
+PARAMETERS: Final[dict[str, JSONObject]] = {
+    "get_order": cast(JSONObject, GET_ORDER_DECLARATION["parameters"]),
+    "create_investigation": _CREATE_PARAMETERS,
+}
+
+Verdict = tuple[int, str]
+"""One answer reduced for comparison: an HTTP-like status (200, 201, 400, 404, 409...) and its key data."""
+
+
+def direct_call(
+    db: Path, name: str, arguments: JSONObject, customer: str = SESSION_CUSTOMER
+) -> tuple[str, bool]:
+    """The direct-function way's execution step: (feedback text, is_error). Lesson 40."""
+    from lessons_lib.examples.openapi.router import intent_key
+
+    schema = PARAMETERS.get(name)
+    if schema is None:
+        return f"unknown function '{short(name)}'; known: {', '.join(PARAMETERS)}", True
+    found = problem(ecma_validator(schema), arguments)
+    if found is not None:
+        return f"invalid arguments for {name}: {found}", True
+    try:
+        with closing(orderdata.connect(db)) as conn:
+            check_session(conn, customer)
+            if name == "get_order":
+                row: Any = visible_order(conn, str(arguments["order_id"]), customer)
+                return json.dumps(
+                    {k: v for k, v in row.items() if k != "customer_id"}, ensure_ascii=False
+                ), False
+            key = intent_key(name, arguments)
+            _, row, created = open_investigation(
+                conn,
+                customer,
+                str(arguments["order_id"]),
+                str(arguments["reason"]),
+                str(arguments["note"]),
+                key,
+            )
+    except DeskError as refusal:
+        return json.dumps(
+            {"error": {"code": refusal.code, "message": refusal.message}}, ensure_ascii=False
+        ), True
+    answer = {k: v for k, v in row.items() if k != "idempotency_key"}
+    return json.dumps({**answer, "created": created}, ensure_ascii=False), False
+
+
+def verdict(text: str, is_error: bool) -> Verdict:
+    """An answer of any way as (status, key data): what must be the same across the three ways."""
+    if not is_error:
+        data = json.loads(text)
+        if "investigation_id" in data:
+            return (201 if data["created"] else 200), f"{data['order_id']} {data['reason']} {data['note']}"
+        return 200, f"{data['order_id']} {data['status']} v{data['version']}"
+    text = text.removeprefix("ERROR: ")
+    if text.lower().startswith("invalid arguments"):
+        return 400, ""  # refused before anything was sent: the HTTP API answers such a request 400
+    status = re.match(r"HTTP (\d{3}): ", text)
+    if status is not None:
+        return int(status.group(1)), ""
+    try:
+        code = json.loads(text)["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return 0, short(text)
+    return HTTP_STATUS.get(code, 0), ""
+
+
+@asynccontextmanager
+async def three_ways(
+    token: str, scratch: Path
+) -> AsyncIterator[Callable[[str, JSONObject], Awaitable[dict[str, Verdict]]]]:
+    """The three ways, each on its own fresh database in ``scratch``; yields ``answer(name, arguments)``.
+
+    ``answer`` sends one request the function way, through the OpenAPI router, and as an MCP
+    ``tools/call`` to the server generated from the document; each answer becomes a verdict.
+    """
+    from mcp import Client
+
+    from lessons_lib.engine.execute import parse_arguments
+    from lessons_lib.engine.wire import FramedTransport
+    from lessons_lib.examples.openapi.mcp_server import build_openapi_server
+    from lessons_lib.examples.openapi.router import open_order_api
+
+    dbs = [
+        orderdata.create_database(scratch / f"{way}.sqlite3", replace=True)
+        for way in ("function", "openapi", "mcp")
+    ]
+    async with AsyncExitStack() as stack:
+        router = await stack.enter_async_context(open_order_api(token, dbs[1]))
+        behind = await stack.enter_async_context(open_order_api(token, dbs[2]))
+        client = await stack.enter_async_context(
+            Client(FramedTransport(build_openapi_server(behind), lambda d, f: None), mode="legacy")
+        )
+
+        async def answer(name: str, arguments: JSONObject) -> dict[str, Verdict]:
+            answers = {"function": verdict(*direct_call(dbs[0], name, arguments))}
+            routed = await router.call(name, dict(arguments))
+            answers["openapi"] = verdict(routed.text, routed.is_error)
+            checked, refusal = parse_arguments(arguments)  # the host's own check before tools/call
+            if checked is None:
+                answers["mcp"] = verdict(refusal, True)
+            else:
+                result = await client.call_tool(name, checked)
+                text = "\n".join(c.text for c in result.content if c.type == "text")
+                answers["mcp"] = verdict(text, bool(result.is_error))
+            return answers
+
+        yield answer
