@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.examples.openapi.checks import Refused, operation_checks
+from lessons_lib.examples.openapi.validation import Refused, operation_checks
+from lessons_lib.examples.orders import data as orderdata
 from lessons_lib.examples.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
@@ -65,7 +66,7 @@ def build_app(db_path: str | Path, token: str, customer_id: str = SESSION_CUSTOM
     """The HTTP order API over the SQLite file ``db_path``; requests must carry ``token``.
 
     The token signs in ``customer_id``, the same session the MCP desk answers for: every
-    request is checked against the document (:mod:`lessons_lib.examples.openapi.checks`), then
+    request is checked against the document (:mod:`lessons_lib.examples.openapi.validation`), then
     by the desk's own rules (:mod:`lessons_lib.examples.orders.rules`), so the three ways of
     lesson 40 refuse the same requests.
     """

@@ -29,6 +29,7 @@ from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.openapi.router import DEMO_TOKEN, OpenAPIRouter
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
+from lessons_lib.examples.orders import data as orderdata
 
 __all__ = ["GET_ORDER_DECLARATION", "TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
