@@ -1,0 +1,29 @@
+"""Plug a learner's ``search_notes`` server into the course's application loop. Lesson 12.
+
+``run_chain(services={"notes": notes_service(build)})`` builds the learner's server over the
+course's ``data/workspace`` for the loop (the loop takes a factory ``name -> low-level Server``;
+an ``MCPServer`` is unwrapped as the SDK's own in-memory transport does). The SDK's log setup,
+which ``MCPServer()`` performs, is undone so it does not reach the notebook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lessons_lib.core.paths import WORKSPACE_DIR
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+
+def notes_service(build: Callable[[Path], object], root: Path | None = None) -> Callable[[str], Server]:
+    """A service factory for :func:`~lessons_lib.engine.host.run_chain` from ``build(root)``. Lesson 12."""
+    from lessons_lib.engine.server_probe import lowlevel, quiet_logging
+
+    def factory(name: str) -> Server:
+        with quiet_logging():
+            return lowlevel(build(root or WORKSPACE_DIR))
+
+    return factory
