@@ -9,11 +9,12 @@ a link inside the root that leads to it. Every request goes to the server over r
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSONObject
 
@@ -63,11 +64,11 @@ def build_hidden(base: Path) -> Hidden:
     """Write the grader's folder under ``base`` (a fresh temporary folder)."""
     root = base / "root"
     (root / "sub").mkdir(parents=True)
-    (base / "secret.txt").write_text(f"{SECRET}: TODO deadline 银杏, outside the root\n", encoding="utf-8")
+    (base / "secret.txt").write_text(f"{SECRET}: outside the root\n", encoding="utf-8")
     (root / PLAN).write_text(_PLAN_TEXT, encoding="utf-8", newline="\n")
     (root / DIARY).write_text(_DIARY_TEXT, encoding="utf-8", newline="\n")
     (root / TODO).write_text(_TODO_TEXT, encoding="utf-8", newline="\n")
-    bulk = "".join(f"row {n}: BULK data\n" for n in range(40_000))
+    bulk = "".join(f"row {n}: {'BULK' if n % 20 == 0 else 'bulk'} data\n" for n in range(40_000))
     (root / BIG).write_text(bulk + _HUGE_LINE + "\n", encoding="utf-8", newline="\n")
     (root / BINARY).write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe BINARYWORD \xc3\x28\xff\n")
     has_link = True
@@ -95,14 +96,14 @@ def search(key: str, arguments: JSONObject, tool: str = TOOL) -> Ask:
 def asks(hidden: Hidden) -> list[Ask]:
     """Every request, in the order the expectations are judged (a crash cuts off only later ones)."""
     outside = [
-        search("out_dotdot", {"query": "TODO", "path": "/workspace/../secret.txt"}),
-        search("out_absolute", {"query": "TODO", "path": "/etc"}),
-        search("out_relative", {"query": "TODO", "path": "../secret.txt"}),
-        search("out_sibling", {"query": "TODO", "path": "/workspace-old"}),
+        search("out_dotdot", {"query": "outside the root", "path": "/workspace/../secret.txt"}),
+        search("out_absolute", {"query": "outside the root", "path": "/etc"}),
+        search("out_relative", {"query": "outside the root", "path": "../secret.txt"}),
+        search("out_sibling", {"query": "outside the root", "path": "/workspace-old"}),
     ]
     if hidden.has_link:
         outside += [
-            search("out_link", {"query": "TODO", "path": f"/workspace/{LINK}"}),
+            search("out_link", {"query": "outside the root", "path": f"/workspace/{LINK}"}),
             search("out_link_walk", {"query": "outside the root"}),
         ]
     return [
@@ -169,17 +170,27 @@ def json_equal(text: object, data: JSONObject) -> bool:
 
 def invalid(instance: object, schema: object) -> str | None:
     """The first validation error of ``instance`` under a JSON Schema (2020-12 unless it says)."""
-    from jsonschema import Draft202012Validator, exceptions, validators
-
     if not isinstance(schema, dict):
         return "没有这份 schema"
+    checker = _validator(json.dumps(schema, sort_keys=True))
+    if isinstance(checker, str):
+        return checker
+    error = next(iter(checker.iter_errors(instance)), None)
+    return None if error is None else f"{'/'.join(map(str, error.absolute_path)) or '顶层'}：{error.message}"
+
+
+@functools.lru_cache(maxsize=64)
+def _validator(schema_text: str) -> Any:
+    """One checked validator per schema text (checking a schema costs more than using it)."""
+    from jsonschema import Draft202012Validator, exceptions, validators
+
+    schema = json.loads(schema_text)
     cls = validators.validator_for(schema, default=Draft202012Validator)
     try:
         cls.check_schema(schema)
     except exceptions.SchemaError as exc:
         return f"schema 本身不合法：{exc.message}"
-    error = next(iter(cls(schema).iter_errors(instance)), None)
-    return None if error is None else f"{'/'.join(map(str, error.absolute_path)) or '顶层'}：{error.message}"
+    return cls(schema)
 
 
 SHAPE: Final[JSONObject] = {
