@@ -91,7 +91,7 @@ _EXPORTS: dict[str, str] = {
     "grade_server": "lessons_lib.course.server_grading",
     "grade_server_file": "lessons_lib.course.server_grading",
     "grade_course_server": "lessons_lib.course.server_grading",
-    "notes_service": "lessons_lib.engine.notes_service",
+    "notes_service": "lessons_lib.course.server_loop",
     # the same call in three APIs (lessons 20-22)
     "API_SABOTAGES": "lessons_lib.checks.sabotage_apis",
     "run_api_sabotage": "lessons_lib.checks.sabotage_apis",
