@@ -14,12 +14,11 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import verdict_box
+from lessons_lib.course.grading import CaseResult, GradeReport
 from lessons_lib.course.server_cases import Hidden, asks, build_hidden
 from lessons_lib.course.server_judges import EXPECTATIONS, Seen
 
@@ -35,44 +34,29 @@ class ServerInputError(ValueError):
     """The file cannot be graded (missing, not Python, a syntax error): one line says why."""
 
 
-@dataclass(frozen=True)
-class Checked:
-    """One expectation and whether it held."""
-
-    key: str
-    title: str
-    passed: bool
+Checked = CaseResult
+"""One expectation and whether it held (the loop grader's record of one case, reused)."""
 
 
 @dataclass(frozen=True, repr=False)
-class ServerReport(Displayable):
-    """The grader's verdict, plain data: passed, the first broken expectation, where to look."""
+class ServerReport(GradeReport):
+    """The grader's verdict: the loop grader's report (lesson 11), plus the server's stderr.
 
-    passed: bool
-    message: str
-    key: str | None = None
-    hint: str = ""
-    checked: tuple[Checked, ...] = field(default_factory=tuple)
+    ``key`` is the first broken expectation (the report's ``link``), ``checked`` the expectations
+    judged so far (its ``cases``).
+    """
+
     stderr: str = ""
     """What the server wrote to stderr (stdio only): its log, where a log belongs."""
+    title: str = TITLE
 
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready, for a gradebook row."""
-        data = asdict(self)
-        data["checked"] = list(data["checked"])
-        return data
+    @property
+    def key(self) -> str | None:
+        return self.link
 
-    def text(self) -> str:
-        lines = [TITLE, *(f"  {'✓' if c.passed else '✗'} {c.title}" for c in self.checked)]
-        lines.append(("✓ " if self.passed else "✗ ") + self.message)
-        if self.hint:
-            lines.append(f"去看：{self.hint}")
-        return "\n".join(lines)
-
-    __str__ = text
-
-    def html(self) -> str:
-        return verdict_box(self.text(), "pass" if self.passed else "fail")
+    @property
+    def checked(self) -> tuple[CaseResult, ...]:
+        return self.cases
 
     def repr_args(self) -> str:
         return f"passed={self.passed}, key={self.key!r}"
@@ -86,9 +70,9 @@ def judge(seen: Seen) -> ServerReport:
         if problem is not None:
             message = f"第一个不符合的约定是「{exp.title}」：{problem}"
             checked = (*done, Checked(exp.key, exp.title, False))
-            return ServerReport(False, message, exp.key, exp.hint, checked, seen.stderr)
+            return ServerReport(False, message, None, exp.key, exp.hint, checked, stderr=seen.stderr)
         done.append(Checked(exp.key, exp.title, True))
-    return ServerReport(True, PASS_TEXT.format(n=len(done)), checked=tuple(done), stderr=seen.stderr)
+    return ServerReport(True, PASS_TEXT.format(n=len(done)), cases=tuple(done), stderr=seen.stderr)
 
 
 async def _collect(
@@ -127,9 +111,9 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
     from lessons_lib.engine.server_probe import memory_probe, quiet_logging
 
     if not callable(build):
-        return ServerReport(False, f"要评分的应当是一个函数，收到的是 {type(build).__name__}", "start")
+        return ServerReport(False, f"要评分的应当是一个函数，收到的是 {type(build).__name__}", link="start")
     if has_blank(build):
-        return ServerReport(False, BLANK_TEXT, "unfinished", HINT_UNFINISHED)
+        return ServerReport(False, BLANK_TEXT, link="unfinished", hint=HINT_UNFINISHED)
     with tempfile.TemporaryDirectory() as tmp:
         hidden = build_hidden(Path(tmp))
         try:
