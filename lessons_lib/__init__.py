@@ -87,6 +87,11 @@ _EXPORTS: dict[str, str] = {
     "check_exercise": "lessons_lib.course.exercises_early",
     "grade_loop": "lessons_lib.course.grading",
     "grade_file": "lessons_lib.course.grading_files",
+    # write an MCP server yourself (lesson 12)
+    "grade_server": "lessons_lib.course.server_grading",
+    "grade_server_file": "lessons_lib.course.server_grading",
+    "grade_course_server": "lessons_lib.course.server_grading",
+    "notes_service": "lessons_lib.course.server_loop",
     # the same call in three APIs (lessons 20-22)
     "API_SABOTAGES": "lessons_lib.apis.sabotage",
     "run_api_sabotage": "lessons_lib.apis.sabotage",

@@ -35,6 +35,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "compare two runs field by field (head 20 vs 5)",
     ),
     "grade": ("lessons_lib.cli.grade", "main", "grade a learner's application loop offline (lesson 11)"),
+    "grade-server": (
+        "lessons_lib.cli.grade_server",
+        "main",
+        "grade a learner's search_notes MCP server over stdio (lesson 12)",
+    ),
     "mcp-revisions": (
         "lessons_lib.examples.mcp.cli",
         "main_revisions",

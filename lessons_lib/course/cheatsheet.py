@@ -45,6 +45,11 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
         "给应用循环评分（这里评第 11 课的参考答案；换成你的 .py 或笔记本）",
         "11",
     ),
+    "grade-server": (
+        "grade-server lessons_lib/engine/notes_server.py",
+        "给一个 search_notes MCP 服务评分（这里评课程的参考服务；换成你的 .py）",
+        "12",
+    ),
     "mcp-revisions": (
         "mcp-revisions --head 5",
         "同一次 tools/call 走三个 MCP 修订版，逐帧按官方 schema 校验",

@@ -77,8 +77,8 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         chosen = chosen_tools(aliases, task, self.script, str(forced) if forced is not None else None)
         if not chosen:
             return [self._message(NO_TOOLS_DECLARED)]
-        arguments = arguments_text(task, self.script)
-        moves = [(name, arguments) for name in chosen] + [(chosen[0], extra) for extra in self.script.also]
+        moves = [(name, arguments_text(task, self.script, name)) for name in chosen]
+        moves += [(chosen[0], extra) for extra in self.script.also]
         calls: list[JSONObject] = [
             {
                 "type": "function_call",

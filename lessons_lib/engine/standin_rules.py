@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.engine.standin_search import is_search, search_arguments
 
 if TYPE_CHECKING:
     import httpx2
@@ -117,9 +118,14 @@ def arguments_from(task: str) -> str:
     return json.dumps(args, ensure_ascii=False)
 
 
-def arguments_text(task: str, script: Script) -> str:
-    """The ``arguments`` JSON text: the script's, or what the task text asks for."""
-    return script.arguments if script.arguments is not None else arguments_from(task)
+def arguments_text(task: str, script: Script, tool: str = "") -> str:
+    """The ``arguments`` JSON text: the script's, or what the task text asks for.
+
+    ``tool`` (the alias called) selects a tool's own rule: ``search_notes`` (lesson 12).
+    """
+    if script.arguments is not None:
+        return script.arguments
+    return search_arguments(task) if tool and is_search(tool) else arguments_from(task)
 
 
 def arguments_object(task: str, script: Script) -> JSONObject:

@@ -1,0 +1,42 @@
+"""``python -m lessons_lib grade-server FILE``: grade a learner's MCP server over stdio. Lesson 12.
+
+FILE is a ``.py`` file that serves ``search_notes`` over stdio when run as ``python FILE FOLDER``
+(lesson 12 shows the four lines that make a notebook's server such a file). The grader starts it
+as a subprocess with a folder of its own, talks to it with the official client over real frames,
+and names the first broken expectation. ``--json`` prints the report as JSON. Exit 0 pass, 1 fail,
+2 bad input (no such file, not a .py file, a syntax error): one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+DESCRIPTION = (
+    "Grade a learner's search_notes MCP server (lesson 12): start FILE as 'python FILE FOLDER' "
+    "over stdio with a folder the learner never saw, send it requests with the official MCP client "
+    "and name the first broken expectation. Exit codes: 0 pass; 1 an expectation broke; "
+    "2 bad input (no such file, not a .py file, a syntax error)."
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons_lib grade-server", description=DESCRIPTION)
+    parser.add_argument("file", help="the learner's server, a .py file")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply (default %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    from lessons_lib.course.server_grading import ServerInputError, grade_server_file
+
+    try:
+        report = grade_server_file(args.file, timeout=args.timeout)
+    except ServerInputError as exc:
+        print(f"grade-server: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) if args.json else report.text())
+    return 0 if report.passed else 1

@@ -1,0 +1,215 @@
+"""The hidden folder and the requests lesson 12's grader sends to a learner's server.
+
+Introduced in lesson 12. The grader builds a fresh folder the learner never saw: a plan, a
+Chinese diary with a Chinese file name, a sub-folder, a 2 MB log with a 300 KB line, a file
+that is not UTF-8, a secret file *beside* the root and, where the platform lets us create one,
+a link inside the root that leads to it. Every request goes to the server over real frames;
+:mod:`lessons_lib.course.server_grading` judges the replies, expectation by expectation.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from lessons_lib.core.jsonvalue import JSONObject
+
+TOOL: Final = "search_notes"
+LOGICAL_ROOT: Final = "/workspace"
+MAX_TEXT: Final = 200
+MAX_REPLY_BYTES: Final = 64_000
+SECRET: Final = "SECRET-7f3a"
+"""The token of the file beside the root: no reply may ever contain it."""
+
+PLAN: Final = "plan.txt"
+DIARY: Final = "日记.md"
+TODO: Final = "sub/todo.txt"
+BIG: Final = "big.log"
+BINARY: Final = "logo.bin"
+LINK: Final = "link.txt"
+
+_PLAN_TEXT: Final = "Project plan\nfirst deadline: Friday\nreview notes\nship it\nsecond deadline: Monday\n"
+_DIARY_TEXT: Final = "周一：晴\n去公园散步\n门口的银杏叶全黄了，很好看。\n晚上读书\n"
+_TODO_TEXT: Final = "deadline for the todo list\n" + "".join(f"TODO item {n}\n" for n in range(1, 31))
+_HUGE_LINE: Final = "HUGE " + "x" * 300_000
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """The grader's folder: where the root is, and whether the link case could be built."""
+
+    base: Path
+    root: Path
+    has_link: bool
+
+    def lines(self, rel: str) -> list[str]:
+        """The lines of a file of the root, as the tool must number them."""
+        return (self.root / rel).read_text(encoding="utf-8").split("\n")
+
+    def expected(self, query: str, rels: tuple[str, ...]) -> list[JSONObject]:
+        """Every match of ``query`` in these files, as ``{path, line, text}``."""
+        return [
+            {"path": f"{LOGICAL_ROOT}/{rel}", "line": n, "text": line[:MAX_TEXT]}
+            for rel in rels
+            for n, line in enumerate(self.lines(rel), start=1)
+            if query in line
+        ]
+
+
+def build_hidden(base: Path) -> Hidden:
+    """Write the grader's folder under ``base`` (a fresh temporary folder)."""
+    root = base / "root"
+    (root / "sub").mkdir(parents=True)
+    (base / "secret.txt").write_text(f"{SECRET}: outside the root\n", encoding="utf-8")
+    (root / PLAN).write_text(_PLAN_TEXT, encoding="utf-8", newline="\n")
+    (root / DIARY).write_text(_DIARY_TEXT, encoding="utf-8", newline="\n")
+    (root / TODO).write_text(_TODO_TEXT, encoding="utf-8", newline="\n")
+    bulk = "".join(f"row {n}: {'BULK' if n % 20 == 0 else 'bulk'} data\n" for n in range(40_000))
+    (root / BIG).write_text(bulk + _HUGE_LINE + "\n", encoding="utf-8", newline="\n")
+    (root / BINARY).write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe BINARYWORD \xc3\x28\xff\n")
+    has_link = True
+    try:  # a capability, not a given: Windows needs a privilege to create links
+        os.symlink(base / "secret.txt", root / LINK)
+    except (OSError, NotImplementedError):
+        has_link = False
+    return Hidden(base, root, has_link)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One request the grader sends: a key to find its reply, a method, params."""
+
+    key: str
+    method: str
+    params: JSONObject | None = None
+
+
+def search(key: str, arguments: JSONObject, tool: str = TOOL) -> Ask:
+    """A ``tools/call`` request with these arguments."""
+    return Ask(key, "tools/call", {"name": tool, "arguments": arguments})
+
+
+def asks(hidden: Hidden) -> list[Ask]:
+    """Every request, in the order the expectations are judged (a crash cuts off only later ones)."""
+    outside = [
+        search("out_dotdot", {"query": "outside the root", "path": "/workspace/../secret.txt"}),
+        search("out_absolute", {"query": "outside the root", "path": "/etc"}),
+        search("out_relative", {"query": "outside the root", "path": "../secret.txt"}),
+        search("out_sibling", {"query": "outside the root", "path": "/workspace-old"}),
+    ]
+    if hidden.has_link:
+        outside += [
+            search("out_link", {"query": "outside the root", "path": f"/workspace/{LINK}"}),
+            search("out_link_walk", {"query": "outside the root"}),
+        ]
+    return [
+        Ask("list", "tools/list"),
+        search("finds", {"query": "deadline"}),
+        search("non_ascii", {"query": "银杏", "limit": 5}),
+        search("folder", {"query": "deadline", "path": "/workspace/sub"}),
+        search("limit_3", {"query": "TODO", "limit": 3}),
+        search("limit_default", {"query": "TODO"}),
+        search("bad_missing", {}),
+        search("bad_type", {"query": 5}),
+        search("bad_blank", {"query": "   "}),
+        search("bad_zero", {"query": "TODO", "limit": 0}),
+        search("bad_big", {"query": "TODO", "limit": 21}),
+        *outside,
+        search("missing", {"query": "TODO", "path": "/workspace/nothing-here"}),
+        search("big_bulk", {"query": "BULK", "limit": 20}),
+        search("big_line", {"query": "HUGE"}),
+        search("binary", {"query": "BINARYWORD"}),
+        search("unknown", {"query": "TODO"}, tool="delete_notes"),
+        search("after", {"query": "银杏"}),
+    ]
+
+
+SCHEMA_ACCEPTS: Final[tuple[JSONObject, ...]] = (
+    {"query": "deadline"},
+    {"query": "deadline", "limit": 1},
+    {"query": "deadline", "limit": 20},
+    {"query": "银杏", "path": "/workspace/sub"},
+)
+SCHEMA_REJECTS: Final[tuple[tuple[JSONObject, str], ...]] = (
+    ({}, "没有 query"),
+    ({"query": 5}, "query 是数字"),
+    ({"query": ""}, "query 是空字符串"),
+    ({"query": "deadline", "limit": "5"}, "limit 是字符串"),
+    ({"query": "deadline", "limit": 2.5}, "limit 是小数"),
+    ({"query": "deadline", "limit": 0}, "limit 为 0"),
+    ({"query": "deadline", "limit": 21}, "limit 为 21"),
+)
+BAD_FIELDS: Final = {
+    "bad_missing": ("query", "没有 query"),
+    "bad_type": ("query", "query 是数字 5"),
+    "bad_blank": ("query", "query 只有空格"),
+    "bad_zero": ("limit", "limit 为 0"),
+    "bad_big": ("limit", "limit 为 21"),
+}
+
+
+def text_of(result: JSONObject) -> str:
+    blocks = result.get("content")
+    return (
+        "\n".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict))
+        if isinstance(blocks, list)
+        else ""
+    )
+
+
+def json_equal(text: object, data: JSONObject) -> bool:
+    try:
+        return isinstance(text, str) and json.loads(text) == data
+    except ValueError:
+        return False
+
+
+def invalid(instance: object, schema: object) -> str | None:
+    """The first validation error of ``instance`` under a JSON Schema (2020-12 unless it says)."""
+    if not isinstance(schema, dict):
+        return "没有这份 schema"
+    checker = _validator(json.dumps(schema, sort_keys=True))
+    if isinstance(checker, str):
+        return checker
+    error = next(iter(checker.iter_errors(instance)), None)
+    return None if error is None else f"{'/'.join(map(str, error.absolute_path)) or '顶层'}：{error.message}"
+
+
+@functools.lru_cache(maxsize=64)
+def _validator(schema_text: str) -> Any:
+    """One checked validator per schema text (checking a schema costs more than using it)."""
+    from jsonschema import Draft202012Validator, exceptions, validators
+
+    schema = json.loads(schema_text)
+    cls = validators.validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except exceptions.SchemaError as exc:
+        return f"schema 本身不合法：{exc.message}"
+    return cls(schema)
+
+
+SHAPE: Final[JSONObject] = {
+    "type": "object",
+    "required": ["matches", "truncated"],
+    "properties": {
+        "truncated": {"type": "boolean"},
+        "matches": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["path", "line", "text"],
+                "properties": {
+                    "path": {"type": "string"},
+                    "line": {"type": "integer", "minimum": 1},
+                    "text": {"type": "string", "maxLength": MAX_TEXT},
+                },
+            },
+        },
+    },
+}
+"""The result every correct server gives (its own outputSchema may say more)."""

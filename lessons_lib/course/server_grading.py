@@ -1,0 +1,186 @@
+"""The grader of lesson 12: talk to a learner's MCP server and name the first broken expectation.
+
+Introduced in lesson 12. ``grade_server(build)`` builds the learner's server over a hidden
+folder (``build(root)`` returns an ``MCPServer`` or a low-level ``Server``) and talks to it in
+this process over framed memory streams; ``grade_server_file(path)`` starts the learner's file
+as a subprocess (``python FILE FOLDER``) and talks over its stdio, as a host does. Both send the
+same requests (:mod:`lessons_lib.course.server_cases`) through the official client, then judge
+the reply frames in the order of :data:`EXPECTATIONS`; the first that fails ends the grading.
+The judges are in :mod:`lessons_lib.course.server_judges`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from lessons_lib.course.grading import CaseResult, GradeReport
+from lessons_lib.course.server_cases import Hidden, asks, build_hidden
+from lessons_lib.course.server_judges import EXPECTATIONS, Seen
+
+if TYPE_CHECKING:
+    from lessons_lib.engine.server_probe import Probe
+
+TITLE: Final = "MCP 服务评分（真实 JSON-RPC 帧，官方客户端）"
+PASS_TEXT: Final = "通过：你的服务在全部 {n} 项检查里都符合约定，包括你没见过的文件和请求。"
+HINT_UNFINISHED: Final = "把 build_notes_server 里标着 ... 的空白换成你的代码，再运行"
+
+
+class ServerInputError(ValueError):
+    """The file cannot be graded (missing, not Python, a syntax error): one line says why."""
+
+
+Checked = CaseResult
+"""One expectation and whether it held (the loop grader's record of one case, reused)."""
+
+
+@dataclass(frozen=True, repr=False)
+class ServerReport(GradeReport):
+    """The grader's verdict: the loop grader's report (lesson 11), plus the server's stderr.
+
+    ``key`` is the first broken expectation (the report's ``link``), ``checked`` the expectations
+    judged so far (its ``cases``).
+    """
+
+    stderr: str = ""
+    """What the server wrote to stderr (stdio only): its log, where a log belongs."""
+    title: str = TITLE
+
+    @property
+    def key(self) -> str | None:
+        return self.link
+
+    @property
+    def checked(self) -> tuple[CaseResult, ...]:
+        return self.cases
+
+    def repr_args(self) -> str:
+        return f"passed={self.passed}, key={self.key!r}"
+
+
+def judge(seen: Seen) -> ServerReport:
+    """Every expectation in order; the first that fails is the verdict."""
+    done: list[Checked] = []
+    for exp in EXPECTATIONS:
+        problem = exp.check(seen)
+        if problem is not None:
+            message = f"第一个不符合的约定是「{exp.title}」：{problem}"
+            checked = (*done, Checked(exp.key, exp.title, False))
+            return ServerReport(False, message, None, exp.key, exp.hint, checked, stderr=seen.stderr)
+        done.append(Checked(exp.key, exp.title, True))
+    return ServerReport(True, PASS_TEXT.format(n=len(done)), cases=tuple(done), stderr=seen.stderr)
+
+
+async def _collect(
+    opened: Callable[[Probe], AbstractAsyncContextManager[Probe]], hidden: Hidden, timeout: float
+) -> Seen:
+    """Send every request through one connection; stop sending once the connection is lost."""
+    from lessons_lib.engine.server_probe import Probe
+
+    seen, probe = Seen(hidden), Probe(timeout=timeout)
+    try:
+        with probe.scope:
+            async with opened(probe):
+                for ask in asks(hidden):
+                    reply = await probe.request(ask.method, ask.params)
+                    seen.replies[ask.key] = reply
+                    if "lost" in reply or probe.stray:  # the stdout verdict comes first anyway
+                        break
+    except Exception as exc:  # noqa: BLE001  (a server that cannot be reached is a verdict)
+        seen.failed_start = f"{type(exc).__name__}: {_first_line(exc)}"
+    seen.stray, seen.stderr = probe.stray, probe.stderr
+    if probe.spoiled is not None and seen.failed_start is None and "list" not in seen.replies:
+        seen.failed_start = "a reply frame arrived glued to other text on stdout, so it was lost"
+    return seen
+
+
+def _first_line(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return (str(exc).splitlines() or [""])[0][:200]
+
+
+def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
+    """Grade a learner's ``build(root)`` that returns an MCP server, in this process. Lesson 12."""
+    from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
+    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.server_probe import memory_probe, quiet_logging
+
+    if not callable(build):
+        return ServerReport(False, f"要评分的应当是一个函数，收到的是 {type(build).__name__}", link="start")
+    if has_blank(build):
+        return ServerReport(False, BLANK_TEXT, link="unfinished", hint=HINT_UNFINISHED)
+    with tempfile.TemporaryDirectory() as tmp:
+        hidden = build_hidden(Path(tmp))
+        try:
+            with quiet_logging():  # MCPServer() configures the root logger: undone right after
+                server = build(hidden.root)
+        except Exception as exc:  # noqa: BLE001  (the learner's code)
+            seen = Seen(
+                hidden, failed_start=f"build_notes_server 抛出了 {type(exc).__name__}: {_first_line(exc)}"
+            )
+            return judge(seen)
+
+        async def main() -> Seen:
+            return await _collect(lambda probe: memory_probe(server, probe), hidden, timeout)
+
+        with quiet_logging():
+            return judge(run_sync(main))
+
+
+def grade_server_file(
+    path: str | Path, *, module: bool = False, args: tuple[str, ...] = (), timeout: float = 5.0
+) -> ServerReport:
+    """Grade a server file over stdio: ``python FILE FOLDER`` (``module``: ``python -m NAME``). Lesson 12."""
+    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.server_probe import quiet_logging, stdio_probe
+
+    target = Path(path)
+    if not module:
+        _check_file(target)
+    with tempfile.TemporaryDirectory() as tmp, quiet_logging():
+        hidden = build_hidden(Path(tmp))
+
+        def opened(probe: Probe) -> AbstractAsyncContextManager[Probe]:
+            return stdio_probe(target, hidden.root, probe, module=module, args=args)
+
+        async def main() -> Seen:
+            return await _collect(opened, hidden, timeout)
+
+        return judge(run_sync(main))
+
+
+def _check_file(path: Path) -> None:
+    if not path.is_file():
+        raise ServerInputError(f"no such file: {path.name}; give the path of the server's .py file")
+    if path.suffix != ".py":
+        raise ServerInputError(f"{path.name} is not a .py file; save the server as a Python file first")
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ServerInputError(f"cannot read {path.name} as UTF-8 text ({type(exc).__name__})") from None
+    try:
+        compile(source, path.name, "exec")
+    except SyntaxError as exc:
+        raise ServerInputError(f"{path.name} line {exc.lineno}: syntax error ({exc.msg})") from None
+
+
+__all__ = ["ServerInputError", "ServerReport", "grade_course_server", "grade_server", "grade_server_file"]
+
+
+COURSE_SERVERS: Final = {
+    "reference": "lessons_lib.engine.notes_server",
+    "noisy": "lessons_lib.engine.noisy_notes_server",
+}
+
+
+def grade_course_server(name: str = "reference", *, glued: bool = False) -> ServerReport:
+    """Grade one of the course's own server modules over stdio (lesson 12's stdout pitfall)."""
+    if name not in COURSE_SERVERS:
+        raise ServerInputError(f"no course server {name!r}; choose one of {', '.join(COURSE_SERVERS)}")
+    args = ("--glued",) if glued else ()
+    return grade_server_file(COURSE_SERVERS[name], module=True, args=args)
