@@ -100,6 +100,13 @@ LOOP_CASES: Final = (
         hint="服务拒绝了根目录之外的路径：拒绝也是一种失败，要如实反馈，再让模型作答。",
     ),
     Case(
+        "renamed_service",
+        "服务换了名字：files",
+        task_text(head=6),
+        services=("files",),
+        hint="这次文件服务叫 files：别名和路由都要用 fs.name，不能写死 fs。",
+    ),
+    Case(
         "text_first",
         "调用前先有一段文字",
         task_text(head=4),

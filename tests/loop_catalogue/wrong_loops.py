@@ -153,6 +153,13 @@ WRONG = {
         "declaration",
         "example",
     ),
+    "service name hard-coded": Wrong(
+        INL,
+        'alias = f"{fs.name}__{tool.name}"',
+        'alias = f"fs__{tool.name}"',
+        "declaration",
+        "renamed_service",
+    ),
     "strict left out": Wrong(
         INL, '"parameters": schema, "strict": False}', '"parameters": schema}', "declaration", "example"
     ),
