@@ -212,6 +212,7 @@ WHERE: Final = {
     "declaration": "声明：每次请求的 tools 从 tools/list 来，"
     "别名是 服务名__原名，规则原样搬，strict 是 false",
     "tool_choice": "每次请求的设置：工具用不用由模型决定",
+    "request": "请求本身：读模型接口的错误说明，对照 client.responses.create 的参数",
     "task": "第一次请求的 input：用户任务原样放进去",
     "context": "下一次请求的 input：前面的 input 原样保留，再接模型这一轮的输出项和反馈",
     "arguments_text": "解析：arguments 是 JSON 文本，发给服务的是解析出来的对象",
@@ -241,6 +242,7 @@ WHERE: Final = {
 LINK_ZH: Final = {
     "declaration": "声明",
     "tool_choice": "请求设置",
+    "request": "模型请求",
     "task": "用户任务",
     "context": "上下文",
     "arguments_text": "参数表示",

@@ -94,15 +94,19 @@ def _walk(case: Case, record: RunRecord, routes: Routes) -> None:
             f"模型一直要求调用工具，你的循环发出了第 {rnd.n} 次模型请求（"
             f"max_rounds={case.max_rounds}）：没有守住轮数上限",
         )
-        _check_request(case, routes, rnd, before, record)
-        _need(rnd.ok, "no_limit", f"第 {rnd.n} 次模型请求没有得到正常回答：循环没有在上限处停下")
+        _check_request(case, routes, rnd, before)
+        _need(
+            rnd.ok,
+            "request",
+            f"模型接口拒绝了第 {rnd.n} 次请求：{_short(rnd.response, 120)}",
+        )
         _check_ids(rnd, order)
         has_next = n + 1 < len(all_rounds)
         _check_executed(routes, rnd, complete=has_next)
     _check_end(case, routes, all_rounds, record)
 
 
-def _check_request(case: Case, routes: Routes, rnd: Round, before: Round | None, record: RunRecord) -> None:
+def _check_request(case: Case, routes: Routes, rnd: Round, before: Round | None) -> None:
     body, n = rnd.request, rnd.n
     declared = [t for t in objects(body.get("tools")) if t.get("type") == "function"]
     names = [t.get("name") for t in declared]
@@ -156,10 +160,10 @@ def _check_request(case: Case, routes: Routes, rnd: Round, before: Round | None,
             f"得到 {_short(users)}",
         )
         return
-    _check_context(routes, before, items, record)
+    _check_context(routes, before, items)
 
 
-def _check_context(routes: Routes, before: Round, items: list[JSONObject], record: RunRecord) -> None:
+def _check_context(routes: Routes, before: Round, items: list[JSONObject]) -> None:
     n = before.n + 1
     earlier = input_items(before.request) or []
     _need(
@@ -168,7 +172,8 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject], recor
         f"第 {n} 次请求没有原样保留第 {n - 1} 次请求的 input：用户任务或前面的上下文丢了、被改了",
     )
     rest = items[len(earlier) :]
-    outputs = {json.dumps(c.get("call_id")): c for c in objects(get_output(before))}
+    given = {json.dumps(i.get("id")) for i in objects(_output_of(before))}
+    call_ids = [c.get("call_id") for c in before.calls]
     for call in before.calls:
         kept = [i for i in rest if i.get("type") == FUNCTION_CALL and i.get("call_id") == call.get("call_id")]
         _need(
@@ -179,16 +184,19 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject], recor
     for item in rest:
         kind = item.get("type")
         _need(
-            kind in (FUNCTION_CALL, OUTPUT)
-            or json.dumps(item.get("id")) in outputs
-            or item.get("role") == "assistant",
+            (kind == FUNCTION_CALL and item.get("call_id") in call_ids)
+            or kind == OUTPUT
+            or (
+                kind != FUNCTION_CALL
+                and (json.dumps(item.get("id")) in given or item.get("role") == "assistant")
+            ),
             "context",
-            f"第 {n} 次请求里多了一项 {_short(item)}：新接上的只能是模型的输出项和工具反馈",
+            f"第 {n} 次请求里多了一项 {_short(item)}：新接上的只能是模型这一轮的输出项和工具反馈",
         )
     _check_feedback(routes, before, [i for i in rest if i.get("type") == OUTPUT], n)
 
 
-def get_output(rnd: Round) -> JSON:
+def _output_of(rnd: Round) -> JSON:
     return rnd.response.get("output") if rnd.response is not None else None
 
 
