@@ -68,21 +68,24 @@ def test_a_wrong_loop_is_rejected_naming_its_first_broken_link(
     assert report.hint and "第一个断开的环节" in report.message
 
 
-def test_the_verdict_ignores_what_the_learner_reports_about_itself() -> None:
-    """A loop that does nothing but edits the bench's own trace and returns a plausible answer fails."""
+def test_links_and_a_copied_answer_without_the_work_fail() -> None:
+    """A loop that only writes pairing records and returns a good run's answer fails on the traffic.
+
+    (In one process the learner's code can still rewrite the bench's events wholesale: the
+    gradebook's worker, with the stand-in and services in the parent, is what closes that.)
+    """
     case = cases_for("app_loop")[0]
     honest = run_local(load_function(CATALOGUE / "ok_inline.py"), case)
 
     def forger(task: object, model: object, fs: object, max_rounds: int = 3) -> str:
         trace = fs._trace  # type: ignore[attr-defined]  # what a learner could reach
-        trace.events.extend(e for e in honest.events if e["channel"] == "model")
         trace.links.append(
             {"call_id": "x", "alias": None, "service": "fs", "tool": "read_text_file", "mcp_id": 3}
         )
         return str(honest.answer)
 
     report = grade_loop(forger)
-    assert not report.passed
+    assert not report.passed and report.link == "request"
     # the same record judged out of process, as a gradebook would: plain data both ways
     again = RunRecord.from_dict(honest.to_dict())
     assert report_from("app_loop", [(case, again)]).passed

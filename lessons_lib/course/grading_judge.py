@@ -260,7 +260,7 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
     from lessons_lib.course.grading_feedback import crash_problem, tool_texts
 
     if not all_rounds:
-        raise _Broken(*crash_problem(record, None) or ("declaration", "你的循环一次模型请求也没有发出"))
+        raise _Broken(*crash_problem(record, None) or ("request", "你的循环一次模型请求也没有发出"))
     last = all_rounds[-1]
     answer = record.answer
     if last.calls and last.n >= case.max_rounds:  # stopped at the limit: say so
