@@ -59,7 +59,11 @@ STEP_MISTAKES = {
         "return [response.output[0]]",
         "按 type 找，不按位置",
     ),
-    3: ("args = json.loads(call.arguments)", "args = call.arguments", "args 应当是解析后的对象"),
+    3: (
+        "    if call.name not in routes:\n",
+        "    if call.name not in routes and False:\n",
+        "应当抛出 ValueError",
+    ),
     4: (
         '"params": {"name": tool, "arguments": args}',
         '"params": {"name": tool, "arguments": json.dumps(args)}',

@@ -1,8 +1,9 @@
 """The step checkers of lesson 11: each runs one learner function against the real pieces.
 
-Introduced in lesson 11. ``check_step(n, fn)`` checks step ``n`` (1-7) of the application
-loop; the inputs come from real runs (the ``openai`` SDK's own response objects, real MCP
-reply frames), and at least one of them is a variation the starter code did not show. A blank
+Introduced in lesson 11. ``check_step(n, fn)`` checks step ``n`` of the application loop (1-6
+the steps, 7 the whole loop, 8 the loop over two services); the inputs come from real runs (the
+``openai`` SDK's own response objects, real MCP reply frames), and at least one of them is a
+variation the starter code did not show. A blank
 left in the starter code (``...`` or ``# TODO``) gets "还没有完成" and a hint, never an
 exception, so a notebook as the learner first gets it runs from top to bottom.
 """
@@ -53,6 +54,7 @@ def _step1(fn: Learner) -> str:
     }
     other = sdk_tool("search_notes", "Search the notes by keyword.", schema)
     for service, t in ((SERVICE_NAME, tool), ("docs", other)):
+        rule = copy.deepcopy(t.input_schema)  # the checker's own copy: fn may change the tool it gets
         entry = fn(service, t)
         need(isinstance(entry, dict), f"应当返回一个 dict（Responses 的 tools 项），返回的是 {show(entry)}")
         need(entry.get("type") == "function", f'type 应当是 "function"，得到 {show(entry.get("type"))}')
@@ -62,8 +64,8 @@ def _step1(fn: Learner) -> str:
             f"服务 {service} 的工具 {t.name}：name 应当是别名 {alias}，得到 {show(entry.get('name'))}",
         )
         need(
-            entry.get("parameters") == t.input_schema,
-            "parameters 应当就是这个工具的 inputSchema：规则原样搬过去，不增不减",
+            entry.get("parameters") == rule and t.input_schema == rule,
+            "parameters 应当就是这个工具的 inputSchema：规则原样搬过去，不增不减，也不改原来的工具",
         )
         need(
             entry.get("strict") is False,
@@ -126,11 +128,33 @@ def _step3(fn: Learner) -> str:
             f"args 应当是解析后的对象（dict），得到 {show(got[2])}：arguments 是 JSON 文本",
         )
         need(got[2] == args, f"args 应当是 {show(args)}（从 arguments 解析），得到 {show(got[2])}")
-    return "别名映射回了服务和原名，arguments 文本解析成了对象（另一个 head、另一个服务也对）"
+    broken = (
+        (
+            sdk_call("call_3", "fs__read_file", '{"path": "/workspace/notes.txt"}'),
+            "没有声明的别名 fs__read_file",
+        ),
+        (sdk_call("call_4", "fs__read_text_file", '{"path": "/workspace/no'), "截断的 arguments"),
+        (sdk_call("call_5", "fs__read_text_file", '["/workspace/notes.txt"]'), "不是对象的 arguments"),
+    )
+    for c, what in broken:
+        try:
+            got = fn(c, routes)
+        except ValueError as exc:
+            need(str(exc).strip(), f"{what}：抛出的 ValueError 要带一句原因，模型会读到它")
+            continue
+        except Exception as exc:  # the learner's code: say which exception instead
+            raise Fail(
+                f"{what}：应当抛出 ValueError（说明原因），你的函数抛出的是 {type(exc).__name__}"
+            ) from None
+        raise Fail(
+            f"{what}：应当抛出 ValueError（说明原因），得到 {show(got)}；循环会把它作为失败反馈交给模型"
+        )
+    return (
+        "别名映射回了服务和原名，arguments 文本解析成了对象；没有声明的别名、坏的 arguments 抛出了 ValueError"
+    )
 
 
 def _step4(fn: Learner) -> str:
-    from lessons_lib.course.grading_cases import Broken, check_frames
     from lessons_lib.engine.kit import workbench
 
     with workbench() as bench:
@@ -140,15 +164,17 @@ def _step4(fn: Learner) -> str:
         )
         replies = [fn(bench.fs, call_id, TOOL_NAME, args) for call_id, args in moves]
         trace = bench.finish(None)
-    try:
-        check_frames(trace)
-    except Broken as broken:
-        raise Fail(str(broken)) from None
     sent = [x.request for x in mcp_exchanges(trace, "tools/call")]
     need(len(sent) == 2, f"两次调用应当发出两个 tools/call 请求，发出了 {len(sent)} 个")
+    used = [json.dumps(x.request.get("id")) for x in mcp_exchanges(trace, None)]
+    need(len(set(used)) == len(used), f"JSON-RPC id 有重复（{', '.join(used)}）：每个请求都要有新的 id")
     for (call_id, args), frame, reply in zip(moves, sent, replies, strict=True):
         name, got = get_in(frame, "params", "name"), get_in(frame, "params", "arguments")
         need(name == TOOL_NAME, f"params.name 应当是 {TOOL_NAME}，得到 {show(name)}")
+        need(
+            not isinstance(got, str),
+            f"params.arguments 是文本 {show(got, 40)}：MCP 要的是对象，直接放解析出的 args",
+        )
         need(got == args, f"params.arguments 应当是 {show(args)}，得到 {show(got)}")
         need(
             isinstance(reply, dict) and reply.get("id") == frame.get("id"),
@@ -213,12 +239,15 @@ def _step6(fn: Learner) -> str:
     return f"第二次请求依次带上任务、原调用和反馈；模型据此作答（{len(second.output_text)} 个字符）"
 
 
-def _step7(fn: Learner) -> str:
-    from lessons_lib.course.grading import grade_loop
+def _loop(function: str) -> Callable[[Learner], str]:
+    def check(fn: Learner) -> str:
+        from lessons_lib.course.grading import grade_loop
 
-    report = grade_loop(fn)
-    need(report.passed, report.message + (f"\n去看：{report.hint}" if report.hint else ""))
-    return report.message
+        report = grade_loop(fn, function)
+        need(report.passed, report.message + (f"\n去看：{report.hint}" if report.hint else ""))
+        return report.message
+
+    return check
 
 
 STEPS: Final[dict[int, tuple[str, str, Callable[[Learner], str], str]]] = {
@@ -226,50 +255,57 @@ STEPS: Final[dict[int, tuple[str, str, Callable[[Learner], str], str]]] = {
         "to_responses_tool",
         "第 1 步 声明：MCP 工具 → Responses tools 项",
         _step1,
-        '别名是 f"{service}__{tool.name}"；parameters 用 tool.input_schema',
+        "想一想：模型侧的名字要能说出是哪个服务的哪个工具；规则（inputSchema）在搬运中能不能变？",
     ),
     2: (
         "find_calls",
         "第 2 步 调用：找出 function_call",
         _step2,
-        '遍历 response.output，留下 item.type == "function_call" 的项',
+        "想一想：output 里除了调用还会有什么？一轮里的调用一定只有一个吗？",
     ),
     3: (
         "route_call",
         "第 3 步 解析与路由",
         _step3,
-        "service, tool = routes[call.name]；args = json.loads(call.arguments)",
+        "想一想：arguments 是文本还是对象？模型给的名字不在路由表里、文本不是 JSON 时，该怎样说出来？",
     ),
     4: (
         "send_tools_call",
         "第 4 步 执行：发送 tools/call",
         _step4,
-        'id 用 fs.next_id()；params 是 {"name": tool, "arguments": args}；fs.send(frame, call_id=call_id)',
+        "想一想：服务认识的是哪个名字？params.arguments 要的是文本还是对象？",
     ),
     5: (
         "to_feedback",
         "第 5 步 反馈：function_call_output",
         _step5,
-        "回答有 error 是协议错误；isError 为 true 是工具执行错误；失败时 output 以 FAILURE_PREFIX 开头",
+        "想一想：服务的回答有哪三种？失败读起来会不会像成功？",
     ),
     6: (
         "next_input",
         "第 6 步 第二次请求的 input",
         _step6,
-        "items + [item.to_dict() for item in response.output] + outputs",
+        "想一想：模型没有记忆，第二次请求要让它看到哪三样东西？",
     ),
     7: (
         "app_loop",
-        "第 7 步 整个循环与轮数上限",
-        _step7,
-        "for _ in range(max_rounds) 里：请求、找调用、执行、反馈；没有调用就返回 output_text",
+        "阶段二 整个循环：从空函数写起",
+        _loop("app_loop"),
+        "想一想：什么时候停？模型有回答时、到了 max_rounds 时，各该返回什么？坏的调用怎样让循环继续？",
+    ),
+    8: (
+        "app_loop_many",
+        "阶段三 迁移：一个循环驱动两个服务",
+        _loop("app_loop_many"),
+        "想一想：路由表怎样同时装下两个服务的工具？每个调用该发给哪个服务？",
     ),
 }
-STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEPS.items()}
+STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEPS.items() if n <= 7}
+"""The functions a class gradebook grades (stage 3, ``app_loop_many``, is graded by name on request)."""
 
 
 def check_step(step: int, fn: object) -> StepResult:
-    """Check the learner's function for step ``step`` (1-7) of the application loop. Lesson 11."""
+    """Check the learner's function for step ``step`` (1-8: six steps, the loop, the transfer). Lesson 11."""
     if step not in STEPS:
         return StepResult(f"第 {step} 步", False, f"没有第 {step} 步：步骤编号是 1 到 {len(STEPS)}")
     _, title, checker, hint = STEPS[step]

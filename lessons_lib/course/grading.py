@@ -1,11 +1,13 @@
 """The grader of lesson 11: run a learner's application loop offline and name the first broken link.
 
-Introduced in lesson 11. ``grade_loop(app_loop)`` runs the learner's function
-``app_loop(task, model, fs, max_rounds)`` on a :func:`lessons_lib.engine.kit.workbench` (a real
-``openai`` client on the offline stand-in, a real MCP session on the file service) for the
-example and for every variation in ``grading_cases.CASES``. Each run is recorded as a
-``lessons_lib.trace/1`` trace and judged, in this order: the grader's own frame checks, the
-chain doctor (``diagnose``), then ``verify_roundtrip``. The first problem ends the grading.
+Introduced in lesson 11. ``grade_loop(app_loop)`` runs the learner's function on a
+:func:`lessons_lib.engine.kit.workbench` (a real ``openai`` client on the offline stand-in, real
+MCP sessions on the services) for the example and every hidden case of ``grading_cases``
+(``app_loop``: stage 2; ``app_loop_many``: stage 3, two services). Each run becomes a
+:class:`~lessons_lib.course.grading_traffic.RunRecord` of what the trusted side saw, and
+:func:`~lessons_lib.course.grading_judge.judge_run` finds its first broken link. The first
+problem ends the grading. ``report_from`` does the same for records made elsewhere (a gradebook
+worker); see GRADER_API.md.
 
 ``grading_files.grade_file(path, function=...)`` does the same for a ``.py`` file or the
 ``exercise`` cells of a notebook, and returns the same pure-data :class:`GradeReport`.
@@ -15,32 +17,22 @@ from __future__ import annotations
 
 import linecache
 import traceback
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Final, cast
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import verdict_box
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.course.exercises_base import Learner
-from lessons_lib.course.grading_cases import (
-    CASES,
-    MAX_ROUNDS,
-    WHERE,
-    Broken,
-    Case,
-    check_every_call_sent,
-    check_frames,
-    check_stop,
-)
+from lessons_lib.course.grading_cases import CASES, LINK_ZH, WHERE, Case, cases_for
+from lessons_lib.course.grading_judge import Problem, judge_run
+from lessons_lib.course.grading_traffic import RunRecord
+
+__all__ = ["CASES", "GradeInputError", "GradeReport", "grade_loop", "report_from", "run_local"]
 
 DEFAULT_FUNCTION: Final = "app_loop"
-PASS_TEXT: Final = "通过：你的应用循环在示例和全部 {n} 个没见过的情形里都走通了整条链路。"
-
-
-FIRST_ITEM: Final = (
-    "：你把一个 message 项（模型的文字）当成了 function_call，"
-    "假定了 output 的第一项就是调用；要按 type 找调用"
-)
+PASS_TEXT: Final = "通过：你的应用循环在全部 {n} 个情形里都走通了整条链路，其中 {m} 个是你没见过的。"
 
 
 class GradeInputError(ValueError):
@@ -91,32 +83,16 @@ class GradeReport(Displayable):
         return f"passed={self.passed}, case={self.case!r}, link={self.link!r}"
 
 
-LINK_ZH: Final = {
-    "arguments_text": "参数表示",
-    "alias": "路由目标",
-    "id_reused": "关联标识",
-    "hard_coded": "参数的值",
-    "no_limit": "轮数上限",
-    "stop_message": "轮数上限",
-    "crashed": "程序出错",
-    "first_item": "模型响应",
-    "unexecuted": "执行",
-    "roundtrip": "两轮往返",
-}
-
-
-def _fail(case: Case, key: str, evidence: str, done: list[CaseResult]) -> GradeReport:
-    from lessons_lib.checks.doctor import STEP_ZH
-
-    name = STEP_ZH.get(key) or LINK_ZH.get(key, key)
-    message = f"在「{case.title}」这个情形里，第一个断开的环节是「{name}」：{evidence}"
+def _fail(case: Case, problem: Problem, done: list[CaseResult]) -> GradeReport:
+    name = LINK_ZH.get(problem.key, problem.key)
+    message = f"在「{case.title}」这个情形里，第一个断开的环节是「{name}」：{problem.evidence}"
     if case.hint:
         message += f"\n这个情形考的是：{case.hint}"
     results = (*done, CaseResult(case.key, case.title, False))
-    return GradeReport(False, message, case.key, key, WHERE.get(key, ""), results)
+    return GradeReport(False, message, case.key, problem.key, WHERE.get(problem.key, ""), results)
 
 
-def _crash_text(exc: BaseException, fn: Learner) -> str:
+def crash_text(exc: BaseException, fn: Learner) -> str:
     """The exception in one line, with the learner's own line that raised it."""
     code = getattr(fn, "__code__", None)
     own = code.co_filename if code is not None else None
@@ -130,62 +106,46 @@ def _crash_text(exc: BaseException, fn: Learner) -> str:
     return f"你的代码抛出了 {type(exc).__name__}" + (f"（{detail[:160]}）" if detail else "") + where
 
 
-def run_case(fn: Learner, case: Case) -> tuple[Trace, object, Exception | None, bool]:
-    """Run the learner's loop once: (trace, answer, exception or None, runaway)."""
+def run_local(fn: Learner, case: Case) -> RunRecord:
+    """Run the learner's loop once in this process; the record holds what the bench's transports saw."""
     from lessons_lib.engine.kit import workbench
 
-    with workbench(case.task, script=case.script) as bench:
-        answer, error = None, None
+    with workbench(case.task, **case.bench_options()) as bench:
+        answer, raised = None, None
         try:
-            answer = fn(case.task, bench.model, bench.fs, max_rounds=MAX_ROUNDS)
+            answer = case.call(fn, bench)
         except Exception as exc:  # the learner's code: report it, never let it escape
-            error = exc
-        return bench.finish(answer), answer, error, bench.runaway
+            raised = crash_text(exc, fn)
+        events = tuple(cast(JSONObject, dict(e)) for e in bench.trace.events)
+        return RunRecord(events, bench.runaway, answer, raised)
 
 
-def judge(fn: Learner, case: Case) -> tuple[str, str] | None:
-    """The first problem of one run as (key, evidence), or None when the run is whole."""
-    from lessons_lib.checks.doctor import diagnose
-    from lessons_lib.checks.verify import verify_roundtrip
+def report_from(function: str, pairs: Iterable[tuple[Case, RunRecord]]) -> GradeReport:
+    """The report for records made elsewhere (a gradebook worker), pulled one case at a time.
 
-    trace, answer, error, runaway = run_case(fn, case)
-    try:
-        if case.expect == "stop" or runaway:
-            check_stop(trace, answer, runaway)
-        check_frames(trace)
-    except Broken as broken:
-        return broken.key, str(broken)
-    if error is not None:
-        if isinstance(error, AttributeError) and "ResponseOutputMessage" in str(error):
-            return "first_item", _crash_text(error, fn) + FIRST_ITEM
-        return "crashed", _crash_text(error, fn)
-    try:
-        check_every_call_sent(trace)
-    except Broken as broken:
-        return broken.key, str(broken)
-    if case.expect == "stop":
-        return None
-    found = diagnose(trace).broken
-    if found is not None:
-        return found.key, found.evidence
-    failed = verify_roundtrip(trace, sabotage=False).failed
-    if failed:
-        return "roundtrip", f"verify_roundtrip 的「{failed[0].name}」没有通过：{failed[0].reason}"
-    return None
+    Stops at the first problem (the next pair is not pulled). ``function`` names the graded loop.
+    """
+    done: list[CaseResult] = []
+    for case, record in pairs:
+        problem = judge_run(case, record)
+        if problem is not None:
+            return _fail(case, problem, done)
+        done.append(CaseResult(case.key, case.title, True))
+    if not done:
+        return GradeReport(False, f"{function}：没有可评的运行记录", link="crashed")
+    hidden = sum(1 for c in done if c.key != "example")
+    return GradeReport(True, PASS_TEXT.format(n=len(done), m=hidden), cases=tuple(done))
 
 
-def grade_loop(fn: object, cases: tuple[Case, ...] = CASES) -> GradeReport:
-    """Grade a learner's ``app_loop(task, model, fs, max_rounds)`` on every case. Lesson 11."""
+def grade_loop(fn: object, cases: str | tuple[Case, ...] = "app_loop") -> GradeReport:
+    """Grade a learner's loop on every hidden case: ``app_loop`` (stage 2) or ``app_loop_many``. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
     from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
 
     if has_blank(fn):
         return GradeReport(False, BLANK_TEXT, link="unfinished", hint=WHERE["unfinished"])
-    done: list[CaseResult] = []
-    for case in cases:
-        problem = judge(cast(Learner, fn), case)
-        if problem is not None:
-            return _fail(case, *problem, done)
-        done.append(CaseResult(case.key, case.title, True))
-    return GradeReport(True, PASS_TEXT.format(n=len(cases) - 1), cases=tuple(done))
+    chosen = cases_for(cases) if isinstance(cases, str) else cases
+    learner = cast(Learner, fn)
+    name = cases if isinstance(cases, str) else DEFAULT_FUNCTION
+    return report_from(name, ((case, run_local(learner, case)) for case in chosen))

@@ -73,10 +73,12 @@ def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = 
 
     ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
     """
+    from lessons_lib.course.grading_cases import FUNCTION_CASES
+
     fn = load_function(path, function, cells)
     step = STEP_NAMES.get(function)
     lesson = EARLY_NAMES.get(function)
-    if lesson is not None or (step is not None and step < len(STEP_NAMES)):  # the last step is the loop
+    if function not in FUNCTION_CASES and (lesson is not None or step is not None):  # a step, not a loop
         result = check_exercise(lesson, fn) if lesson is not None else check_step(step or 0, fn)
         return GradeReport(
             result.passed,
@@ -85,4 +87,4 @@ def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = 
             hint=result.hint,
             title=result.title,
         )
-    return grade_loop(fn)
+    return grade_loop(fn, function if function in FUNCTION_CASES else DEFAULT_FUNCTION)

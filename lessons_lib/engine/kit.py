@@ -17,15 +17,13 @@ thread (``anyio.from_thread.start_blocking_portal``), which also works inside Ju
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING
 
-import anyio
 import httpx2
-from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from anyio.from_thread import BlockingPortal
 
 from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
@@ -34,21 +32,16 @@ from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
 from lessons_lib.engine.execute import Service
+from lessons_lib.engine.kit_standin import Capped, Moves, MovesModel, service_server
+from lessons_lib.engine.kit_wire import REPLY_TIMEOUT, SharedWire
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
-from lessons_lib.engine.offline_model import OfflineModel, Script
-from lessons_lib.engine.wire import FramedTransport, to_wire
+from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.wire import FramedTransport
 
 if TYPE_CHECKING:
     from mcp import Client
-    from mcp.shared.message import SessionMessage
     from mcp_types import ListToolsResult
     from openai import OpenAI
-
-Incoming: TypeAlias = "SessionMessage | Exception"
-Streams: TypeAlias = "tuple[ObjectReceiveStream[Incoming], ObjectSendStream[SessionMessage]]"
-
-REPLY_TIMEOUT: Final = 10.0
-RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
 
 
 class _ModelRecorder:
@@ -71,75 +64,6 @@ class _ModelRecorder:
             self.trace.add("model", "model", "application", label, body)
 
 
-class _SharedWire:
-    """A framed MCP transport whose write side the learner shares with the SDK's session.
-
-    Replies to the learner's own requests are taken off the wire before the session sees
-    them (the session would drop an id it did not send). The SDK has no such hook.
-    """
-
-    def __init__(self, inner: FramedTransport) -> None:
-        self._inner = inner
-        self._waiting: dict[str, ObjectSendStream[JSONObject]] = {}
-        self._write: ObjectSendStream[SessionMessage] | None = None
-        self._cm: AbstractAsyncContextManager[Streams] | None = None
-
-    async def __aenter__(self) -> Streams:
-        self._cm = self._open()
-        return await self._cm.__aenter__()
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._cm is not None:
-            await self._cm.__aexit__(None, None, None)
-
-    @asynccontextmanager
-    async def _open(self) -> AsyncIterator[Streams]:
-        async with self._inner as (read, write):
-            self._write = write
-            to_session, session_read = anyio.create_memory_object_stream[Incoming](16)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(self._pump, read, to_session)
-                try:
-                    yield session_read, write
-                finally:
-                    tg.cancel_scope.cancel()
-
-    async def _pump(
-        self, read: ObjectReceiveStream[Incoming], to_session: ObjectSendStream[Incoming]
-    ) -> None:
-        async with to_session:
-            async for item in read:
-                frame = {} if isinstance(item, Exception) else json.loads(to_wire(item.message))
-                waiter = None if "method" in frame else self._waiting.pop(json.dumps(frame.get("id")), None)
-                if waiter is not None:
-                    await waiter.send(frame)
-                else:
-                    await to_session.send(item)
-
-    async def request(self, frame: JSONObject) -> JSONObject:
-        """Send one JSON-RPC request as written and wait for the reply with its id."""
-        from mcp.shared.message import SessionMessage
-        from mcp_types import jsonrpc_message_adapter
-
-        key = json.dumps(frame.get("id"))
-        if key in self._waiting:
-            raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
-        message = SessionMessage(jsonrpc_message_adapter.validate_python(frame))
-        send, receive = anyio.create_memory_object_stream[JSONObject](1)
-        self._waiting[key] = send
-        assert self._write is not None
-        try:
-            await self._write.send(message)
-            with anyio.fail_after(REPLY_TIMEOUT):
-                return await receive.receive()
-        except TimeoutError:
-            raise TimeoutError(f"工具服务在 {REPLY_TIMEOUT:g} 秒内没有回答 id {key} 的请求") from None
-        finally:
-            self._waiting.pop(key, None)
-            send.close()
-            receive.close()
-
-
 class ToolService:
     """The file service as the application sees it: a real MCP session (lesson 11).
 
@@ -149,7 +73,7 @@ class ToolService:
     """
 
     def __init__(
-        self, name: str, portal: BlockingPortal, client: Client, wire: _SharedWire, trace: Trace
+        self, name: str, portal: BlockingPortal, client: Client, wire: SharedWire, trace: Trace
     ) -> None:
         self.name = name
         self.session = client.session
@@ -217,35 +141,22 @@ class _Bridge(httpx2.BaseTransport):
 
 
 @dataclass
-class _Capped(httpx2.AsyncBaseTransport):
-    """The stand-in, refusing (HTTP 429) once a run has made more requests than a loop should."""
-
-    inner: OfflineModel
-    limit: int
-    runaway: bool = False
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        if self.inner.turns >= self.limit:
-            self.runaway = True
-            error = {
-                "message": RUNAWAY.format(n=self.limit),
-                "type": "rate_limit_error",
-                "param": None,
-                "code": None,
-            }
-            return httpx2.Response(429, json={"error": error}, request=request)
-        return await self.inner.handle_async_request(request)
-
-
-@dataclass
 class Bench:
-    """What a learner's loop gets: ``model`` (OpenAI client), ``fs`` (ToolService), and the trace."""
+    """What a learner's loop gets: ``model`` (OpenAI client), ``fs`` (ToolService), and the trace.
+
+    ``services`` holds every service of the run (``fs`` first; lesson 11's transfer adds ``orders``).
+    """
 
     model: OpenAI
-    fs: ToolService
+    services: list[ToolService]
     trace: Trace
-    cap: _Capped
+    cap: Capped
     model_name: str = MODEL_NAME
+
+    @property
+    def fs(self) -> ToolService:
+        """The file service (the first service of the run)."""
+        return self.services[0]
 
     @property
     def runaway(self) -> bool:
@@ -253,31 +164,35 @@ class Bench:
         return self.cap.runaway
 
     def course_tools(self) -> list[JSONObject]:
-        """The course's own declaration of the service's tools (what step 1 produces), for demos."""
+        """The course's own declaration of the services' tools (what step 1 produces), for demos."""
         from lessons_lib.engine.adapters import Declared, ResponsesAdapter
         from lessons_lib.engine.execute import alias_of
 
-        name = self.fs.name
         return ResponsesAdapter().declare(
             [
-                Declared(alias_of(name, t.name), name, t.name, t.description or "", t.input_schema)
-                for t in self.fs.list_tools().tools
+                Declared(alias_of(s.name, t.name), s.name, t.name, t.description or "", t.input_schema)
+                for s in self.services
+                for t in s.list_tools().tools
             ]
         )
 
     def finish(self, answer: object) -> Trace:
-        """Close the record: the shown answer, the route table the service implies, an outcome."""
+        """Close the record: the shown answer, the route table the services imply, an outcome."""
         from lessons_lib.core.queries import listed_tools
         from lessons_lib.engine.execute import alias_of
 
-        name = self.fs.name
-        listed = [t["name"] for t in listed_tools(self.trace, name) if isinstance(t.get("name"), str)]
-        self.trace.tools = [
-            {"alias": alias_of(name, str(t)), "service": name, "name": str(t)} for t in listed
-        ]
+        self.trace.tools = []
+        names: dict[str, set[str]] = {}
+        for service in self.services:
+            listed = [str(t["name"]) for t in listed_tools(self.trace, service.name) if "name" in t]
+            names[service.name] = set(listed)
+            self.trace.tools += [
+                {"alias": alias_of(service.name, t), "service": service.name, "name": t} for t in listed
+            ]
         for link in self.trace.links:
-            tool = link["tool"]
-            link["alias"] = alias_of(name, tool) if tool is not None and tool in listed else tool
+            tool, service_name = link["tool"], str(link["service"])
+            known = tool is not None and tool in names.get(service_name, set())
+            link["alias"] = alias_of(service_name, tool) if known and tool is not None else tool
         self.trace.answer = answer if isinstance(answer, str) else None
         status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
         self.trace.outcome = make_outcome(status, "the learner's loop returned", "学习者写的循环已经返回")
@@ -286,37 +201,46 @@ class Bench:
 
 @contextmanager
 def workbench(
-    task: str = TASK, *, root: str | Path | None = None, script: Script | None = None, max_requests: int = 8
+    task: str = TASK,
+    *,
+    root: str | Path | None = None,
+    script: Script | None = None,
+    max_requests: int = 8,
+    services: tuple[str, ...] = (SERVICE_NAME,),
+    moves: Moves = (),
+    fault: str | None = None,
 ) -> Iterator[Bench]:
-    """A real OpenAI client on the offline stand-in and a real MCP session on the file service. Lesson 11.
+    """A real OpenAI client on the offline stand-in and real MCP sessions on the services. Lesson 11.
 
     ``max_requests`` caps the model requests of one run (a loop without a round limit is
-    stopped there with HTTP 429); ``script`` sets the stand-in's moves (``Script``).
+    stopped there with HTTP 429); ``script`` sets the stand-in's moves (``Script``), ``moves`` its
+    scripted first reply (``kit_standin.Moves``); ``services`` names the services (``fs``,
+    ``orders``); ``fault`` is injected into the file service (``kit_standin.FAULTS``).
     """
     from anyio.from_thread import start_blocking_portal
     from mcp import Client
     from openai import OpenAI
 
-    from lessons_lib.engine.fileservice import build_server
-
     setting = offline_setting()
     trace = Trace(task=task, model=setting.public())
     recorder = _ModelRecorder(trace)
-    server = build_server(Path(root) if root is not None else None, SERVICE_NAME)
-    wire = _SharedWire(FramedTransport(server, Service(SERVICE_NAME, trace).sink))
-    cap = _Capped(OfflineModel(script=script or Script()), max_requests)
+    cap = Capped(MovesModel(script=script or Script(), moves=moves), max_requests)
     error: Exception | None = None
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(wire, mode="legacy")) as client:
-            transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
-            http_client = httpx2.Client(transport=transport, timeout=REPLY_TIMEOUT)
-            with OpenAI(
-                api_key=OFFLINE_KEY, max_retries=0, timeout=REPLY_TIMEOUT, http_client=http_client
-            ) as model:
-                fs = ToolService(SERVICE_NAME, portal, client, wire, trace)
-                try:
-                    yield Bench(model, fs, trace, cap, setting.name)
-                except Exception as exc:  # close the session cleanly, then raise it ungrouped
-                    error = exc
+    with start_blocking_portal() as portal, ExitStack() as stack:
+        tool_services = []
+        for name in services:
+            server = service_server(name, Path(root) if root is not None else None, fault)
+            wire = SharedWire(FramedTransport(server, Service(name, trace).sink))
+            client = stack.enter_context(portal.wrap_async_context_manager(Client(wire, mode="legacy")))
+            tool_services.append(ToolService(name, portal, client, wire, trace))
+        transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
+        http_client = httpx2.Client(transport=transport, timeout=REPLY_TIMEOUT)
+        with OpenAI(
+            api_key=OFFLINE_KEY, max_retries=0, timeout=REPLY_TIMEOUT, http_client=http_client
+        ) as model:
+            try:
+                yield Bench(model, tool_services, trace, cap, setting.name)
+            except Exception as exc:  # close the sessions cleanly, then raise it ungrouped
+                error = exc
     if error is not None:
         raise error
