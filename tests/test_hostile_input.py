@@ -221,9 +221,9 @@ def test_every_mcp_server_quotes_an_unknown_100_kb_tool_name_short(which: str, d
 
     async def main() -> str:
         from lessons_lib.engine import fileservice
-        from lessons_lib.examples.orders import service as orderdesk
         from lessons_lib.examples.openapi.mcp_server import build_openapi_server
         from lessons_lib.examples.openapi.router import open_order_api
+        from lessons_lib.examples.orders import service as orderdesk
 
         async with open_order_api(TOKEN, db) as router:
             server = {

@@ -32,6 +32,9 @@ class ExampleEntry:
     """``module:function`` taking the arguments after ``run --example NAME``; None: no run."""
     commands: tuple[str, ...] = ()
     facade: tuple[str, ...] = ()
+    services: tuple[tuple[str, str], ...] = ()
+    """(service name, ``module:function``) pairs: a fresh MCP server of that service, built by
+    ``function(name)`` (lesson 11's workbench runs the services a case names through these)."""
 
 
 _ROOT: Final = "lessons_lib.examples"
@@ -62,6 +65,7 @@ EXAMPLES: Final[dict[str, ExampleEntry]] = {
         "30-33",
         f"{_ROOT}.orders",
         run=f"{_ROOT}.orders.cli:main",
+        services=(("orders", f"{_ROOT}.orders.service:fresh_server"),),
         commands=("verify-calls",),
         facade=(
             "create_database",
@@ -152,3 +156,12 @@ def example_entry(name: str) -> ExampleEntry:
     if entry is None:
         raise ValueError(f"unknown example '{name}'; known: {', '.join(EXAMPLES)}")
     return entry
+
+
+def service_ref(service: str) -> str | None:
+    """The ``module:function`` that builds a fresh server of ``service``, or None if no example has it."""
+    for name in example_names():
+        for known, ref in EXAMPLES[name].services:
+            if known == service:
+                return ref
+    return None

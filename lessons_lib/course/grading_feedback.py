@@ -123,9 +123,9 @@ def check_output(
     call: JSONObject, out: JSONObject, exchange: Exchange | None, routes: Routes
 ) -> Found | None:
     """The feedback item of one call: a failure stays a failure, a result is the tool's own text."""
-    from lessons_lib.checks._evidence import result_text
-    from lessons_lib.checks._fieldchecks import compare_feedback
-    from lessons_lib.checks._jsoncheck import Fail
+    from lessons_lib.checks.evidence import result_text
+    from lessons_lib.checks.fieldchecks import compare_feedback
+    from lessons_lib.checks.jsoncheck import Fail
 
     output = out.get("output")
     call_id = call.get("call_id")

@@ -107,7 +107,7 @@ def _first_line(exc: BaseException) -> str:
 def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
     """Grade a learner's ``build(root)`` that returns an MCP server, in this process. Lesson 12."""
     from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
-    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.runsync import run_sync
     from lessons_lib.engine.server_probe import memory_probe, quiet_logging
 
     if not callable(build):
@@ -136,7 +136,7 @@ def grade_server_file(
     path: str | Path, *, module: bool = False, args: tuple[str, ...] = (), timeout: float = 5.0
 ) -> ServerReport:
     """Grade a server file over stdio: ``python FILE FOLDER`` (``module``: ``python -m NAME``). Lesson 12."""
-    from lessons_lib.engine._sync import run_sync
+    from lessons_lib.engine.runsync import run_sync
     from lessons_lib.engine.server_probe import quiet_logging, stdio_probe
 
     target = Path(path)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 import httpx2
 
@@ -80,11 +80,13 @@ class Capped(httpx2.AsyncBaseTransport):
 
 def service_server(name: str, root: Path | None = None, fault: str | None = None) -> Server:
     """The real MCP server of service ``name`` (``fs`` or ``orders``), with ``fault`` injected."""
-    if name == "orders":
-        from lessons_lib.core.orderdata import create_database
-        from lessons_lib.engine.orderdesk import OrderDesk, build_server
+    from lessons_lib.core.exampleregistry import service_ref
 
-        return build_server(OrderDesk(create_database()), name)
+    ref = service_ref(name)  # a service of an example (the order desk): built by its own folder
+    if ref is not None:
+        from lessons_lib.engine.apis import load
+
+        return cast("Server", load(ref)(name))
     if fault is not None:
         return _faulty_files(name, fault)
     from lessons_lib.engine.fileservice import build_server as build_files

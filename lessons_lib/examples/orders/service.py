@@ -224,3 +224,8 @@ def build_server(desk: OrderDesk, name: str = SERVICE) -> Server:
 def is_write(tool: str) -> bool:
     """True for a tool that changes data, by the application's own list (lesson 33)."""
     return tool in WRITE_TOOLS
+
+
+def fresh_server(name: str = SERVICE) -> Server:
+    """The desk's MCP server on a fresh database of its own (lesson 11's two-service workbench)."""
+    return build_server(OrderDesk(od.create_database()), name)
