@@ -198,7 +198,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], messa
 def test_the_guard_refuses_outside_opens_sockets_and_programs(tmp_path: Path) -> None:
     import socket
 
-    from lessons_lib.course.gradebook_worker import Guard
+    from lessons_lib.course.gradebook_guard import Guard
 
     guard = Guard([tmp_path], [tmp_path / "out"])
     guard("open", (str(tmp_path / "notes.txt"), "r", 0))  # inside: allowed
