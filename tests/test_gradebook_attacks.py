@@ -11,6 +11,7 @@ the key in the CSV, a file planted or deleted).
 from __future__ import annotations
 
 import csv
+import io
 import os
 import subprocess
 import sys
@@ -199,7 +200,7 @@ def test_forged_messages_and_a_patched_checker_do_not_pass(attacked: dict[str, o
 
 def test_no_cell_can_start_a_formula(attacked: dict[str, object]) -> None:
     text = Path(str(attacked["out"])).read_text(encoding="utf-8")
-    cells = [cell for row in csv.reader(text.splitlines()) for cell in row]
+    cells = [cell for row in csv.reader(io.StringIO(text, newline="")) for cell in row]
     assert not [c for c in cells if c.startswith(FORMULA)], [c for c in cells if c.startswith(FORMULA)]
     row = _row(attacked, "'=2+5")
     assert (row["file"], row["passed"]) == ("'=2+5.py", "1"), row

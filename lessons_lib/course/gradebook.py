@@ -231,9 +231,14 @@ FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe_cell(value: object) -> str:
-    """A cell no spreadsheet runs as a formula: a leading ``'`` where the text could start one."""
+    """A cell no spreadsheet runs as a formula: a leading ``'`` where the text could start one.
+
+    A carriage return becomes a line feed: ``csv`` quotes a cell holding the line terminator
+    (``\\n``) but not a bare ``\\r``, which a reader would take for the end of the row.
+    """
     text = str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    text = "'" + text if text.startswith(FORMULA_START) else text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def to_csv(rows: Iterable[Row]) -> str:
