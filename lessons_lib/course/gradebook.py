@@ -3,13 +3,14 @@
 Introduced with lesson 11 (``python -m lessons_lib grade FOLDER``). A submission is a
 notebook or a ``.py`` file at the top of the folder (the learner's name is the file's stem),
 or a sub-folder named after the learner holding one (the layout of nbgrader's and a hub's
-exchange folders). Each submission is copied into a fresh folder of its own and graded by
-``gradebook_worker`` in a separate process (a fork of a server that has imported the grader
-once) with a time limit, a memory limit and an audit hook
-(see that module); a submission that crashes, hangs, reads outside the workspace or opens a
-socket is a failed row with a reason, and the run goes on. Rows are sorted (learner, then the
-exercises in lesson order), and hold no path, time or machine detail, so a gradebook is
-the same bytes on every run.
+exchange folders); a learner with two of them is one ``duplicate`` row per exercise. Each
+submission is copied into a fresh folder and its functions run in a grading process of their
+own (``gradebook_worker``: a fork of a preloaded fork server where the platform can fork, else
+``spawn``), started with a scrubbed environment; the checkers, the stand-in model and the file
+service stay in this process and judge what they saw (``gradebook_remote``). A submission that
+crashes, hangs, reads outside the workspace or attacks its neighbours is a failed row with a
+reason, and the run goes on. Rows are sorted (learner, then the exercises in lesson order), hold
+no path, time or machine detail, and no cell a spreadsheet would run as a formula.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 SUFFIXES: Final = (".ipynb", ".py")
 TIMEOUT: Final = 20
@@ -214,16 +215,12 @@ def grade(
     return sorted(rows, key=lambda r: (r.learner, order.get(r.exercise, len(order)), r.file)), sorted(missing)
 
 
-def grade_folder(
-    folder: str | Path,
-    functions: Iterable[str] | None = None,
-    cells: str = "exercise",
-    timeout: int = TIMEOUT,
-    memory_mb: int = MEMORY_MB,
-    jobs: int = 2,
-) -> list[Row]:
-    """Grade every submission in ``folder``: one row per learner and exercise. Lesson 11."""
-    return grade(folder, functions, cells, timeout, memory_mb, jobs)[0]
+def grade_folder(folder: str | Path, functions: Iterable[str] | None = None, **options: Any) -> list[Row]:
+    """Grade every submission in ``folder``: one row per learner and exercise. Lesson 11.
+
+    ``options`` are those of :func:`grade` (``cells``, ``timeout``, ``memory_mb``, ``jobs``).
+    """
+    return grade(folder, functions, **options)[0]
 
 
 FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")

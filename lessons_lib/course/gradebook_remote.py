@@ -287,11 +287,14 @@ def grade_exercise(session: Session, function: str, timeout: int) -> dict[str, s
             passed, link, hint, message = report.passed, report.link or "", report.hint, report.message
     except BaseException as exc:  # the clock, the process gone, maybe inside an ExceptionGroup
         found = exc if isinstance(exc, (TimeLimit, Gone)) else _time_limit_in(exc)
-        if found is None:
+        if found is None and not isinstance(exc, Exception):
             raise
         session.stop()
         passed, hint = False, ""
-        link, message = ("time_limit", late) if isinstance(found, TimeLimit) else found.args
+        if found is None:  # the grader's own failure: a row that says so, never a lost gradebook
+            link, message = "worker_died", f"评分器自己出错了：{type(exc).__name__}: {str(exc)[:160]}"
+        else:
+            link, message = ("time_limit", late) if isinstance(found, TimeLimit) else found.args
     if session.refused:  # refused even if the learner's code caught the error
         passed, link, hint, message = False, "refused", "", "评分时被拒绝：" + session.refused[0]
     if not passed and not hint:

@@ -108,7 +108,7 @@ def decode(data: JSON, handle: Callable[[str, int, str], object] | None = None, 
 
 
 def dumps(message: object) -> bytes:
-    return json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return json.dumps(message, ensure_ascii=False).encode("utf-8")  # NaN too: json.loads reads it
 
 
 def loads(raw: bytes) -> dict[str, JSON]:
