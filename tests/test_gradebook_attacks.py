@@ -81,15 +81,11 @@ except Exception:
 import os
 LEAK = "KEY=" + str(os.environ.get("OPENAI_API_KEY"))
 try:
-    import posix
+    import posix  # the interpreter's start-up copy of the environment
     LEAK += str(posix.environ.get(b"OPENAI_API_KEY"))
 except ImportError:
     pass
-try:
-    LEAK += open("/proc/self/environ", "rb").read().decode("latin-1")
-except OSError:
-    pass
-raise RuntimeError(LEAK)
+raise RuntimeError(LEAK)  # the message lands in the gradebook
 """,
 }
 FORGER = """
@@ -205,3 +201,27 @@ def test_no_cell_can_start_a_formula(attacked: dict[str, object]) -> None:
     row = _row(attacked, "'=2+5")
     assert (row["file"], row["passed"]) == ("'=2+5.py", "1"), row
     assert {_row(attacked, n)["passed"] for n in ("'@SUM(1+1)", "'-1", "'+x")} == {"1"}
+
+
+def _environ_block(send: object) -> None:
+    """In a grading process's place: its environment as the kernel started it."""
+    send.send_bytes(Path("/proc/self/environ").read_bytes())  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_a_grading_process_starts_without_the_teachers_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only cleared later: the environment it was started with (``/proc/self/environ``) has no key."""
+    from lessons_lib.course.gradebook import _context, _ensure_server, _launch
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    context = _context()
+    _ensure_server(context)
+    receive, send = context.Pipe(duplex=False)
+    proc = context.Process(target=_environ_block, args=(send,))  # type: ignore[attr-defined]
+    _launch(proc.start)
+    send.close()
+    assert receive.poll(120)
+    block = receive.recv_bytes()
+    proc.join(10)
+    assert b"PATH=" in block and SECRET.encode() not in block
+    assert os.environ["OPENAI_API_KEY"] == SECRET, "the teacher's own environment is restored"

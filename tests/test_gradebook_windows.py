@@ -77,7 +77,7 @@ def test_a_folder_is_graded_with_spawn_and_the_parents_clock(tmp_path: Path) -> 
     outs = {}
     for name, where in (("simulated", site), ("linux", None)):
         out = tmp_path / f"{name}.csv"
-        proc = _run([str(folder), "-o", str(out), "--timeout", "5"], where)
+        proc = _run([str(folder), "-o", str(out), "--function", "app_loop", "--timeout", "5"], where)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-1500:]
         outs[name] = (out.read_bytes(), proc.stderr)
     assert outs["simulated"][0] == outs["linux"][0], "the same gradebook, byte for byte"

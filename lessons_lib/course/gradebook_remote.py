@@ -41,8 +41,8 @@ from lessons_lib.course.gradebook_wire import (
 from lessons_lib.course.gradebook_worker import USES, Job, run_job
 from lessons_lib.course.grading import GradeReport
 
-STARTUP: Final = 30
-"""Seconds a grading process may take to say ``ready`` (imports)."""
+STARTUP: Final = 60
+"""Seconds a grading process may take to say ``ready`` (a ``spawn`` imports the SDKs first)."""
 HINTS: Final = {
     "time_limit": "循环要有上限（for _ in range(max_rounds)），也不要等输入或长时间 sleep",
     "refused": "评分时只能读 /workspace 里的文件，不能联网、不能启动别的程序、不能动别人的文件：删掉这段代码",
@@ -112,7 +112,12 @@ class Session:
                 self.stop()
                 raise TimeLimit()
             raw = self.conn.recv_bytes(MAX_MESSAGE)
-        except (EOFError, OSError):
+        except OSError:  # longer than MAX_MESSAGE (while the process lives), or the pipe broke
+            if self.proc is None or not self.proc.is_alive():
+                raise Gone(*self._death()) from None
+            self.stop()
+            raise Gone("refused", f"评分进程发来的消息超过 {MAX_MESSAGE // 2**20} MB，这一题不计") from None
+        except EOFError:
             raise Gone(*self._death()) from None
         finally:
             self.left -= time.monotonic() - start
