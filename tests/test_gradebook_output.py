@@ -81,3 +81,50 @@ def test_the_cli_refuses_a_folder_at_the_output_path_before_grading(tmp_path: Pa
     )  # fmt: skip
     assert proc.returncode == 2, proc
     assert len(proc.stderr.strip().splitlines()) == 1 and "is a folder" in proc.stderr, proc.stderr
+
+
+def test_the_guard_refuses_signals_file_changes_outside_and_native_modules(tmp_path: Path) -> None:
+    from lessons_lib.course.gradebook_guard import Guard
+
+    own, other = tmp_path / "own", tmp_path / "other"
+    guard = Guard([own], [own])
+    allowed = [
+        ("os.mkdir", (str(own / "new"), 0o777, -1)),
+        ("os.rename", (str(own / "a"), str(own / "b"), -1, -1)),
+        ("sqlite3.connect", (str(own / "mine.db"),)),
+        ("sqlite3.connect", (":memory:",)),
+        ("import", ("json", None, [], [], [])),
+    ]
+    for event, args in allowed:
+        guard(event, args)
+    refused = [
+        ("os.kill", (1, 9)),
+        ("os.killpg", (0, 9)),
+        ("os.remove", (str(other / "bo.py"), -1)),
+        ("os.remove", ("bo.py", 3)),  # relative to a directory descriptor: anywhere
+        ("os.rename", (str(own / "a"), str(other / "a"), -1, -1)),
+        ("os.link", (str(other / "bo.py"), str(own / "stolen.py"), -1, -1)),
+        ("os.symlink", (str(other / "bo.py"), str(own / "stolen.py"), -1)),
+        ("os.mkdir", (str(other / "grades.csv"), 0o777, -1)),
+        ("sqlite3.connect", (str(other / "planted.db"),)),
+        ("sqlite3.connect", ("file:planted.db?mode=rwc",)),
+        ("import", ("_posixsubprocess", None, [], [], [])),
+        ("import", ("ctypes.util", None, [], [], [])),
+        ("import", ("_ctypes", None, [], [], [])),
+    ]
+    for event, args in refused:
+        with pytest.raises(PermissionError):
+            guard(event, args)
+    assert len(guard.refused) == len(refused)
+
+
+def test_forbidden_modules_already_imported_are_dropped() -> None:
+    code = (
+        "import subprocess, sys\n"
+        "from lessons_lib.course.gradebook_guard import drop_modules\n"
+        "drop_modules()\n"
+        "assert '_posixsubprocess' not in sys.modules\n"
+        "assert not hasattr(subprocess, '_posixsubprocess') and not hasattr(subprocess, '_fork_exec')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
