@@ -3,13 +3,14 @@
 Introduced with lesson 11 (``python -m lessons_lib grade FOLDER``). A submission is a
 notebook or a ``.py`` file at the top of the folder (the learner's name is the file's stem),
 or a sub-folder named after the learner holding one (the layout of nbgrader's and a hub's
-exchange folders). Each submission is copied into a fresh folder of its own and graded by
-``gradebook_worker`` in a separate process (a fork of a server that has imported the grader
-once) with a time limit, a memory limit and an audit hook
-(see that module); a submission that crashes, hangs, reads outside the workspace or opens a
-socket is a failed row with a reason, and the run goes on. Rows are sorted (learner, then the
-exercises in lesson order), and hold no path, time or machine detail, so a gradebook is
-the same bytes on every run.
+exchange folders); a learner with two of them is one ``duplicate`` row per exercise. Each
+submission is copied into a fresh folder and its functions run in a grading process of their
+own (``gradebook_worker``: a fork of a preloaded fork server where the platform can fork, else
+``spawn``), started with a scrubbed environment; the checkers, the stand-in model and the file
+service stay in this process and judge what they saw (``gradebook_remote``). A submission that
+crashes, hangs, reads outside the workspace or attacks its neighbours is a failed row with a
+reason, and the run goes on. Rows are sorted (learner, then the exercises in lesson order), hold
+no path, time or machine detail, and no cell a spreadsheet would run as a formula.
 """
 
 from __future__ import annotations
@@ -18,17 +19,14 @@ import csv
 import io
 import os
 import shutil
-import signal
 import tempfile
-import time
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
-from multiprocessing.context import ForkServerContext
+from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Final
-
-from lessons_lib.course.gradebook_worker import HINTS
+from typing import Any, Final
 
 SUFFIXES: Final = (".ipynb", ".py")
 TIMEOUT: Final = 20
@@ -36,7 +34,7 @@ TIMEOUT: Final = 20
 MEMORY_MB: Final = 1536
 """Address-space limit of a grading process (it needs about 250 MB)."""
 STARTUP: Final = 30
-"""Seconds a grading process may spend before its first exercise (imports, one warm-up run)."""
+"""Seconds of CPU a grading process may spend besides its exercises (imports)."""
 
 
 class GradebookInputError(ValueError):
@@ -85,74 +83,70 @@ def submissions(folder: Path) -> list[tuple[str, Path | None, str]]:
     return found
 
 
-PRELOAD: Final = [
-    "lessons_lib.course.gradebook_worker",
-    "lessons_lib.course.grading_files",
-    "lessons_lib.course.exercises",
-]
-PRELOAD_SDKS: Final = ["openai", "mcp", "lessons_lib.engine.host", "lessons_lib.engine.kit"]
+PRELOAD: Final = ["lessons_lib.course.gradebook_preload"]
+"""What the fork server imports once (the grading processes' warm-up)."""
+KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "LESSONS_DATA_DIR", "LESSONS_DOT", "PYTHONPATH")
+"""The only variables of the teacher's environment a grading process gets (no keys, no tokens)."""
+_launching = threading.Lock()
 
 
-def _context() -> ForkServerContext:
-    """A fork server that imports the grader and the SDKs once; each submission is a fork of it."""
+def _context() -> BaseContext:
+    """A fork server that imports the SDKs once where the platform can fork, else ``spawn``."""
     import multiprocessing
 
-    context = multiprocessing.get_context("forkserver")
-    assert isinstance(context, ForkServerContext)
-    context.set_forkserver_preload([*PRELOAD, *PRELOAD_SDKS])
-    return context
+    if hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _launch(start: Callable[[], None]) -> None:
+    """Start a process (or the fork server) while the environment holds only ``KEPT_ENV``.
+
+    A started process keeps the environment it started with (``posix.environ``, and
+    ``/proc/self/environ`` on Linux), whatever it clears later: so it starts without the keys.
+    """
+    with _launching:
+        saved = dict(os.environ)
+        try:
+            for key in [k for k in os.environ if k not in KEPT_ENV]:
+                del os.environ[key]
+            start()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+def _ensure_server(context: BaseContext) -> None:
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        _launch(forkserver.ensure_running)
 
 
 def _job_rows(
     learner: str, shown: str, path: Path, functions: tuple[str, ...], cells: str, timeout: int, memory_mb: int
-) -> list[Row]:
+) -> tuple[list[Row], list[str]]:
     """Grade one submission in its own process and folder; every outcome becomes rows."""
-    from lessons_lib.course.gradebook_worker import Job, run_job
+    from lessons_lib.course.gradebook_remote import HINTS, grade_submission
+    from lessons_lib.course.gradebook_worker import Job
 
-    rows: list[Row] = []
-    link = ended = ""
     with tempfile.TemporaryDirectory(prefix="lessons-grade-") as work:
         copy = Path(work) / "submission" / path.name
         copy.parent.mkdir()
-        shutil.copyfile(path, copy)
-        env = {
-            key: os.environ[key]
-            for key in ("PATH", "LANG", "LC_ALL", "LESSONS_DATA_DIR", "LESSONS_DOT")
-            if key in os.environ
-        }
+        try:
+            shutil.copyfile(path, copy)
+        except OSError as exc:  # gone (or unreadable) since the folder was listed
+            why = f"评分时读不到 {shown}（{type(exc).__name__}）：文件在评分前被删除或移走了"
+            return [Row(learner, shown, f, False, "vanished", HINTS["vanished"], why) for f in functions], []
+        env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(HOME=work, PYTHONDONTWRITEBYTECODE="1")
         cpu_seconds = STARTUP + timeout * len(functions)
-        job = Job(
-            str(copy), functions, cells, timeout, memory_mb, cpu_seconds, env, str(Path(work) / "output.log")
-        )
-        context = _context()
-        receive, send = context.Pipe(duplex=False)
-        proc = context.Process(target=run_job, args=(job, send), name=f"grade {learner}", daemon=True)
-        proc.start()
-        send.close()
-        deadline = time.monotonic() + cpu_seconds + STARTUP  # wall clock: a process asleep uses no CPU
-        while len(rows) < len(functions):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                proc.kill()
-                link, ended = "time_limit", f"评分进程超过 {cpu_seconds + STARTUP} 秒仍未结束，被停止"
-                break
-            if receive.poll(min(left, 1.0)):
-                try:
-                    rows.append(_row(learner, shown, receive.recv()))
-                except EOFError:  # the process ended early
-                    break
-        proc.join(10)
-        if proc.is_alive():
-            proc.kill()
-            proc.join(5)
-        if not ended and proc.exitcode and len(rows) < len(functions):
-            link, ended = _death(proc.exitcode, Path(job.log).read_text(encoding="utf-8", errors="replace"))
-    done = {row.exercise for row in rows}
-    missing = ended or "评分进程没有给出这一题的结果"
-    link = link or "worker_died"
-    rows += [Row(learner, shown, f, False, link, HINTS[link], missing) for f in functions if f not in done]
-    return rows
+        job = Job(str(copy), cells, memory_mb, cpu_seconds, env, str(Path(work) / "output.log"))
+        found, missing = grade_submission(job, functions, timeout, _context(), _launch)
+    rows = [_row(learner, shown, data) for data in found]
+    return rows, missing
 
 
 def _row(learner: str, shown: str, data: dict[str, str | bool]) -> Row:
@@ -167,25 +161,17 @@ def _row(learner: str, shown: str, data: dict[str, str | bool]) -> Row:
     )
 
 
-def _death(code: int, err: str) -> tuple[str, str]:
-    """(link, reason) for a grading process that ended early."""
-    if code in (-signal.SIGXCPU, -signal.SIGKILL):
-        return "time_limit", "评分进程用完了 CPU 时间限制，被停止"
-    last = [line for line in err.strip().splitlines() if line.strip()]
-    if last and "MemoryError" in last[-1]:
-        return "memory_limit", "评分进程超出了内存限制"
-    return "worker_died", f"评分进程异常退出（{code}）：{last[-1][:160] if last else '没有输出'}"
-
-
-def grade_folder(
+def grade(
     folder: str | Path,
     functions: Iterable[str] | None = None,
     cells: str = "exercise",
     timeout: int = TIMEOUT,
     memory_mb: int = MEMORY_MB,
     jobs: int = 2,
-) -> list[Row]:
-    """Grade every submission in ``folder``: one row per learner and exercise. Lesson 11."""
+) -> tuple[list[Row], list[str]]:
+    """Every submission in ``folder`` graded: (one row per learner and exercise, limits not set)."""
+    from lessons_lib.course.gradebook_remote import HINTS
+
     root = Path(folder)
     if not root.is_dir():
         raise GradebookInputError(f"没有这个文件夹：{root}（请给出收上来的作业所在的文件夹）")
@@ -193,30 +179,71 @@ def grade_folder(
     found = submissions(root)
     if not found:
         raise GradebookInputError(f"{root} 里没有作业（.ipynb 笔记本、.py 文件，或每人一个文件夹）")
+    by_learner: dict[str, list[tuple[Path | None, str]]] = {}
+    for learner, path, why in found:
+        by_learner.setdefault(learner, []).append((path, why))
     rows: list[Row] = []
     todo = []
-    for learner, path, why in found:
+    for learner, entries in by_learner.items():
+        if len(entries) > 1:  # ada.ipynb and ada.py: which one counts is the teacher's call
+            names = ", ".join(p.relative_to(root).as_posix() for p, _ in entries if p is not None)
+            why = f"{learner} 交了不止一份作业（{names or len(entries)}）：请只留一份，再评一次"
+            rows += [Row(learner, names, f, False, "duplicate", HINTS["duplicate"], why) for f in chosen]
+            continue
+        path, why = entries[0]
         if path is None:
             rows += [
                 Row(learner, "", f, False, "not_a_notebook", HINTS["not_a_notebook"], why) for f in chosen
             ]
         else:
             todo.append((learner, path.relative_to(root).as_posix(), path))
+    if todo:
+        _ensure_server(_context())
+        from lessons_lib.engine.host import run_chain
+
+        run_chain()  # this side's imports, while the fork server does its own on the other core
+    missing: set[str] = set()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(_job_rows, ln, shown, p, chosen, cells, timeout, memory_mb) for ln, shown, p in todo
         ]
         for future in futures:
-            rows += future.result()
+            got, lacks = future.result()
+            rows += got
+            missing.update(lacks)
     order = {name: i for i, name in enumerate(chosen)}
-    return sorted(rows, key=lambda r: (r.learner, order.get(r.exercise, len(order)), r.file))
+    return sorted(rows, key=lambda r: (r.learner, order.get(r.exercise, len(order)), r.file)), sorted(missing)
+
+
+def grade_folder(folder: str | Path, functions: Iterable[str] | None = None, **options: Any) -> list[Row]:
+    """Grade every submission in ``folder``: one row per learner and exercise. Lesson 11.
+
+    ``options`` are those of :func:`grade` (``cells``, ``timeout``, ``memory_mb``, ``jobs``).
+    """
+    return grade(folder, functions, **options)[0]
+
+
+FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+"""How a spreadsheet formula can begin (OWASP, "CSV Injection")."""
+
+
+def safe_cell(value: object) -> str:
+    """A cell no spreadsheet runs as a formula: a leading ``'`` where the text could start one.
+
+    A carriage return becomes a line feed: ``csv`` quotes a cell holding the line terminator
+    (``\\n``) but not a bare ``\\r``, which a reader would take for the end of the row.
+    """
+    text = str(value)
+    text = "'" + text if text.startswith(FORMULA_START) else text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def to_csv(rows: Iterable[Row]) -> str:
     """The gradebook as CSV text (header, then one row per learner and exercise)."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     writer.writeheader()
     for row in rows:
-        writer.writerow({**asdict(row), "passed": 1 if row.passed else 0})
+        cells = {**asdict(row), "passed": 1 if row.passed else 0}
+        writer.writerow({key: safe_cell(value) for key, value in cells.items()})
     return buffer.getvalue()

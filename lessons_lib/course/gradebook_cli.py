@@ -9,7 +9,9 @@ exercise only: a step of lesson 11, or the small exercise of lesson 03, 06 or 07
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -31,9 +33,45 @@ def gradebook_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default %(default)s)")
 
 
+LIMIT_NAMES = {
+    "memory": "memory limit (--memory)",
+    "cpu": "CPU-time limit",
+    "process_group": "own process group",
+}
+
+
+class OutputError(OSError):
+    """The gradebook cannot be written where ``-o`` says: one line says why."""
+
+
+def check_output(path: Path) -> None:
+    """Before grading: ``-o`` names a file that can be written (not a folder, its folder exists)."""
+    if path.is_dir():
+        raise OutputError(f"-o {path} is a folder: give a file name, for example {path / 'grades.csv'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"-o {path}: there is no folder {parent} (create it first)")
+    if not os.access(parent, os.W_OK):
+        raise OutputError(f"-o {path}: the folder {parent} cannot be written")
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write the whole CSV to a temporary file beside ``path``, then rename it over ``path``."""
+    check_output(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise OutputError(f"-o {path} cannot be written ({exc.strerror or type(exc).__name__})") from None
+
+
 def run_gradebook(args: argparse.Namespace) -> int:
     """Grade the folder ``args.file``; 0 all passed, 1 some failed, 2 bad input."""
-    from lessons_lib.course.gradebook import GradebookInputError, exercises, grade_folder, to_csv
+    from lessons_lib.course.gradebook import GradebookInputError, exercises, grade, to_csv
 
     if args.timeout < 1 or args.memory < 256 or args.jobs < 1:
         print(
@@ -46,8 +84,11 @@ def run_gradebook(args: argparse.Namespace) -> int:
     if args.function and args.function not in known:
         print(f"grade: no exercise {args.function!r} (exercises: {', '.join(known)})", file=sys.stderr)
         return 2
+    output = Path(args.output) if args.output else None
     try:
-        rows = grade_folder(
+        if output is not None:
+            check_output(output)  # before minutes of grading, not after
+        rows, missing = grade(
             args.file,
             functions=[args.function] if args.function else None,
             cells=args.cells,
@@ -55,13 +96,18 @@ def run_gradebook(args: argparse.Namespace) -> int:
             memory_mb=args.memory,
             jobs=args.jobs,
         )
-    except GradebookInputError as exc:
+    except (GradebookInputError, OutputError) as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     text = to_csv(rows)
     summary = sys.stdout
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if output is not None:
+        try:
+            write_output(output, text)
+        except OutputError as exc:  # it became unwritable while grading: keep the gradebook anyway
+            sys.stdout.write(text)
+            print(f"grade: {exc}; the gradebook went to stdout instead", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
         summary = sys.stderr
@@ -70,6 +116,13 @@ def run_gradebook(args: argparse.Namespace) -> int:
         learners.setdefault(row.learner, []).append(row.passed)
     for name, passed in learners.items():
         print(f"{name}: {sum(passed)}/{len(passed)} passed", file=summary)
-    if args.output:
-        print(f"{len(rows)} rows written to {args.output}", file=summary)
+    if missing:
+        lacking = ", ".join(LIMIT_NAMES.get(m, m) for m in missing)
+        print(
+            f"note: this platform could not set: {lacking}; the wall-clock limit of {args.timeout} s "
+            "per exercise, kept by the gradebook, still applies",
+            file=sys.stderr,
+        )
+    if output is not None:
+        print(f"{len(rows)} rows written to {output}", file=summary)
     return 0 if all(row.passed for row in rows) else 1

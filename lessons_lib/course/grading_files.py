@@ -73,9 +73,13 @@ def grade_file(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = 
 
     ``cells`` is the tag of the notebook cells to run (``exercise``, or ``solution`` for the reference).
     """
+    return grade_function(load_function(path, function, cells), function)
+
+
+def grade_function(fn: Learner, function: str = DEFAULT_FUNCTION) -> GradeReport:
+    """Grade an already loaded function by its exercise's name (the gradebook's seam). Lesson 11."""
     from lessons_lib.course.grading_cases import FUNCTION_CASES
 
-    fn = load_function(path, function, cells)
     step = STEP_NAMES.get(function)
     lesson = EARLY_NAMES.get(function)
     if function not in FUNCTION_CASES and (lesson is not None or step is not None):  # a step, not a loop
