@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import httpx2
 
+    from lessons_lib.engine.screens import Screen
+
 import anyio
 
 from lessons_lib.checks.ledger import record_ledger
@@ -123,20 +125,22 @@ async def arun_orders(
     with_files: bool = True,
     live: bool = False,
     model: str | None = None,
+    services: Mapping[str, ServiceSpec] | None = None,
+    standin: httpx2.AsyncBaseTransport | None = None,
+    screen: Screen | None = None,
 ) -> OrdersRun:
     """Run one order-desk task and return the run (async form of :func:`run_orders`).
 
     ``db_path``: an existing database (default: a fresh one from the seed). ``desk``: keyword
     options of :class:`OrderDesk` (``delays``, ``faults``, ``idempotency_key``...).
     ``confirm``: the user's answer to a write, a function of :class:`ConfirmRequest`, or None
-    (nobody to ask: no write happens).
+    (nobody to ask: no write happens). Lessons 50-52: ``services``, ``standin`` (model), ``screen``.
     """
     guards = guards or Guards()
     path = Path(db_path) if db_path is not None else od.create_database()
     order_desk = OrderDesk(path, **(desk or {}))
-    services: dict[str, ServiceSpec] = {SERVICE: lambda name: build_server(order_desk, name)}
-    if with_files:
-        services[SERVICE_NAME] = WORKSPACE_DIR
+    files: dict[str, ServiceSpec] = {SERVICE_NAME: WORKSPACE_DIR} if with_files else {}
+    served = {SERVICE: lambda name: build_server(order_desk, name), **files, **(services or {})}
     setting = live_setting(model) if live else offline_setting(model)
     if setting is None:
         raise RuntimeError("live mode needs OPENAI_API_KEY; without it the course runs offline")
@@ -147,10 +151,10 @@ async def arun_orders(
     run = OrdersRun(trace, path)
     rec = _Run(trace, setting, Limits(max_rounds=guards.max_rounds, call_timeout=guards.call_timeout))
     adapter = _OrdersAdapter(parallel, instructions)
-    transport = None if live else OrdersModel(quirks=quirks or Quirks())
+    transport = None if live else (standin or OrdersModel(quirks=quirks or Quirks()))
     with anyio.move_on_after(guards.total_timeout) as scope:
         try:
-            await _loop(run, rec, adapter, services, transport, guards, as_confirm(confirm))
+            await _loop(run, rec, adapter, served, transport, guards, as_confirm(confirm), screen)
         except* Stop as group:
             stop = _first(group)
             status: Status = "error" if stop.status == "error" else "stopped"
@@ -171,6 +175,7 @@ async def _loop(
     transport: httpx2.AsyncBaseTransport | None,
     guards: Guards,
     confirm: Confirm,
+    screen: Screen | None = None,
 ) -> None:
     trace = run.trace
     async with AsyncExitStack() as stack:
@@ -178,6 +183,7 @@ async def _loop(
         routes = {d.alias: Route(d.alias, d.service, d.tool) for d in declared}
         trace.tools.extend({"alias": d.alias, "service": d.service, "name": d.tool} for d in declared)
         tools = adapter.declare(declared)
+        tools = screen.declare(trace.task, tools) if screen is not None else tools
         http = await stack.enter_async_context(make_http_client(rec.on_body, transport, guards.call_timeout))
         adapter.open(rec.setting, http, guards.call_timeout)
         rec.model_input = adapter.first_input(trace.task)
@@ -221,7 +227,7 @@ async def _loop(
                 )
             started = time.perf_counter()
             results = await _execute_all(
-                run, reply.calls, routes, connected, guards, confirm, adapter.parallel
+                run, reply.calls, routes, connected, guards, confirm, adapter.parallel, screen
             )
             run.turn_seconds.append(time.perf_counter() - started)
             items = [adapter.feedback_item(r) for r in results]
@@ -236,15 +242,19 @@ async def _execute_all(
     guards: Guards,
     confirm: Confirm,
     parallel: bool,
+    screen: Screen | None = None,
 ) -> list[CallResult]:
     """Ask for writes first (one question at a time), then run the calls; results in call order."""
     links = [_new_link(run.trace, c) for c in calls]
-    allowed = [_allowed(run, c, routes, confirm) for c in calls]
+    refused = [screen.refuse(run.trace.task, c) if screen else None for c in calls]  # lesson 52
+    allowed = [r is None and _allowed(run, c, routes, confirm) for c, r in zip(calls, refused, strict=True)]
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # requests leave in the calls' order; replies may overlap
 
     async def one(n: int) -> None:
-        if not allowed[n]:
+        if refused[n] is not None:
+            results[n] = refused[n]
+        elif not allowed[n]:
             results[n] = _declined(calls[n])
         else:
             results[n] = await _execute(calls[n], routes, services, guards, links[n], sending)
@@ -256,7 +266,7 @@ async def _execute_all(
     else:
         for n in range(len(calls)):
             await one(n)
-    return [r for r in results if r is not None]
+    return [screen.result(r) if screen else r for r in results if r is not None]
 
 
 def _allowed(run: OrdersRun, call: ToolCall, routes: Mapping[str, Route], confirm: Confirm) -> bool:
