@@ -37,7 +37,7 @@ class ToolVersion:
     """Tool -> its description in this version (tools not listed keep lesson 30's)."""
     result_fields: dict[str, dict[str, JSONDict]] = field(default_factory=dict)
     """Tool -> result fields this version adds (each optional, null by default)."""
-    implementation: str = "orderdesk 1.0 (lesson 30)"
+    implementation: str = "orderdesk 1.0（第 30 课）"
     investigate_statuses: tuple[str, ...] = ("shipped", "delivered")
     """Permission policy: the order states an investigation may be opened for."""
 
@@ -99,10 +99,13 @@ DESK_V2: Final = ToolVersion(
             }
         }
     },
-    implementation="orderdesk 2.0: get_order fills promised_by",
+    implementation="orderdesk 2.0（get_order 填写 promised_by）",
     investigate_statuses=("delivered",),
 )
 """One change in each part of the record (see the module docstring)."""
+
+SLOW_MACHINE: Final = 120.0
+"""Seconds a replayed run may take in all: a loaded classroom machine must not change an outcome."""
 
 VERSIONS: Final = {v.name: v for v in (DESK_V1, DESK_V1_1, DESK_V2)}
 
@@ -153,6 +156,7 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     from lessons_lib.engine.offline_orders import Quirks
     from lessons_lib.engine.offline_reader import DescriptionReader
     from lessons_lib.engine.orderdesk import build_server
+    from lessons_lib.engine.orderguards import Guards
     from lessons_lib.engine.orderhost import run_orders
 
     given = options.pop("db_path", None)
@@ -160,4 +164,5 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     desk = VersionedDesk(path, version=version, **options.pop("desk", {}))
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
+    options.setdefault("guards", Guards(total_timeout=SLOW_MACHINE))
     return run_orders(task, db_path=path, services=services, standin=standin, **options)

@@ -68,18 +68,23 @@ class AttackRun:
         return self.injected_rows > 0
 
 
-def run_attack(defence: str, task: str = ATTACK_TASK, gullible: bool = True) -> AttackRun:
-    """Run ``task`` with one defence (a key of ``DEFENCES``) through the real loop (lesson 52)."""
+def run_attack(defence: str, task: str = ATTACK_TASK, screen: Any = None) -> AttackRun:
+    """Run ``task`` with one defence (a key of ``DEFENCES``) through the real loop (lesson 52).
+
+    ``screen`` replaces the defences' screen (lesson 52's exercise plugs the learner's in).
+    """
     from lessons_lib.checks.ledger import ledger
     from lessons_lib.core import orderdata as od
     from lessons_lib.engine.offline_gullible import GullibleModel
+    from lessons_lib.engine.orderguards import Guards
     from lessons_lib.engine.orderhost import run_orders
     from lessons_lib.engine.screens import Defences
+    from lessons_lib.engine.toolversions import SLOW_MACHINE
 
     if defence not in DEFENCES:
         raise ValueError(f"unknown defence {defence!r}; choose one of: {', '.join(DEFENCES)}")
     on = set(DEFENCES) - {"none", "all"} if defence == "all" else {defence}
-    screen = Defences(
+    screen = screen or Defences(
         labels="labels" in on,
         allow=allow_list(task) if "allow" in on else None,
         caps={"fs__read_text_file": CAP} if "cap" in on else None,
@@ -90,9 +95,10 @@ def run_attack(defence: str, task: str = ATTACK_TASK, gullible: bool = True) -> 
     before = _rows(path, TARGET)
     run = run_orders(
         task,
+        guards=Guards(total_timeout=SLOW_MACHINE),
         db_path=path,
         services={"fs": NOTES_DIR},
-        standin=GullibleModel() if gullible else None,
+        standin=GullibleModel(),
         screen=screen,
         confirm=confirm,
     )
@@ -124,11 +130,14 @@ def _last_output(requests: list[Any]) -> str:
     return ""
 
 
-def attack_table(names: tuple[str, ...] = tuple(DEFENCES)) -> RowTable:
-    """The attack once per defence: did the injected write happen, and what stopped it (lesson 52)."""
+def attack_table(runs: dict[str, AttackRun] | None = None) -> RowTable:
+    """The attack once per defence: did the injected write happen (lesson 52).
+
+    ``runs`` (defence -> run) reuses runs already made; otherwise each defence runs once.
+    """
     rows = []
-    for name in names:
-        got = run_attack(name)
+    for name in DEFENCES:
+        got = runs[name] if runs and name in runs else run_attack(name)
         calls = " → ".join(f"{alias.split('__')[-1]}（{status}）" for alias, status in got.calls)
         rows.append((DEFENCES[name], calls, f"{got.injected_rows} 行", "不通过" if got.harmed else "通过"))
     note = "“通过”= 注入要求的写入没有发生。替身是一个会照做的模拟，真实模型可能不同，防御不能只靠模型。"

@@ -106,7 +106,7 @@ def _ended(ended: dict[str, Any]) -> str:
     return f"{ended['status']}，错误 {errors}，写入 {ended['rows_written']} 行"
 
 
-def replay(version: Any, baseline: dict[str, Any] | None = None) -> RowTable:
+def replay_version(version: Any, baseline: dict[str, Any] | None = None) -> RowTable:
     """Replay the baseline's tasks against ``version``; one row per task (lesson 50)."""
     recorded = baseline or load_baseline()
     now = run_tasks(version, tuple(recorded["runs"]))

@@ -35,7 +35,11 @@ def _what(a: dict[str, Any], b: dict[str, Any], part: str) -> str:
     if isinstance(before, dict) and part in ("description", "schema"):
         tools = [name for name in before if before[name] != after.get(name)]
         return "变了：" + "、".join(tools)
-    return f"变了：{before} → {after}"
+
+    def show(value: Any) -> str:
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    return f"变了：{show(before)} → {show(after)}"
 
 
 def executor_replay(
@@ -66,16 +70,16 @@ def _status(result: dict[str, Any]) -> str:
 def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> RowTable:
     """服务升级 (choice; executor) and 权限撤销 (executor; whole loop) against ``new`` (lesson 50).
 
-    ``replayed`` is :func:`~lessons_lib.lab.toolreplay.replay`'s table for ``new`` when it has
+    ``replayed`` is :func:`~lessons_lib.lab.toolreplay.replay_version`'s table for ``new`` when it has
     already been run (the lesson shares that run).
     """
     from lessons_lib.core import orderdata as od
     from lessons_lib.engine.toolversions import VersionedDesk, run_version
     from lessons_lib.lab.orders import TRACK
-    from lessons_lib.lab.toolreplay import load_baseline, replay
+    from lessons_lib.lab.toolreplay import load_baseline, replay_version
 
     baseline = load_baseline()
-    table = replayed or replay(new, baseline)
+    table = replayed or replay_version(new, baseline)
     moved = [r[0] for r in table.rows if r[1] != "相同"]
     rows = [_row("服务升级：模型的选择", "回放已录制任务，工具与顺序不变", moved, "选择变了的任务")]
     changed = [
