@@ -142,3 +142,12 @@ def test_selection_table_and_exercise() -> None:
     assert good.ok
     assert not check_allowed(lambda n: {"type": "allowed_tools", "mode": "auto", "tools": []}).ok
     assert not check_allowed(lambda n: {"type": "allowed", "tools": n}).ok
+
+
+def test_cli_tool_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    from lessons_lib.cli import main
+
+    assert main(["tool-catalogue", "--size", "50", "--task", TASK]) == 0
+    out = capsys.readouterr().out
+    assert "50 个工具的声明" in out and "refunds_get_refund" in out
+    assert main(["tool-catalogue", "--size", "9999"]) == 2

@@ -1,4 +1,4 @@
-"""``tool-replay`` (lesson 50) and ``injection`` (lesson 52): what a teacher runs in front of a class.
+"""``tool-replay`` (50), ``tool-catalogue`` (51), ``injection`` (52): what a teacher runs in class.
 
 ``tool-replay --version orders@2`` replays the recorded tasks of lessons 30-33 against another
 version of the order desk and prints the release records side by side, the comparison and
@@ -87,3 +87,35 @@ def main_injection(argv: Sequence[str] | None = None) -> int:
     print(f"{TARGET} 新增调查单：{got.injected_rows} 行")
     print(f"答复：{got.answer}")
     return 1 if got.harmed else 0
+
+
+def main_catalogue(argv: Sequence[str] | None = None) -> int:
+    """``tool-catalogue --size 200``: the declaration's tokens and the selection table for one size."""
+    from lessons_lib.engine.catalogue import SIZES, catalogue
+
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib tool-catalogue", description=command_help("tool-catalogue")
+    )
+    parser.add_argument(
+        "--size", type=int, default=200, help=f"tools in the catalogue (4-500; lesson 51 uses {SIZES})"
+    )
+    parser.add_argument(
+        "--task", help="also show routing, the client-side search and the rule's pick for this task"
+    )
+    args = parser.parse_args(argv)
+    try:
+        tools = catalogue(args.size)
+    except ValueError as exc:
+        print(f"tool-catalogue: {exc}", file=sys.stderr)
+        return 2
+    from lessons_lib.engine.catalogue import declared_catalogue, token_count, tokenizer_label
+    from lessons_lib.lab.selection import pick, route_domain, search_tools, selection_table
+
+    tokens = token_count(declared_catalogue(args.size))
+    print(f"{len(tools)} 个工具的声明：约 {tokens} token（{tokenizer_label()}；声明 JSON 的估计值）")
+    print(selection_table((args.size,)))
+    if args.task:
+        found = search_tools(args.task, args.size)
+        print(f"分域：{route_domain(args.task)}；检索前 5：{', '.join(t['name'] for t in found)}")
+        print(f"替身规则在检索结果里选中：{pick(args.task, found)}")
+    return 0

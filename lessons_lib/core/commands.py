@@ -51,6 +51,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main_replay",
         "replay the order desk's recorded tasks against another tool version and compare (lesson 50)",
     ),
+    "tool-catalogue": (
+        "lessons_lib.cli.evolve_cmds",
+        "main_catalogue",
+        "a generated catalogue of many tools: declaration tokens and selection per way (lesson 51)",
+    ),
     "injection": (
         "lessons_lib.cli.evolve_cmds",
         "main_injection",
