@@ -55,6 +55,21 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "the order API: document, generated tools, a routed call, three ways (lessons 40-41)",
     ),
+    "tool-replay": (
+        "lessons_lib.examples.evolve.cli",
+        "main_replay",
+        "replay the order desk's recorded tasks against another tool version and compare (lesson 50)",
+    ),
+    "tool-catalogue": (
+        "lessons_lib.examples.evolve.cli",
+        "main_catalogue",
+        "a generated catalogue of many tools: declaration tokens and selection per way (lesson 51)",
+    ),
+    "injection": (
+        "lessons_lib.examples.evolve.cli",
+        "main_injection",
+        "instructions inside a tool's output: the attack with and without each defence (lesson 52)",
+    ),
     "trust": (
         "lessons_lib.cli.trust",
         "main",

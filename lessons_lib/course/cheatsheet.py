@@ -57,6 +57,13 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     ),
     "mcp-structure": ("mcp-structure --lines 5", "一个服务上的工具、资源和提示，进入模型前标明来源", "42"),
     "openapi": ("openapi tools --report", "从 OpenAPI 文档生成工具声明，并列出严格模式表达不了的部分", "41"),
+    "tool-replay": (
+        "tool-replay --version orders@1",
+        "把第 30-33 课录下的任务对另一个工具版本回放（换成 orders@2 看变化）",
+        "50",
+    ),
+    "tool-catalogue": ("tool-catalogue --size 50", "50 个工具的声明有多大，以及几种少送办法的选择结果", "51"),
+    "injection": ("injection --defence all", "工具输出里的指令：打开防御后注入的写操作不会发生", "52"),
     "trust": ("trust", "信任课程笔记本保存的输出，打开时图不必先运行就能显示", "00"),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
 }

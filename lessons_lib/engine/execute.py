@@ -175,12 +175,17 @@ async def execute_calls(
         }
         trace.links.append(link)
         links.append(link)
-    allowed = [_allowed(call, routes, trace, policy) for call in calls]
+    screen = policy.screen  # lesson 52: refused before confirmation is asked, nothing runs
+    refused = [screen.refuse(trace.task, call) if screen is not None else None for call in calls]
+    allowed = [r is None and _allowed(c, routes, trace, policy) for c, r in zip(calls, refused, strict=True)]
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
     async def one(index: int) -> None:
         call = calls[index]
+        if refused[index] is not None:
+            results[index] = refused[index]
+            return
         if not allowed[index]:
             results[index] = declined(call)
             return
@@ -194,7 +199,8 @@ async def execute_calls(
     else:
         for index in range(len(calls)):
             await one(index)
-    return [r for r in results if r is not None]
+    done = [r for r in results if r is not None]
+    return [screen.result(r) for r in done] if screen is not None else done
 
 
 def _allowed(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> bool:

@@ -169,6 +169,8 @@ async def _loop(
             routes[d.alias] = Route(d.alias, d.service, stale_routes.get(d.alias, d.tool))
             trace.tools.append({"alias": d.alias, "service": d.service, "name": d.tool})
         tools = adapter.declare(declared)
+        if run.policy.screen is not None:  # lesson 52: the application declares only what the task may use
+            tools = run.policy.screen.declare(trace.task, tools)
         # entered on the stack so the HTTP client is closed when the run ends
         http = await stack.enter_async_context(make_http_client(run.on_body, transport, limits.call_timeout))
         adapter.open(run.setting, http, limits.call_timeout)

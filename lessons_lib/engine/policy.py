@@ -17,7 +17,9 @@ its runs as well:
 - ``fallback``: the application's own answer when the round limit is reached;
 - ``standin`` and ``label``: the example's offline stand-in in place of the API's own;
 - ``finish``: called with the trace when the run ended, before the key is cleaned from it;
-- ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced).
+- ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced);
+- ``screen``: the application's own filter (lesson 52): which declarations the model gets, a
+  call refused before anything runs (before confirmation is asked), what the model sees of a result.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from lessons_lib.engine.adapters import CallResult, ToolCall, marked
 
 if TYPE_CHECKING:
     import httpx2
+
+    from lessons_lib.engine.screens import Screen
 
 Allow = Callable[[ToolCall, str, str, Trace], bool]
 """``allow(call, service, tool, trace)``: may this call run? (False: declined, nothing runs)"""
@@ -58,6 +62,7 @@ class Policy:
     label: str | None = None
     finish: Callable[[Trace], None] | None = None
     turn_seconds: list[float] | None = None
+    screen: Screen | None = None
 
 
 DEFAULT_POLICY = Policy()

@@ -19,10 +19,11 @@ run hold here too:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core import queries
@@ -39,6 +40,11 @@ from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmReq
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.examples.orders.standin import LABEL, OrdersModel, Quirks
 from lessons_lib.examples.orders.tools import SERVICE, WRITE_TOOLS
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from lessons_lib.engine.screens import Screen
 
 
 @dataclass
@@ -70,20 +76,25 @@ async def arun_orders(
     with_files: bool = True,
     live: bool = False,
     model: str | None = None,
+    services: Mapping[str, ServiceSpec] | None = None,
+    standin: httpx2.AsyncBaseTransport | None = None,
+    screen: Screen | None = None,
 ) -> OrdersRun:
     """Run one order-desk task and return the run (async form of :func:`run_orders`).
 
     ``db_path``: an existing database (default: a fresh one from the seed). ``desk``: keyword
     options of :class:`OrderDesk` (``delays``, ``faults``, ``idempotency_key``...).
     ``confirm``: the user's answer to a write, a function of :class:`ConfirmRequest`, or None
-    (nobody to ask: no write happens).
+    (nobody to ask: no write happens). Lessons 50-52: ``services`` (merged over the desk and the
+    file service), ``standin`` (the offline model), ``screen`` (the application's filter).
     """
     guards = guards or Guards()
     path = Path(db_path) if db_path is not None else od.create_database()
     order_desk = OrderDesk(path, **(desk or {}))
-    services: dict[str, ServiceSpec] = {SERVICE: lambda name: build_server(order_desk, name)}
+    served: dict[str, ServiceSpec] = {SERVICE: lambda name: build_server(order_desk, name)}
     if with_files:
-        services[SERVICE_NAME] = WORKSPACE_DIR
+        served[SERVICE_NAME] = WORKSPACE_DIR
+    served.update(services or {})
     asked: list[ConfirmRequest] = []
     turn_seconds: list[float] = []
     answer = as_confirm(confirm)
@@ -105,10 +116,13 @@ async def arun_orders(
         retryable=lambda output: '"code": "internal"' in output,  # only an internal failure
         model_retries=guards.model_retries,
         fallback=guards.fallback,
-        standin=lambda: OrdersModel(quirks=quirks or Quirks()),
+        standin=(lambda: standin)
+        if standin is not None
+        else (lambda: OrdersModel(quirks=quirks or Quirks())),
         label=LABEL,
         finish=write_ledger,
         turn_seconds=turn_seconds,
+        screen=screen,
     )
     limits = Limits(
         max_rounds=guards.max_rounds,
@@ -116,7 +130,7 @@ async def arun_orders(
         total_timeout=guards.total_timeout,
         max_calls=guards.max_calls,
     )
-    trace = await arun_chain(task, services=services, live=live, model=model, limits=limits, policy=policy)
+    trace = await arun_chain(task, services=served, live=live, model=model, limits=limits, policy=policy)
     return OrdersRun(trace, path, asked, turn_seconds)
 
 
