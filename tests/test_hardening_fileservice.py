@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from _engine_support import call_tools, text_of
 
+from lessons_lib.core.echo import short
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, read_text_file
 
 SECRET = "OUTSIDE-SECRET-4b1e"
@@ -79,7 +80,7 @@ LONG = "/workspace/" + "a" * 300
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        (LONG, f"Invalid path: a name in {LONG} is too long for the file system"),
+        (LONG, f"Invalid path: a name in {short(LONG)} is too long for the file system"),
         ("/workspace/" + "d/" * 2100 + "x", "File not found: /workspace/"),
         ("/workspace/notes.txt/inner", "File not found: /workspace/notes.txt/inner"),
     ],
