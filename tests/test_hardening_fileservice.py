@@ -21,6 +21,7 @@ import pytest
 from _engine_support import call_tools, text_of
 from _opener import opener  # noqa: F401  (a fixture, used by name)
 
+from lessons_lib.core.echo import short
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, read_text_file
 
 SECRET = "OUTSIDE-SECRET-4b1e"
@@ -84,7 +85,7 @@ LONG = "/workspace/" + "a" * 300
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        (LONG, f"Invalid path: a name in {LONG} is too long for the file system"),
+        (LONG, f"Invalid path: a name in {short(LONG)} is too long for the file system"),
         ("/workspace/" + "d/" * 2100 + "x", "File not found: /workspace/"),
         ("/workspace/notes.txt/inner", "File not found: /workspace/notes.txt/inner"),
     ],
