@@ -637,6 +637,12 @@ _TABLE_WIDTH_JS = """panel => [...panel.querySelectorAll('.jp-OutputArea-output 
 })"""
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured 2026-12-01 (issue 25): at 1,000 px Lab leaves a 568 px output column; 19 tables "
+    "of lessons 20-43 are 608-1,115 px wide (ledger ~700 px after wrapping, was ~1,600); split or "
+    "narrow them, then drop this mark",
+)
 def test_part_two_tables_fit_at_1000px(browser_context: Any, lab: Lab) -> None:
     """Issue 25, point 8: every table stored in lessons 20-44, opened in a 1,000 px window, is no
     wider than the output column it sits in (wrapped or split, never cut off or scrolled)."""

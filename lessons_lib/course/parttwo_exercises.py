@@ -120,8 +120,7 @@ def check_layer_choice(picks: Any) -> ExerciseResult:
 
 def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
     """Lesson 42: a resource and a prompt template as MCP lists them, checked by the ``mcp`` types."""
-    from mcp import types
-    from pydantic import ValidationError
+    from lessons_lib.engine.mcptypes import mcp_type_error
 
     blank = _blank(resource, '资源写成 {"uri": ..., "name": ..., "mimeType": ...}。') or _blank(
         prompt, '提示模板写成 {"name": ..., "arguments": [{"name": ..., "required": ...}]}。'
@@ -129,15 +128,10 @@ def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
     if blank:
         return blank
     checks: list[tuple[bool, str]] = []
-    for label, model, value in (("资源", types.Resource, resource), ("提示模板", types.Prompt, prompt)):
-        try:
-            model.model_validate(value)
-            checks.append((True, f"{label}符合 mcp 的 {model.__name__} 类型"))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            checks.append(
-                (False, f"{label}不符合 {model.__name__}：{'.'.join(map(str, first['loc']))} {first['msg']}")
-            )
+    for label, kind, value in (("资源", "Resource", resource), ("提示模板", "Prompt", prompt)):
+        problem = mcp_type_error(kind, value)
+        ok = problem is None
+        checks.append((ok, f"{label}符合 mcp 的 {kind} 类型" if ok else f"{label}不符合 {kind}：{problem}"))
     if isinstance(resource, dict):
         uri = str(resource.get("uri", ""))
         checks.append(
