@@ -14,9 +14,11 @@ def mcp_type_error(kind: str, value: Any) -> str | None:
     from mcp import types
     from pydantic import ValidationError
 
-    model = {"Resource": types.Resource, "Prompt": types.Prompt}[kind]
     try:
-        model.model_validate(value)
+        if kind == "Resource":
+            types.Resource.model_validate(value)
+        else:
+            types.Prompt.model_validate(value)
     except ValidationError as exc:
         first = exc.errors()[0]
         return f"{'.'.join(map(str, first['loc']))} {first['msg']}"
