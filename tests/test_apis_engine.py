@@ -208,6 +208,11 @@ def test_previous_response_id_carries_the_context_on_the_server() -> None:
     assert two.body["output"] == resent.body["output"]  # same answer, a shorter request
     unknown = replay("responses", {"model": "m", "previous_response_id": "resp_nope", "input": feedback})
     assert unknown.status == 400 and "resp_nope" in str(unknown.error_message)
+    error = unknown.body["error"]  # the documented Error: the parameter and a code are named
+    assert (error["param"], error["code"]) == ("previous_response_id", "previous_response_not_found")
+    chained = {"model": first["model"], "previous_response_id": "resp_offline_001", "input": feedback}
+    unstored = replay_all("responses", [dict(first, store=False), chained])
+    assert unstored[0].body["store"] is False and unstored[1].status == 400  # only stored ones chain
 
 
 class _Spy:

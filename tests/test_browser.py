@@ -622,3 +622,49 @@ def test_lessons_05_and_09_at_1000px(browser_context: Any, lab: Lab) -> None:
         f"right-aligned table cells at {NARROW_WIDTH} px: {right}. JupyterLab right-aligns td/th; "
         "an untrusted notebook's stored HTML loses its <style> blocks (inline styles stay)"
     )
+
+
+# Every table of every output: how wide it is laid out against the output column it sits in, and
+# where it is (the code cell's prompt, the table's first header) so a failure names the table.
+_TABLE_WIDTH_JS = """panel => [...panel.querySelectorAll('.jp-OutputArea-output table')].map(table => {
+  const output = table.closest('.jp-OutputArea-output');
+  const code = table.closest('.jp-CodeCell');
+  const prompt = code ? code.querySelector('.jp-InputArea-prompt') : null;
+  const first = [...table.querySelectorAll('th, td')].find(c => c.innerText.trim());
+  return {width: table.getBoundingClientRect().width, column: output.clientWidth,
+          prompt: prompt ? prompt.innerText.trim() : '?',
+          table: first ? first.innerText.trim().slice(0, 24) : '(empty)'};
+})"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured 2026-12-01 (issue 25): at 1,000 px Lab leaves a 568 px output column; 19 tables "
+    "of lessons 20-43 are 608-1,115 px wide (ledger ~700 px after wrapping, was ~1,600); split or "
+    "narrow them, then drop this mark",
+)
+def test_part_two_tables_fit_at_1000px(browser_context: Any, lab: Lab) -> None:
+    """Issue 25, point 8: every table stored in lessons 20-44, opened in a 1,000 px window, is no
+    wider than the output column it sits in (wrapped or split, never cut off or scrolled)."""
+    lessons = [p.name for p in course_notebooks() if "20" <= p.name[:2] <= "49"]
+    if not lessons:
+        pytest.skip("no part-two lessons in notebooks/ yet")
+    wide: dict[str, list[str]] = {}
+    measured = 0
+    for notebook in lessons:
+        page = open_notebook(browser_context, lab, notebook, width=NARROW_WIDTH)
+        try:
+            tables = notebook_panel(page).first.evaluate(_TABLE_WIDTH_JS)
+            measured += len(tables)
+            over = [
+                f"{t['prompt']} {t['table']!r}: {t['width']:.0f} px in a {t['column']} px column"
+                for t in tables
+                if t["width"] > t["column"] + 1
+            ]
+            if over:
+                wide[notebook] = over
+                full_page_shots(page, f"{Path(notebook).stem}-tables-1000px")
+        finally:
+            page.close()
+    assert measured, "no table in any stored output of lessons 20-44: the check would prove nothing"
+    assert not wide, f"tables wider than their column at {NARROW_WIDTH} px: {wide}"

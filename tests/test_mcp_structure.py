@@ -94,6 +94,9 @@ def test_feedback_per_api_is_text_and_valid(structured: StructuredCall) -> None:
         assert openai_errors("ChatCompletionRequestToolMessage", items["chat"]) == []
     broken = dict(plain["responses"], output={"content": structured.text})
     assert openai_errors("FunctionCallOutputItemParam", broken), "an object is not a valid output"
+    assert plain["anthropic"]["tool_use_id"].startswith("toolu_"), "Anthropic's ids are its own"
+    parts = dict(plain["responses"], output=[{"type": "input_text", "text": structured.text}])
+    assert openai_errors("FunctionCallOutputItemParam", parts) == [], "a content array is valid too"
     failed = feedback_items({"content": [{"type": "text", "text": "nope"}], "isError": True})
     assert failed["responses"]["output"].startswith("ERROR: ") and failed["anthropic"]["is_error"] is True
 

@@ -87,7 +87,7 @@ def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
     value = nodes_along(message, parse_path(path))[-1]
     kind = kind_of(message, path)
     if isinstance(value, dict):
-        shown = "{" + ", ".join(value)[:40] + "}"
+        shown = "{" + ", ".join(value) + "}"  # every key whole: a cut key ("str") misleads
     else:
         shown = abbreviate(value, 34)
     return f"{path}｜{KINDS[kind].zh}｜{shown}", kind
@@ -145,12 +145,11 @@ def api_side_by_side(name: str = "request_1") -> ApiTable:
     for api in APIS:
         for f in walk(_fixture(api, name)):
             if f.path and (not isinstance(f.value, dict | list) or not f.value):
+                # an empty list or object is shown as JSON ([] / {}), not as the string "[]"
                 value = (
-                    f.value
-                    if isinstance(f.value, str | int | float | bool) or f.value is None
-                    else json.dumps(f.value)
+                    abbreviate(f.value, 24) if not isinstance(f.value, dict | list) else json.dumps(f.value)
                 )
-                by_kind[f.kind][api].append(f"{format_path(f.path)} = {abbreviate(value, 24)}")
+                by_kind[f.kind][api].append(f"{format_path(f.path)} = {value}")
     rows = []
     for kind, cols in by_kind.items():
         if any(cols.values()):

@@ -90,6 +90,8 @@ EXAMPLES: Final[dict[str, ExampleEntry]] = {
             "check_pairing",
             "check_intent_key",
             "check_confirm",
+            "lookup_key",
+            "cancel_notice",
         ),
     ),
     "openapi": ExampleEntry(

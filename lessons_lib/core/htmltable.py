@@ -13,6 +13,7 @@ the course's own objects, so this is written by hand; standard library only.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
@@ -82,6 +83,15 @@ CellValue: TypeAlias = "Cell | str | int | float | bool | None"
 def code(text: object, *, nowrap: bool = True, title: str = "") -> Cell:
     """An identifier, path or JSON snippet: in ``<code>``, on one line unless told otherwise."""
     return Cell(str(text), nowrap=nowrap, code=True, title=title)
+
+
+_BREAK_AFTER: Final = re.compile(r"(__|[,:./])")
+
+
+def breakable_code(text: object) -> Cell:
+    """A long JSON snippet, path or alias in ``<code>`` that may wrap after ``, : . /`` or ``__``
+    (a ``<wbr>``), never inside a word: so a table of them fits a 1,000 px window (issue 25)."""
+    return Cell(markup=_BREAK_AFTER.sub(r"\1<wbr>", html.escape(str(text))), code=True)
 
 
 def markup(fragment: str, *, nowrap: bool = False, style: str = "") -> Cell:

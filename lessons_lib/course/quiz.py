@@ -1,4 +1,4 @@
-"""Check-yourself questions (自测) with an offline checker that explains a wrong answer.
+"""Check-yourself questions (自测) with an offline checker that explains every option once answered.
 
 Introduced in lesson 00. Each lesson's questions live in ``quiz_bank/lesson_NN.json``::
 
@@ -125,5 +125,16 @@ def check(question_id: str, answer: str | None) -> Feedback:
             q.id, given, False, f"[{q.id}] 没有选项 {given}；可选：{'/'.join(sorted(q.choices))}。"
         )
     if given == q.answer:
-        return Feedback(q.id, given, True, f"[{q.id}] ✓ 正确（{given}）。{q.why}")
-    return Feedback(q.id, given, False, f"[{q.id}] ✗ 选 {given} 不对：{q.wrong.get(given, q.why)}")
+        verdict = f"[{q.id}] ✓ 正确（{given}）。"
+    else:
+        verdict = f"[{q.id}] ✗ 选 {given} 不对，正确的是 {q.answer}。"
+    return Feedback(q.id, given, given == q.answer, verdict + "\n" + _every_option(q))
+
+
+def _every_option(q: Question) -> str:
+    """After an answer, every option with the reason it is right or wrong."""
+    lines = ["每个选项："]
+    for letter in sorted(q.choices):
+        mark, reason = ("✓", q.why) if letter == q.answer else ("✗", q.wrong.get(letter, ""))
+        lines.append(f"  {letter} {mark} {reason}")
+    return "\n".join(lines)

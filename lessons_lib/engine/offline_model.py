@@ -141,7 +141,7 @@ def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONO
         "parallel_tool_calls": True,
         "previous_response_id": None,
         "reasoning": {"effort": None, "summary": None},
-        "store": False,
+        "store": body.get("store", True) is not False,  # the real API stores unless told not to
         "temperature": 1.0,
         "text": {"format": {"type": "text"}},
         "tool_choice": body.get("tool_choice", "auto"),
@@ -152,6 +152,8 @@ def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONO
     }
 
 
-def _error(request: httpx2.Request, status: int, message: str) -> httpx2.Response:
-    error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
+def _error(
+    request: httpx2.Request, status: int, message: str, param: str | None = None, code: str | None = None
+) -> httpx2.Response:
+    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
     return httpx2.Response(status, json={"error": error}, request=request)

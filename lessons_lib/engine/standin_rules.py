@@ -162,9 +162,12 @@ def feedback_paragraph(
                 f"（{reason}）。这是应用的路由失败，不是工具的失败：没有任何工具运行。"
                 "文件内容没有被读取，我不能编造它。"
             )
+        # the tool's own message is wire text: quoted as such, in the tool's language
         if not has_path:
-            return f"没有读到{what}：工具报告失败（{reason}），我不能编造它。"
-        return f"没有读到{what}：工具报告失败（{reason}）。文件内容没有被读取，我不能编造它。"
+            return f"没有读到{what}：工具报告失败，我不能编造它。（工具返回的原文：“{reason}”）"
+        return (
+            f"没有读到{what}：工具报告失败，文件内容没有被读取，我不能编造它。（工具返回的原文：“{reason}”）"
+        )
     return f"这是{_describe(arguments, output, tool)}：\n\n{output}"
 
 

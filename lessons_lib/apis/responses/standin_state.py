@@ -38,7 +38,14 @@ class StatefulOfflineModel(OfflineModel):
         items: list[JSON] = raw if isinstance(raw, list) else [{"role": "user", "content": raw}]
         if previous is not None:
             if not isinstance(previous, str) or previous not in self.stored:
-                return _error(request, 400, f"Previous response with id '{previous}' not found.")
+                # the real API names the parameter and a code (the spec's Error: param, code)
+                return _error(
+                    request,
+                    400,
+                    f"Previous response with id '{previous}' not found.",
+                    param="previous_response_id",
+                    code="previous_response_not_found",
+                )
             items = self.stored[previous] + items
         problem = unanswered_output(items)
         if problem is not None:

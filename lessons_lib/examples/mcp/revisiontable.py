@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind
-from lessons_lib.core.htmltable import CellValue, code, html_table
+from lessons_lib.core.htmltable import CellValue, breakable_code, html_table
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.kinds import format_path, walk
 from lessons_lib.views.changetable import ABSENT, SHORT_ZH, abbreviate, same_value
@@ -81,8 +81,17 @@ class RevisionTable(Displayable):
     def html(self) -> str:
         body: list[list[CellValue]] = []
         for r in self.rows:
-            values: list[CellValue] = [code(abbreviate(v, 28), nowrap=False) for v in r.values]
-            body.append([r.message, code(r.path), SHORT_ZH[r.kind], *values, r.verdict])
+            # long paths and values may break anywhere, so the table fits a 1,000 px window (issue 25)
+            values: list[CellValue] = [breakable_code(abbreviate(v, 28)) for v in r.values]
+            body.append(
+                [
+                    r.message,
+                    breakable_code(r.path),
+                    SHORT_ZH[r.kind],
+                    *values,
+                    r.verdict,
+                ]
+            )
         bars = [f"border-left:6px solid {KINDS[r.kind].colour}" for r in self.rows]
         return html_table(
             ["报文", "字段", "种类", *self.revisions, "对照"],

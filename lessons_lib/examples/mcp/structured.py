@@ -3,7 +3,7 @@
 ``read_text_file`` declared with the reference server's ``outputSchema`` (``{"content":
 string}``) answers with both a text block and ``structuredContent``. The ``mcp`` client checks
 ``structuredContent`` against ``outputSchema`` itself (``ClientSession.validate_tool_result``).
-None of the three model APIs has a field for structured content in its feedback item, so the
+None of the three model APIs has a field for a JSON object in its feedback item, so the
 application chooses what to pass on: :func:`feedback_items` shows the choice per API.
 """
 
@@ -19,7 +19,12 @@ from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.engine.runsync import run_sync
 
 APIS: Final = ("responses", "chat", "anthropic")
-CALL_ID: Final = "call_offline_001_1"
+# each API's own pairing id for the first call of a run (Anthropic's start with toolu_)
+CALL_IDS: Final = {
+    "responses": "call_offline_001_1",
+    "chat": "call_offline_001_1",
+    "anthropic": "toolu_offline_001_1",
+}
 
 
 @dataclass
@@ -69,13 +74,15 @@ def call_structured(head: int = 5) -> StructuredCall:
 
 
 def feedback_items(
-    result: JSONObject, call_id: str = CALL_ID, *, pass_structured: bool = False
+    result: JSONObject, call_ids: dict[str, str] = CALL_IDS, *, pass_structured: bool = False
 ) -> dict[str, JSONObject]:
     """What the application sends back to each model API for one MCP result (lesson 44).
 
     By default the text block goes on, as in part one. With ``pass_structured`` the JSON text
-    of ``structuredContent`` goes on instead: the model then reads named fields. Either way the
-    feedback is *text*: ``structuredContent`` itself has no place in any of the three APIs.
+    of ``structuredContent`` goes on instead: the model then reads named fields. Responses and
+    Anthropic also accept an array of content parts/blocks (text, images, files) where this
+    sends one string, but none of the three has a field for a JSON object: ``structuredContent``
+    itself has no place in any of them.
     """
     text = _text(result)
     if pass_structured and result.get("structuredContent") is not None:
@@ -83,7 +90,12 @@ def feedback_items(
     failed = bool(result.get("isError"))
     marked = FAILURE_PREFIX + text if failed else text
     return {
-        "responses": {"type": "function_call_output", "call_id": call_id, "output": marked},
-        "chat": {"role": "tool", "tool_call_id": call_id, "content": marked},
-        "anthropic": {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": failed},
+        "responses": {"type": "function_call_output", "call_id": call_ids["responses"], "output": marked},
+        "chat": {"role": "tool", "tool_call_id": call_ids["chat"], "content": marked},
+        "anthropic": {
+            "type": "tool_result",
+            "tool_use_id": call_ids["anthropic"],
+            "content": text,
+            "is_error": failed,
+        },
     }

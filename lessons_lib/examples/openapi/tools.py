@@ -212,7 +212,9 @@ def strict_report(op: Operation) -> list[str]:
 
 def _strict_walk(schema: JsonSchema, where: str, findings: list[str]) -> None:
     for key in sorted(set(schema) - STRICT_KEYWORDS):
-        findings.append(f"{where}：'{key}' 不在严格模式的子集里，模型不受它约束")
+        findings.append(
+            f"{where}：'{key}' 不在 Structured Outputs 指南所列的严格模式子集里，别指望模型受它约束"
+        )
     if schema.get("type") == "object" or "properties" in schema:
         if schema.get("additionalProperties") is not False:
             findings.append(f"{where}：严格模式要求 additionalProperties: false")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import CellValue, code, html_table, status
+from lessons_lib.core.htmltable import CellValue, breakable_code, html_table, status
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.examples.orders import data as od
 
@@ -157,7 +157,8 @@ class AcceptanceMatrix(Displayable):
         for case, row in zip(self.cases, self._rows(), strict=True):
             name, tool, arguments, want, got, message = row
             held = status("pass" if case.holds else "fail", got)
-            rows.append([name, code(tool), code(arguments, nowrap=False), want, held, message])
+            wrapped = breakable_code(arguments)  # a long value must not widen the table
+            rows.append([name, breakable_code(tool), wrapped, want, held, message])
         note = f"<p>被拒绝的调用之后数据库没有变化：{self.unchanged}</p>"
         return html_table(self.HEADERS, rows, css_class="lessons-acceptance") + note
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import code, html_table, pre
+from lessons_lib.core.htmltable import breakable_code, code, html_table, pre
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -164,7 +164,12 @@ class LedgerTable(Displayable):
         return f"{len(self.rows)} calls"
 
     def html(self) -> str:
-        rows = [[code(c, nowrap=n != 3) for n, c in enumerate(cells)] for cells in self._cells()]
+        # the arguments and the alias may break anywhere: one long JSON token must not widen the table
+        # past a 1,000 px window (issue 25); ids and statuses stay on one line
+        rows = [
+            [breakable_code(c) if n in (2, 3) else code(c) for n, c in enumerate(cells)]
+            for cells in self._cells()
+        ]
         return html_table(self.HEADERS, rows, css_class="lessons-ledger")
 
 

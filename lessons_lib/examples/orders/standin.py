@@ -29,6 +29,7 @@ import httpx2
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.engine.offline_model import OfflineModel, _error, _response
+from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
@@ -147,14 +148,14 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
     for got in orders:
         o, ev = _object(got["order"]), _object(got["evidence"])
         parts.append(
-            f"订单 {o['order_id']}（{o['item']}）状态为 {o['status']}，运单号 {o['waybill_no'] or '暂无'}"
+            f"订单 {o['order_id']}（{o['item']}）状态：{say(o['status'])}，运单号 {o['waybill_no'] or '暂无'}"
             f"（依据：订单版本 {ev['order_version']}，更新于 {_when(str(ev['updated_at']))}）。"
         )
     shipped = results.get("orders__track_shipment")
     if shipped and shipped.get("shipment"):
         s = _object(shipped["shipment"])
         stamp, _, event = str(s["last_event"]).partition(" ")
-        parts.append(f"物流：{s['carrier']} {s['status']}，最新事件 {_when(stamp)} {event}。")
+        parts.append(f"物流：{s['carrier']} {say(s['status'])}，最新事件 {_when(stamp)} {event}。")
     found = results.get("orders__search_delivery_policy")
     if found is not None:
         titles = "；".join(f"{p['policy_id']} {p['title']}" for p in objects(found.get("items", [])))
@@ -164,7 +165,7 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
     if made and made.get("investigation"):
         inv = _object(made["investigation"])
         verb = "已创建" if made["status"] == "created" else "此前已创建（幂等键命中，没有重复建单）"
-        parts.append(f"调查单 {inv['investigation_id']} {verb}，原因 {inv['reason']}。")
+        parts.append(f"调查单 {inv['investigation_id']} {verb}，原因：{say(inv['reason'])}。")
     return "\n".join(parts) or "没有需要查询的内容。"
 
 
@@ -179,14 +180,19 @@ def _object(value: JSON) -> JSONObject:
 
 def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     alias, result = failures[-1]
-    tool = alias.split("__", 1)[-1]
+    tool = tool_name(alias.split("__", 1)[-1])
     if result is None:
-        return f"抱歉，{tool} 暂时不可用（工具没有返回可用结果），请稍后再试；我没有编造结果。"
+        return f"抱歉，{tool}暂时不可用（工具没有返回可用结果），请稍后再试；我没有编造结果。"
     error = _object(result.get("error"))
     message = str(error.get("message", ""))
     if error.get("code") == "declined":
-        return f"好的，没有执行 {tool}：您没有确认这次写操作，系统里没有新增记录。"
-    return f"{tool} 没有成功：{message}。我没有重试同一个调用，请根据提示修改后再试。"
+        return f"好的，没有执行{tool}：您没有确认这次写操作，系统里没有新增记录。"
+    if error.get("code") == "internal":
+        # the desk says the fault may pass and nothing was written: waiting and trying again is safe
+        return f"{tool}暂时失败（订单台内部故障，没有写入任何内容），请稍后再试。（{wire_quote(message)}）"
+    if error.get("code") == "not_found":
+        return f"{tool}没有找到对应的记录，请核对订单号后再告诉我。（{wire_quote(message)}）"
+    return f"{tool}没有成功，请按说明修改后再试。（{wire_quote(message)}）"
 
 
 def _results(items: list[JSONObject]) -> list[tuple[str, JSONObject | None]]:

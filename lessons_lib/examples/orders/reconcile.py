@@ -1,0 +1,69 @@
+"""A write whose answer never came: look its idempotency key up, and tell the server to stop.
+
+Introduced in lesson 32. When a ``create_investigation`` times out, the application does not
+know whether the row was written. Two things are safe: ask the desk's own record by the
+intent's key (:func:`lookup_key`) before deciding to send it again, and tell the MCP server the
+request is no longer awaited (:func:`cancel_notice`, the protocol's ``notifications/cancelled``,
+built with the ``mcp`` SDK's own types). The lookup reads the run's SQLite file directly: the
+course's desk has no read-by-key tool, so this is the operator's view, not the model's.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessons_lib.core.display import Displayable
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.words import say
+
+
+@dataclass(frozen=True, repr=False)
+class KeyLookup(Displayable):
+    """What the desk's record says about one idempotency key (lesson 32)."""
+
+    key: str
+    rows: tuple[JSONObject, ...]
+
+    @property
+    def written(self) -> bool:
+        return bool(self.rows)
+
+    def text(self) -> str:
+        if not self.rows:
+            return (
+                f"幂等键 {self.key}：没有按这个键存下的记录（订单台收键时，这说明写入没有发生，"
+                "用同一个键重发是安全的）。"
+            )
+        row = self.rows[0]
+        return (
+            f"幂等键 {self.key}：已写入，调查单 {row['investigation_id']}（订单 {row['order_id']}，"
+            f"原因 {say(row['reason'])}，创建于 {row['created_at']}）。"
+            "不必重发；即使重发，同一个键也只会重放。"
+        )
+
+    def repr_args(self) -> str:
+        return f"{self.key!r}, written={self.written}"
+
+
+def lookup_key(db_path: str | Path, key: str) -> KeyLookup:
+    """The investigation rows stored under ``key`` in an order database (lesson 32)."""
+    with closing(od.connect(db_path)) as conn:
+        found = conn.execute(
+            "SELECT investigation_id, order_id, reason, created_at FROM investigations"
+            " WHERE idempotency_key = ?",
+            (key,),
+        ).fetchall()
+    return KeyLookup(key, tuple(dict(row) for row in found))
+
+
+def cancel_notice(request_id: int | str, reason: str) -> JSONObject:
+    """The JSON-RPC frame that tells an MCP server a request is no longer awaited (lesson 32)."""
+    from mcp import types
+
+    note = types.CancelledNotification(
+        params=types.CancelledNotificationParams(request_id=request_id, reason=reason)
+    )
+    return {"jsonrpc": "2.0", **note.model_dump(by_alias=True, mode="json", exclude_none=True)}
