@@ -117,3 +117,18 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(ToolRefusal, match="^Not a regular file: /workspace/pipe$"):
         read_text_file("/workspace/pipe", root=tmp_path)
+
+
+def test_the_checked_open_asks_the_system_where_the_handle_is(tmp_path: Path) -> None:
+    """The fallback's check reads the opened handle's own path (here /proc/self/fd), not the name."""
+    from lessons_lib.engine.openbeneath import handle_path
+
+    target = tmp_path / "a.txt"
+    target.write_text("x", encoding="utf-8")
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        moved = tmp_path / "b.txt"
+        os.rename(target, moved)  # the name changes; the handle still knows where the file is
+        assert handle_path(fd) in (str(moved.resolve()), None)
+    finally:
+        os.close(fd)

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shlex
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -160,15 +163,29 @@ def test_the_order_api_server_starts_on_a_gbk_console() -> None:
     args = [("0" if a == "8040" else a) for a in argv]  # any free port
     proc = subprocess.Popen(
         [sys.executable, "-m", "lessons_lib", *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         cwd=REPO_ROOT,
         env=clean_env(PYTHONIOENCODING="gbk", **env),
     )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:  # a reader thread, so a server that never prints cannot hang the test
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            lines.put(raw.decode("gbk"))
+
+    threading.Thread(target=read, daemon=True).start()
+    seen: list[str] = []
     try:
-        assert proc.stderr is not None
-        line = proc.stderr.readline().decode("gbk")
-        assert line.startswith("order API on http://127.0.0.1:"), line
+        deadline = time.monotonic() + 120
+        while not any(line.startswith("order API on http://127.0.0.1:") for line in seen):
+            left = deadline - time.monotonic()
+            assert left > 0 and proc.poll() is None, seen
+            try:
+                seen.append(lines.get(timeout=min(left, 1.0)))
+            except queue.Empty:
+                continue
     finally:
         proc.terminate()
         proc.wait(timeout=30)

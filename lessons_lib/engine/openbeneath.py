@@ -9,9 +9,13 @@ the check and the open is caught.
   so the kernel refuses a part that is a link (``ELOOP``) or stopped being a folder.
 - **Checked open**, everywhere else (Windows' CPython has none of the three): every part is
   checked with ``lstat`` (no link, no reparse point, folders are folders), the file is opened
-  by its full name, and then the opened handle's identity (``fstat``: device and file number)
-  must equal the identity of the path resolved *after* the open, which must still lie inside
-  the root. A swap before the open makes the two differ, or the resolved path leave the root.
+  by its full name, and then the system is asked where the opened handle really is
+  (:func:`handle_path`: ``GetFinalPathNameByHandleW`` on Windows, ``F_GETPATH`` on macOS,
+  ``/proc/self/fd`` on Linux): that path must lie inside the root. The handle cannot be moved
+  by a later swap, so this answer is not a snapshot of the path but of the file that was opened.
+  Only where no such question can be asked, the path is resolved again after the open and its
+  identity (``fstat``: device and file number) compared with the handle's: a weaker check that a
+  swap racing the resolution itself can fool (a test counted 1 in 10,000 reads on Linux).
 
 Which way is used is decided by :func:`beneath_supported`, a capability check read at each
 call (never ``sys.platform``), so tests force the checked open by patching it. Written here
@@ -23,6 +27,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 _REPARSE_POINT = getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0x400)
@@ -98,7 +103,7 @@ def _checked_open(root: Path, parts: tuple[str, ...]) -> int:
     flags = os.O_RDONLY | _flag("O_BINARY") | _flag("O_NOINHERIT") | _flag("O_CLOEXEC")
     fd = os.open(path, flags | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK"))
     try:
-        same = _same_file_inside(root, path, os.fstat(fd))
+        same = _same_file_inside(root, path, os.fstat(fd), fd)
     except OSError:  # the path changed again while being resolved
         same = False
     except BaseException:
@@ -110,12 +115,57 @@ def _checked_open(root: Path, parts: tuple[str, ...]) -> int:
     return fd
 
 
-def _same_file_inside(root: Path, path: str, opened: os.stat_result) -> bool:
-    """Does ``path``, resolved now, lie inside ``root`` and name the very file that was opened?"""
-    resolved = os.path.realpath(path)
+def _same_file_inside(root: Path, path: str, opened: os.stat_result, fd: int | None = None) -> bool:
+    """Does the opened file lie inside ``root``? Asked of the handle where the system can say."""
+    where = handle_path(fd) if fd is not None else None
+    resolved = where if where is not None else os.path.realpath(path)
     base, target = os.path.normcase(str(root)), os.path.normcase(resolved)
     try:
         inside = os.path.commonpath([base, target]) == base
     except ValueError:  # another drive on Windows
         return False
+    if where is not None:
+        return inside
     return inside and os.path.samestat(opened, os.stat(resolved))
+
+
+def handle_path(fd: int) -> str | None:
+    """Where the open file ``fd`` really is, from the system; None where it cannot say.
+
+    Capability checks, in order: ``/proc/self/fd`` (Linux), ``fcntl.F_GETPATH`` (macOS), the
+    Win32 ``GetFinalPathNameByHandleW`` through ``ctypes`` (Windows). No library wraps these.
+    """
+    proc = f"/proc/self/fd/{fd}"
+    if os.path.islink(proc):
+        try:
+            return os.readlink(proc)
+        except OSError:
+            return None
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is not None and hasattr(fcntl, "F_GETPATH"):
+        try:
+            raw = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))
+        except OSError:
+            return None
+        return os.fsdecode(raw.split(b"\0", 1)[0])
+    if sys.platform == "win32":  # the only way to ask Windows; ctypes exists on every CPython there
+        return _windows_handle_path(fd)
+    return None
+
+
+def _windows_handle_path(fd: int) -> str | None:  # pragma: no cover - Windows only
+    import ctypes
+    import msvcrt
+
+    getter = ctypes.windll.kernel32.GetFinalPathNameByHandleW  # type: ignore[attr-defined]
+    buffer = ctypes.create_unicode_buffer(32768)
+    length = getter(msvcrt.get_osfhandle(fd), buffer, len(buffer), 0)  # type: ignore[attr-defined]
+    if not 0 < length < len(buffer):
+        return None
+    name = buffer.value
+    if name.startswith("\\\\?\\UNC\\"):
+        return "\\\\" + name[8:]
+    return name[4:] if name.startswith("\\\\?\\") else name

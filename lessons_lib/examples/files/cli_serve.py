@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--db",
         type=Path,
-        help="orders: keep the database in this file (created from the seed if missing; default: a fresh"
+        help="orders: keep the database in this file (made from the course data if missing; default: a fresh"
         " copy removed at the end)",
     )
     args = parser.parse_args(argv)
