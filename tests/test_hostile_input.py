@@ -372,3 +372,14 @@ def test_the_generated_mcp_server_does_not_call_a_failure_unreachable(db: Path) 
 
     text = anyio.run(main)
     assert "could not be reached" not in text and "OverflowError" in text and "SQLite" not in text
+
+
+def test_a_huge_negative_head_is_refused_in_words_not_with_pythons_overflow() -> None:
+    """A number beyond float range below 1 is refused with its size, never 'int too large to convert'."""
+    from lessons_lib.engine.fileservice import FileService, ToolRefusal
+
+    with pytest.raises(ToolRefusal) as refused:
+        FileService().read("/workspace/notes.txt", head=-(10**400))
+    message = str(refused.value)
+    assert "must be at least 1" in message and "digits" in message and "float" not in message
+    assert len(message) < 200

@@ -36,8 +36,8 @@ PROFILE_COMMANDS: list[tuple[str, ...]] = [
     ("run", "--head", "5"),
     ("run", "--api", "anthropic"),
     ("run", "--example", "orders", "--scenario", "retry"),
-    # TODO(lead, after merging the gradebook branch, issue 23 "The grader without POSIX"): add
-    # ("grade", "notebooks/11_write_the_loop.ipynb", "--cells", "solution"),
+    # the grader without resource, SIGALRM or fork (issue 23): lesson 11's reference loop
+    ("grade", "notebooks/11_write_the_loop.ipynb", "--cells", "solution", "--function", "app_loop"),
 ]
 
 

@@ -201,8 +201,15 @@ def _line_count(field: str, value: object) -> int | None:
     if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
         raise ToolRefusal(f"Invalid arguments: '{field}' must be a whole number of lines, got {value}")
     if value < 1:
-        raise ToolRefusal(f"Invalid arguments: '{field}' must be at least 1, got {value:g}")
+        raise ToolRefusal(f"Invalid arguments: '{field}' must be at least 1, got {_number(value)}")
     return int(value)
+
+
+def _number(value: int | float) -> str:
+    """A number as a message may quote it: short, and never Python's own overflow or digit-limit text."""
+    if isinstance(value, float) or abs(value) < 10**15:
+        return f"{value:g}"
+    return f"a negative number of about {int(value.bit_length() * 0.30103)} digits"
 
 
 def select_lines(text: str, head: int | None = None, tail: int | None = None) -> str:
