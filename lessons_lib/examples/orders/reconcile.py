@@ -40,7 +40,7 @@ class KeyLookup(Displayable):
         row = self.rows[0]
         return (
             f"幂等键 {self.key}：已写入，调查单 {row['investigation_id']}（订单 {row['order_id']}，"
-            f"原因 {say(row['reason'])}，创建于 {row['created_at']}）。"
+            f"原因 {say(row['reason'])}）。"
             "不必重发；即使重发，同一个键也只会重放。"
         )
 
@@ -52,8 +52,7 @@ def lookup_key(db_path: str | Path, key: str) -> KeyLookup:
     """The investigation rows stored under ``key`` in an order database (lesson 32)."""
     with closing(od.connect(db_path)) as conn:
         found = conn.execute(
-            "SELECT investigation_id, order_id, reason, created_at FROM investigations"
-            " WHERE idempotency_key = ?",
+            "SELECT investigation_id, order_id, reason FROM investigations WHERE idempotency_key = ?",
             (key,),
         ).fetchall()
     return KeyLookup(key, tuple(dict(row) for row in found))
