@@ -30,7 +30,9 @@ def _entries(name: str) -> list[str]:
 
 
 def test_binder_files_say_what_the_image_needs() -> None:
-    assert _entries("requirements.txt") == ["-e ."], "binder/requirements.txt must install the repo itself"
+    assert _entries("requirements.txt") == ["-e .[tokens]"], (
+        "binder/requirements.txt must install the repo itself with lesson 51's tokenizer"
+    )
     apt = _entries("apt.txt")
     assert "graphviz" in apt and "fonts-wqy-microhei" in apt, apt
     assert (BINDER / "runtime.txt").read_text(encoding="utf-8").strip() == "python-3.11"
