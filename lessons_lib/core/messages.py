@@ -41,7 +41,7 @@ def _checked(lang: str, where: str) -> Language:
     value = lang.strip().lower()
     if value not in LANGUAGES:
         raise ValueError(f"{where}={lang!r} is not a language of the course: use 'en' or 'zh'")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def set_language(lang: str | None) -> Language:

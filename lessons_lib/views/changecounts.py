@@ -74,9 +74,8 @@ def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row]) -> str:
     derived = [m for m in messages if m.number is None]
     parts = []
     if real:
-        first, last = real[0], real[-1]
         numbers = _numbers([m.number for m in real if m.number])
-        first, last = _spaced(first.about), _spaced(last.about)
+        first, last = _spaced(real[0].about), _spaced(real[-1].about)
         parts.append(t("counts.scope.real", numbers=numbers, count=len(real), first=first, last=last))
     if derived:
         names = t("sep.list").join(m.name for m in derived)
