@@ -79,6 +79,15 @@ def _edit(path: Path, change) -> dict:  # type: ignore[no-untyped-def]
     return data
 
 
+def _append_to_first(path: Path, cell_type: str, text: str) -> str:
+    """Add ``text`` to the first cell of ``cell_type`` in a notebook file; its id."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["cell_type"] == cell_type)
+    cell["source"] = source_text(cell) + text
+    path.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return str(cell["id"])
+
+
 def test_the_builder_keeps_cells_ids_and_code_and_replaces_markdown(tmp_path: Path) -> None:
     notebook, root = _copy(tmp_path)
     target = build(notebook, root=root, run=False)
@@ -99,16 +108,11 @@ def test_an_edited_chinese_cell_makes_its_translation_stale(tmp_path: Path) -> N
     notebook, root = _copy(tmp_path)
     build(notebook, root=root, run=False)
 
-    def edit(nb: dict) -> None:
-        cell = next(c for c in nb["cells"] if c["cell_type"] == "markdown")
-        cell["source"] = source_text(cell) + "\n补充一句。"
-        edit.cell = cell["id"]  # type: ignore[attr-defined]
-
-    _edit(notebook, edit)
+    edited = _append_to_first(notebook, "markdown", "\n补充一句。")
     problems = drift(notebook, root=root)
-    assert [(p.kind, p.cell) for p in problems] == [("stale", edit.cell)]  # type: ignore[attr-defined]
+    assert [(p.kind, p.cell) for p in problems] == [("stale", edited)]
     assert "changed since it was translated" in problems[0].line and "zh_sha256" in problems[0].line
-    with pytest.raises(EditionError, match=f"cell '{edit.cell}'"):  # type: ignore[attr-defined]
+    with pytest.raises(EditionError, match=f"cell '{edited}'"):
         translated(notebook, root=root)
 
 
@@ -133,14 +137,9 @@ def test_english_code_that_differs_from_the_chinese_fails(tmp_path: Path) -> Non
     notebook, root = _copy(tmp_path)
     target = build(notebook, root=root, run=False)
 
-    def edit(nb: dict) -> None:
-        cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
-        cell["source"] = source_text(cell) + "\nset_language('en')"
-        edit.cell = cell["id"]  # type: ignore[attr-defined]
-
-    _edit(target, edit)
+    edited = _append_to_first(target, "code", "\nset_language('en')")
     problems = drift(notebook, root=root)
-    assert [(p.kind, p.cell) for p in problems] == [("code", edit.cell)]  # type: ignore[attr-defined]
+    assert [(p.kind, p.cell) for p in problems] == [("code", edited)]
     _edit(target, lambda nb: nb["cells"].reverse())
     assert [p.kind for p in drift(notebook, root=root)] == ["cells"]
 
