@@ -19,6 +19,8 @@ _EXPORTS: dict[str, str] = {
     "STEPS": "lessons_lib.core.glossary",
     "STEP_ZH": "lessons_lib.core.glossary",
     "TERMS_ZH": "lessons_lib.core.glossary",
+    "set_language": "lessons_lib.core.messages",
+    "language": "lessons_lib.core.messages",
     "colour_legend": "lessons_lib.views.legend",
     "left_aligned": "lessons_lib.views.frames",
     "DATA_DIR": "lessons_lib.core.paths",

@@ -81,7 +81,7 @@ def test_every_command_has_one_example() -> None:
     assert "python -m lessons_lib whatif --head 20 --vs 5 --changed" in listed.text()
 
 
-@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record", "refresh"}])
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in {"serve", "record", "refresh", "edition"}])
 def test_examples_run(
     name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

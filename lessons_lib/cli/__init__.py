@@ -8,6 +8,7 @@ Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 ba
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,10 +18,35 @@ from lessons_lib.core.commands import COMMANDS
 
 def _usage() -> str:
     width = max(len(n) for n in COMMANDS)
-    lines = ["usage: python -m lessons_lib COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: python -m lessons_lib [--lang en|zh] COMMAND [ARGS]", "", "commands:"]
     lines += [f"  {name.ljust(width)}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
     lines += ["", "Run 'python -m lessons_lib COMMAND --help' for a command's options."]
+    lines += ["--lang: the learner's language (default: LESSONS_LANG, else zh)."]
     return "\n".join(lines)
+
+
+def _take_language(args: list[str]) -> list[str]:
+    """Remove ``--lang en|zh`` (anywhere) and set the language: ``--lang``, else LESSONS_LANG, else zh."""
+    from lessons_lib.core.messages import ENV_VAR, LANGUAGES, set_language
+
+    chosen, rest, i = None, [], 0
+    while i < len(args):
+        if args[i] == "--lang":
+            if i + 1 >= len(args):
+                raise ValueError("--lang needs a value: en or zh")
+            chosen, i = args[i + 1], i + 2
+            continue
+        if args[i].startswith("--lang="):
+            chosen = args[i].partition("=")[2]
+        else:
+            rest.append(args[i])
+        i += 1
+    env = os.environ.get(ENV_VAR, "").strip()
+    lang, where = (chosen, "--lang") if chosen is not None else (env, ENV_VAR) if env else ("zh", "")
+    if lang.strip().lower() not in LANGUAGES:
+        raise ValueError(f"{where} {lang!r} is not a language of the course: use en or zh")
+    set_language(lang)
+    return rest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -30,6 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in {"-h", "--help"}:
         print(_usage())
         return 0 if args else 2
+    try:
+        args = _take_language(args)
+    except ValueError as exc:
+        print(f"lessons_lib: {exc}", file=sys.stderr)
+        return 2
+    if not args:
+        print(_usage())
+        return 2
     name, rest = args[0], args[1:]
     if name not in COMMANDS:
         print(f"lessons_lib: unknown command {name!r}.\n\n{_usage()}", file=sys.stderr)

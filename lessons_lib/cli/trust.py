@@ -14,9 +14,14 @@ from lessons_lib.course.trust import trust_notebooks
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons_lib trust", description=command_help("trust"))
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
+    parser.add_argument(
+        "notebooks",
+        nargs="*",
+        type=Path,
+        help="default: every notebooks/NN_*.ipynb and notebooks/en/NN_*.ipynb",
+    )
     args = parser.parse_args(argv)
-    paths = args.notebooks or lesson_notebooks()
+    paths = args.notebooks or [*lesson_notebooks(), *sorted((NOTEBOOK_DIR / "en").glob("[0-9][0-9]_*.ipynb"))]
     missing = [p for p in paths if not p.is_file() or p.suffix != ".ipynb"]
     if not paths or missing:
         what = f"{missing[0]} is not a notebook file" if missing else f"no notebooks in {NOTEBOOK_DIR.name}/"

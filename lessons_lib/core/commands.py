@@ -80,6 +80,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "re-run the notebooks and store their outputs (maintainers)",
     ),
+    "edition": (
+        "lessons_lib.cli.edition",
+        "main",
+        "build the English edition from the translation store, or list what is missing (maintainers)",
+    ),
 }
 
 

@@ -66,6 +66,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     "injection": ("injection --defence all", "工具输出里的指令：打开防御后注入的写操作不会发生", "52"),
     "trust": ("trust", "信任课程笔记本保存的输出，打开时图不必先运行就能显示", "00"),
     "refresh": ("refresh", "（维护者）重新运行全部笔记本并保存输出", "00"),
+    "edition": ("edition en status", "（维护者）列出英文版缺少或过期的译文；build 生成 notebooks/en/", "00"),
 }
 """One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step)."""
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
+from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import html_table
+from lessons_lib.core.messages import language, t
 from lessons_lib.views.textwidth import text_table
 
 
@@ -35,14 +36,14 @@ class MessageRef:
     def label(self) -> str:
         """``第 6 条消息 request_1（第一次模型请求）`` or ``“读出的行”（由第 9 条消息推出）``."""
         if self.number is not None:
-            return f"第 {self.number} 条消息 {self.name}（{self.about}）"
-        return f"“{self.name}”（由第 {self.source} 条消息推出）"
+            return t("counts.ref.label", number=self.number, name=self.name, about=self.about)
+        return t("counts.ref.derived", name=self.name, source=self.source)
 
     def short(self) -> str:
         """The table cell: ``request_1（第 6 条）`` or ``读出的行 ← 第 9 条``."""
         if self.number is not None:
-            return f"{self.name}（第 {self.number} 条）"
-        return f"{self.name} ← 第 {self.source} 条"
+            return t("counts.ref.short", name=self.name, number=self.number)
+        return t("counts.ref.short_derived", name=self.name, source=self.source)
 
 
 class _Row(Protocol):
@@ -59,12 +60,12 @@ def _numbers(numbers: Sequence[int]) -> str:
     ns = sorted(numbers)
     if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
         return f"{ns[0]}–{ns[-1]}"
-    return "、".join(map(str, ns))
+    return t("sep.list").join(map(str, ns))
 
 
 def _spaced(text: str) -> str:
-    """A space between Chinese and a Latin word that follows it (``是 tools/list``)."""
-    return f" {text}" if text[:1].isascii() else text
+    """A space before a Latin word after Chinese (``是 tools/list``); always one in English."""
+    return f" {text}" if text[:1].isascii() or language() == "en" else text
 
 
 def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row]) -> str:
@@ -73,28 +74,23 @@ def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row]) -> str:
     derived = [m for m in messages if m.number is None]
     parts = []
     if real:
-        first, last = real[0], real[-1]
-        parts.append(
-            f"两次运行各自的第 {_numbers([m.number for m in real if m.number])} 条消息"
-            f"（{len(real)} 条，第一条是{_spaced(first.about)}，最后一条是{_spaced(last.about)}）"
-        )
+        numbers = _numbers([m.number for m in real if m.number])
+        first, last = _spaced(real[0].about), _spaced(real[-1].about)
+        parts.append(t("counts.scope.real", numbers=numbers, count=len(real), first=first, last=last))
     if derived:
-        parts.append(f"应用由它们推出的 {len(derived)} 项（{'、'.join(m.name for m in derived)}）")
+        names = t("sep.list").join(m.name for m in derived)
+        parts.append(t("counts.scope.derived", count=len(derived), names=names))
     skipped = ""
     if real and real[0].number and real[0].number > 1:
-        before = _numbers(list(range(1, real[0].number)))
-        skipped = f"第 {before} 条是建立连接和列出工具的请求，与这次的值无关，不比较。"
+        skipped = t("counts.scope.skipped", before=_numbers(list(range(1, real[0].number))))
     changed = sum(r.changed for r in rows)
-    return (
-        f"比较范围：{'和'.join(parts)}，其中每个叶子字段都逐一比较：共 {len(rows)} 个字段，{changed} 个改变。"
-        + skipped
-    )
+    return t("counts.scope", parts=t("sep.and").join(parts), total=len(rows), changed=changed) + skipped
 
 
 class ChangeCounts(Displayable):
     """Fields compared and changed, one row per message, one column per kind. Lesson 09.
 
-    Every cell reads ``改变数/字段数``; the rows and the columns add up to the same total that
+    Every cell reads ``changed/compared``; the rows and the columns add up to the same total that
     the change tables' captions give (``compare_head(20, 5).counts()``).
     """
 
@@ -123,38 +119,41 @@ class ChangeCounts(Displayable):
         return groups
 
     def changed_line(self) -> str:
-        """The changed fields by message and kind, e.g. ``第 6 条消息 request_1（…）里的 值 1 个``."""
+        """The changed fields by message and kind, e.g. ``message 6 request_1 (…): 1 value``."""
         changed, total = self.count()
         rule_changed, rules = self.count(kind="rule")
-        rule = f"种类为规则的 {rules} 个字段改变了 {rule_changed} 个。"
+        rule = t("counts.rule", total=rules, changed=rule_changed)
         if not changed:
-            return f"比较的 {total} 个字段一个也没有改变（两次运行相同）；{rule}"
-        groups = "；".join(
-            m.label() + "里的 " + "、".join(f"{SHORT_ZH[k]} {n} 个" for k, n in kinds)
+            return t("counts.none_changed", total=total, rule=rule)
+        groups = t("sep.semicolon").join(
+            t(
+                "counts.group",
+                message=m.label(),
+                kinds=t("sep.list").join(t("counts.kind_n", kind=kind_short(k), n=n) for k, n in kinds),
+            )
             for m, kinds in self.changed_groups()
         )
-        return f"比较的 {total} 个字段中改变了 {changed} 个，按所在消息和种类：{groups}。{rule}"
+        return t("counts.changed", total=total, changed=changed, groups=groups, rule=rule)
 
     def kind_line(self, kind: Kind) -> str:
         """Where the fields of one kind sit and how many of them changed (lessons 09, 10)."""
         changed, n = self.count(kind=kind)
         total = len(self.rows)
-        where = "、".join(
-            f"{m.short()} {self.count(m.name, kind)[1]} 个"
+        where = t("sep.list").join(
+            t("counts.where_item", message=m.short(), n=self.count(m.name, kind)[1])
             for m in self.messages
             if self.count(m.name, kind)[1]
         )
-        return (
-            f"种类为{SHORT_ZH[kind]}的字段：比较的 {total} 个字段中有 {n} 个"
-            f"（{where or '没有'}），改变了 {changed} 个。"
-        )
+        where = where or t("counts.where_none")
+        return t("counts.kind_line", kind=kind_short(kind), total=total, n=n, where=where, changed=changed)
 
     def title(self) -> str:
         changed, total = self.count()
-        return f"按消息和种类计数：{self.labels[0]} → {self.labels[1]}，{total} 个字段，{changed} 个改变"
+        before, after = self.labels
+        return t("counts.title", before=before, after=after, total=total, changed=changed)
 
     def headers(self) -> list[str]:
-        return ["消息", *(SHORT_ZH[k] for k in self.kinds), "合计"]
+        return [t("counts.message"), *(kind_short(k) for k in self.kinds), t("counts.total")]
 
     def cells(self) -> list[list[str]]:
         def cell(message: str | None, kind: Kind | None) -> str:
@@ -164,14 +163,10 @@ class ChangeCounts(Displayable):
         body = [
             [m.short(), *(cell(m.name, k) for k in self.kinds), cell(m.name, None)] for m in self.messages
         ]
-        return [*body, ["合计", *(cell(None, k) for k in self.kinds), cell(None, None)]]
+        return [*body, [t("counts.total"), *(cell(None, k) for k in self.kinds), cell(None, None)]]
 
     def caption(self) -> str:
-        return (
-            scope_text(self.messages, self.rows)
-            + "每格写“改变数/字段数”，“—”表示这条消息没有这种字段；每行最后一格是这条消息的小计，"
-            "最后一行是每种字段的小计，各行小计相加、各列小计相加都等于右下角的合计。"
-        )
+        return scope_text(self.messages, self.rows) + t("counts.caption")
 
     def text(self) -> str:
         table = text_table(self.headers(), self.cells())

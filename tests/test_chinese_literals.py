@@ -1,0 +1,109 @@
+"""Chinese left outside the message catalogue (issue 28): an AST scan of the package's string literals.
+
+Every learner-facing text belongs in ``lessons_lib/core/catalogue/`` with a Chinese and an English
+entry. This counts the string literals (an f-string counts once; docstrings are not counted: they
+are for developers) that still hold Chinese in a ``.py`` file of the package. The count may only go
+down: ``CEILING`` is the figure when the catalogue was introduced; a session that moves messages
+into the catalogue lowers it to the new figure (the failure message gives it). The modules already
+converted must hold none.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
+CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+CEILING = 1829  # 2026-12-01, after the first slice (main cbc8e14 had 1979); see the docstring
+CONVERTED = (
+    "core/glossary.py",
+    "core/kindtables.py",
+    "core/messages.py",
+    "views/fieldtree.py",
+    "views/diagrams.py",
+    "views/changecounts.py",
+    "course/quiz.py",
+    "course/edition.py",
+    "cli/edition.py",
+)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                ids.add(id(value))
+    for node in ast.walk(tree):  # an attribute's docstring: a string statement after an assignment
+        for field in ("body", "orelse"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list):
+                for before, stmt in zip(stmts, stmts[1:], strict=False):
+                    if isinstance(before, ast.Assign | ast.AnnAssign) and isinstance(stmt, ast.Expr):
+                        if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                            ids.add(id(stmt.value))
+    return ids
+
+
+def chinese_literals(path: Path) -> int:
+    """How many string literals in ``path`` hold Chinese (an f-string once, docstrings not)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    skip = _docstrings(tree)
+    inside_fstrings = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in ast.walk(n)}
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts = [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+            count += any(CHINESE.search(p) for p in parts)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in skip and id(node) not in inside_fstrings and CHINESE.search(node.value):
+                count += 1
+    return count
+
+
+def counts() -> Counter[str]:
+    return Counter(
+        {
+            p.relative_to(PACKAGE).as_posix(): n
+            for p in sorted(PACKAGE.rglob("*.py"))
+            if (n := chinese_literals(p))
+        }
+    )
+
+
+def test_the_chinese_left_outside_the_catalogue_does_not_grow() -> None:
+    found = counts()
+    total = sum(found.values())
+    worst = ", ".join(f"{name} {n}" for name, n in found.most_common(8))
+    assert total <= CEILING, (
+        f"{total} string literals hold Chinese outside lessons_lib/core/catalogue/ (ceiling {CEILING}); "
+        f"move the new ones into the catalogue. Most: {worst}"
+    )
+    if total < CEILING:
+        print(
+            f"Chinese literals outside the catalogue: {total}; lower CEILING in {Path(__file__).name} to it"
+        )
+
+
+def test_the_converted_modules_hold_no_chinese() -> None:
+    found = counts()
+    assert {name: found[name] for name in CONVERTED if found[name]} == {}
+
+
+def test_the_scan_counts_literals_and_fstrings_but_not_docstrings(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""模块说明。"""\n'
+        "X = 1\n"
+        '"""属性说明。"""\n'
+        "def f(n: int) -> str:\n"
+        '    """函数说明。"""\n'
+        '    return f"共 {n} 个" + "。" + "plain" + f"{n} items"\n',
+        encoding="utf-8",
+    )
+    assert chinese_literals(sample) == 2

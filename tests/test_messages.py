@@ -1,0 +1,139 @@
+"""The message catalogue (issue 28): every entry in both languages, the language chosen once per
+notebook (override, LESSONS_LANG, a notebooks/en/ folder, else Chinese), and the converted views,
+quiz and CLI speaking it."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lessons_lib.core import messages
+from lessons_lib.core.messages import LANGUAGES, catalogue, language, set_language, t
+
+
+@pytest.fixture(autouse=True)
+def _detected(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test starts from detection (no override, no LESSONS_LANG) and leaves it so."""
+    monkeypatch.delenv("LESSONS_LANG", raising=False)
+    set_language(None)
+    yield
+    messages._chosen = None  # not set_language(None): a test may leave a wrong LESSONS_LANG until undone
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("key", sorted(catalogue()))
+def test_every_message_exists_in_both_languages_with_the_same_fields(key: str) -> None:
+    entry = catalogue()[key]
+    assert set(entry) == set(LANGUAGES), f"{key}: languages {sorted(entry)}, expected {list(LANGUAGES)}"
+    assert all(isinstance(v, str) and v for v in entry.values()), f"{key}: an empty text"
+    assert _fields(entry["zh"]) == _fields(entry["en"]), f"{key}: the two languages take different fields"
+    dummy = {name: 1 for name in _fields(entry["zh"])}
+    for lang in LANGUAGES:
+        messages.text_in(lang, key, **dummy)  # formats (no stray brace)
+
+
+def test_the_english_uses_the_glossary_terms() -> None:
+    en = {k: v["en"] for k, v in catalogue().items()}
+    for kind in ("rule", "value", "result", "identifier", "envelope"):
+        assert en[f"kind.{kind}.short"] == kind
+    assert en["kind.setting.name"] == "request setting" and en["kind.setting.short"] == "setting"
+    for step in ("declaration", "call", "execution", "feedback"):
+        assert en[f"step.{step}"] == step
+    assert (
+        en["term.protocol error"] == "protocol error"
+        and en["term.tool execution error"] == "tool execution error"
+    )
+    assert en["actor.service"] == "tool service" and en["term.alias"] == "alias"
+
+
+def test_the_language_is_chosen_override_then_env_then_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert language() == "zh"
+    english = tmp_path / "notebooks" / "en"
+    english.mkdir(parents=True)
+    monkeypatch.chdir(english)
+    assert language() == "en" and t("step.call") == "call"  # where JupyterLab, nbval, nbclient start it
+    monkeypatch.setenv("LESSONS_LANG", "zh")
+    assert language() == "zh"
+    assert set_language("EN ") == "en" and t("step.call") == "call"
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert set_language(None) == "zh"
+    monkeypatch.delenv("LESSONS_LANG")
+    assert language() == "zh"  # a Chinese lesson's folder
+
+
+def test_a_wrong_language_is_one_line_that_names_the_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="use 'en' or 'zh'"):
+        set_language("fr")
+    monkeypatch.setenv("LESSONS_LANG", "de")
+    with pytest.raises(ValueError, match="LESSONS_LANG='de'"):
+        language()
+
+
+def test_the_facade_exports_the_call() -> None:
+    import lessons_lib
+
+    assert lessons_lib.set_language("en") == "en" and lessons_lib.language() == "en"
+
+
+def test_the_chain_and_loop_diagrams_speak_english() -> None:
+    from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram, resolve_step
+
+    set_language("en")
+    chain = chain_diagram("call")
+    assert (
+        chain.description
+        == "Figure: the chain declaration → [call] → execution → feedback (this lesson: call)"
+    )
+    loop = loop_diagram().description
+    assert loop.startswith(
+        "Figure: the closed loop of one call\n 1. register the tool (tool service) [declaration]"
+    )
+    assert "conversation two: JSON-RPC" in actors_diagram().source
+    assert resolve_step("执行") == resolve_step("execution") == "execution"
+    set_language("zh")
+    assert chain_diagram("call").description == "图：链路 声明 → [调用] → 执行 → 反馈（本课：调用）"
+
+
+def test_a_field_tree_speaks_english() -> None:
+    from lessons_lib.views.fieldtree import field_tree
+
+    set_language("en")
+    text = field_tree("request_1").text()
+    head, legend = text.splitlines()[:2]
+    assert head == "field tree: request_1 (Responses request (POST /v1/responses))"
+    assert legend == "kinds: rule · setting · value · result · identifier · envelope · unclassified"
+    assert "(root)" in text and "◀" not in text
+    assert 'lang="en"' in field_tree("request_1").page()
+
+
+def test_the_quiz_checker_speaks_english() -> None:
+    from lessons_lib.course.quiz import check, questions
+
+    set_language("en")
+    assert check("01.1", None).message.startswith("[01.1] Not answered yet: replace None with one of ")
+    assert (
+        questions(1).text().endswith('To answer, run check("id", "letter"), for example check("01.1", "A").')
+    )
+    set_language("zh")
+    assert check("01.1", None).message.startswith("[01.1] 还没有作答")
+
+
+def test_the_cli_takes_lang(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.cli import main
+
+    assert main(["--lang", "en", "diagram", "chain"]) == 0
+    assert 'label="declaration' in capsys.readouterr().out
+    monkeypatch.setenv("LESSONS_LANG", "en")
+    assert main(["diagram", "chain", "--lang=zh"]) == 0
+    assert 'label="声明' in capsys.readouterr().out
+    assert main(["diagram", "chain"]) == 0 and 'label="declaration' in capsys.readouterr().out
+    assert main(["--lang", "fr", "diagram", "chain"]) == 2
+    assert "--lang 'fr' is not a language of the course" in capsys.readouterr().err
