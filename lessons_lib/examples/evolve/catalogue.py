@@ -19,6 +19,7 @@ import json
 from functools import cache
 from typing import Any, Final
 
+from lessons_lib.core.messages import t as message
 from lessons_lib.examples.orders.tools import TOOLS as DESK_TOOLS
 
 Tool = dict[str, Any]
@@ -220,8 +221,8 @@ def _encoding() -> Any:
 def tokenizer_label() -> str:
     """What :func:`token_count` measures with on this machine (lesson 51)."""
     if _encoding() is None:
-        return "估算：每 3 个 UTF-8 字节算 1 个 token（没有安装 bpe-openai）"
-    return "o200k_base（bpe-openai，离线）"
+        return message("toolcatalogue.estimate")
+    return message("toolcatalogue.o200k")
 
 
 def token_count(value: object) -> int:

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from lessons_lib.core.commands import command_help
+from lessons_lib.core.messages import t as message
 
 
 def main_replay(argv: Sequence[str] | None = None) -> int:
@@ -55,7 +56,7 @@ def main_replay(argv: Sequence[str] | None = None) -> int:
     print(table, end="\n\n")
     if not args.task:
         print(acceptance_rows(DESK_V1, version, table))
-    return 0 if all(r[4] == "通过" for r in table.rows) else 1
+    return 0 if all(r[4] == message("status.pass") for r in table.rows) else 1
 
 
 def main_injection(argv: Sequence[str] | None = None) -> int:
@@ -81,11 +82,11 @@ def main_injection(argv: Sequence[str] | None = None) -> int:
         print(attack_table())
         return 0
     got = run_attack(args.defence)
-    print(f"防御：{DEFENCES[args.defence]}")
+    print(message("evolve_cli.defence", defence=DEFENCES[args.defence]))
     for alias, status in got.calls:
-        print(f"  调用 {alias}：{status}")
-    print(f"{TARGET} 新增调查单：{got.injected_rows} 行")
-    print(f"答复：{got.answer}")
+        print(message("evolve_cli.call", alias=alias, status=status))
+    print(message("evolve_cli.injected", target=TARGET, n=got.injected_rows))
+    print(message("evolve_cli.answer", answer=got.answer))
     return 1 if got.harmed else 0
 
 
@@ -112,10 +113,11 @@ def main_catalogue(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.examples.evolve.selection import pick, route_domain, search_tools, selection_table
 
     tokens = token_count(declared_catalogue(args.size))
-    print(f"{len(tools)} 个工具的声明：约 {tokens} token（{tokenizer_label()}；声明 JSON 的估计值）")
+    print(message("evolve_cli.tokens", n=len(tools), tokens=tokens, tokenizer=tokenizer_label()))
     print(selection_table((args.size,)))
     if args.task:
         found = search_tools(args.task, args.size)
-        print(f"分域：{route_domain(args.task)}；检索前 5：{', '.join(t['name'] for t in found)}")
-        print(f"替身规则在检索结果里选中：{pick(args.task, found)}")
+        names = ", ".join(t["name"] for t in found)
+        print(message("evolve_cli.routed", domain=route_domain(args.task), names=names))
+        print(message("evolve_cli.picked", name=pick(args.task, found)))
     return 0

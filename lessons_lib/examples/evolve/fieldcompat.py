@@ -13,6 +13,7 @@ import copy
 import json
 from typing import Any
 
+from lessons_lib.core.messages import t
 from lessons_lib.examples.evolve.rowtable import RowTable
 
 OLD_CALLS: dict[str, dict[str, Any]] = {
@@ -34,7 +35,7 @@ def _side(schema: dict[str, Any], value: object, *, strict: bool) -> list[str]:
 
 
 def _verdict(errors: list[str]) -> str:
-    return "拒绝：" + errors[0] if errors else "接受"
+    return t("fieldcompat.refused", error=errors[0]) if errors else t("fieldcompat.accepted")
 
 
 def _input_rows(tools: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
@@ -46,12 +47,17 @@ def _input_rows(tools: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
     required["properties"]["channel"] = {"enum": ["app", "web"]}
     required["required"] = [*required["required"], "channel"]
     old = OLD_CALLS["get_order"]
-    for name, schema, effect in (
-        ("输入新增可选字段 include_history（默认 false）", optional, "老调用照常：缺省值就是老行为"),
-        ("输入新增必填字段 channel", required, "老调用全部被拒：需要版本化的工具名"),
-    ):
+    for change, schema in (("optional_input", optional), ("required_input", required)):
         strict, lax = _side(schema, old, strict=True), _side(schema, old, strict=False)
-        rows.append((name, "服务检查老调用的参数", _verdict(strict), _verdict(lax), effect))
+        rows.append(
+            (
+                t(f"fieldcompat.{change}"),
+                t("fieldcompat.service_side"),
+                _verdict(strict),
+                _verdict(lax),
+                t(f"fieldcompat.{change}.effect"),
+            )
+        )
     policy_in = copy.deepcopy(tools["search_delivery_policy"]["input"])
     policy_in["properties"]["area"] = policy_in["properties"].pop("region")
     old = OLD_CALLS["search_delivery_policy"]
@@ -59,11 +65,11 @@ def _input_rows(tools: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
     seen = json.dumps({k: v for k, v in old.items() if k in policy_in["properties"]}, ensure_ascii=False)
     rows.append(
         (
-            "输入可选字段 region 改名为 area",
-            "服务检查老调用的参数",
+            t("fieldcompat.renamed_input"),
+            t("fieldcompat.service_side"),
             _verdict(strict),
             _verdict(lax),
-            f"宽松一方悄悄丢掉 region，实际按 {seen} 查询：区域过滤没了，没人发现",
+            t("fieldcompat.renamed_input.effect", seen=seen),
         )
     )
     return rows
@@ -75,11 +81,11 @@ def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> li
     added = {**result, "promised_by": "2026-08-10"}
     rows.append(
         (
-            "结果新增可选字段 promised_by",
-            "应用读取新版结果",
+            t("fieldcompat.added_result"),
+            t("fieldcompat.app_side"),
             _verdict(_side(expected, added, strict=True)),
             _verdict(_side(expected, added, strict=False)),
-            "严格客户端在服务升级当天就坏了；宽松客户端照常",
+            t("fieldcompat.added_result.effect"),
         )
     )
     order = dict(result["order"])
@@ -88,11 +94,11 @@ def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> li
     lax_read = order.get("waybill_no")
     rows.append(
         (
-            "结果字段 waybill_no 改名为 tracking_no",
-            "应用读取新版结果",
+            t("fieldcompat.renamed_result"),
+            t("fieldcompat.app_side"),
             _verdict(_side(order_schema, order, strict=True)),
             _verdict(_side({**order_schema, "required": []}, order, strict=False)),
-            f"宽松客户端读到 waybill_no = {lax_read}：以为没有运单，不再查物流",
+            t("fieldcompat.renamed_result.effect", value=lax_read),
         )
     )
     return rows
@@ -107,11 +113,8 @@ def field_changes(db_path: Any = None) -> RowTable:
     tools = {t["name"]: t for t in desk.tools}
     result, _ = desk.call("get_order", OLD_CALLS["get_order"])
     rows = _input_rows(tools) + _result_rows(tools, result)
-    note = (
-        "严格：additionalProperties 为 false（拒收未知字段）；宽松：为 true（放行任何字段）。"
-        "由 jsonschema 判定。"
-    )
-    return RowTable(("变化", "在哪一侧", "严格一方", "宽松一方", "后果"), tuple(rows), note)
+    headers = tuple(t(f"fieldcompat.changes.{h}") for h in ("change", "side", "strict", "lax", "effect"))
+    return RowTable(headers, tuple(rows), t("fieldcompat.changes.note"))
 
 
 def versioned_names(db_path: Any = None) -> RowTable:
@@ -124,14 +127,15 @@ def versioned_names(db_path: Any = None) -> RowTable:
     v2 = copy.deepcopy(v1)
     v2["properties"]["channel"] = {"enum": ["app", "web"]}
     v2["required"] = [*v2["required"], "channel"]
+    old, new = t("fieldcompat.old_caller"), t("fieldcompat.new_caller")
     calls = (
-        ("老调用方", "get_order", v1, OLD_CALLS["get_order"]),
-        ("老调用方", "get_order_v2", v2, OLD_CALLS["get_order"]),
-        ("新调用方", "get_order_v2", v2, {**OLD_CALLS["get_order"], "channel": "app"}),
+        (old, "get_order", v1, OLD_CALLS["get_order"]),
+        (old, "get_order_v2", v2, OLD_CALLS["get_order"]),
+        (new, "get_order_v2", v2, {**OLD_CALLS["get_order"], "channel": "app"}),
     )
     rows = tuple(
         (who, name, json.dumps(args, ensure_ascii=False), _verdict(_errors(schema, args)))
         for who, name, schema, args in calls
     )
-    note = "两个名字同时列在 tools/list 里：老调用方不用改，新调用方按新契约调用；旧名字何时下线写进契约。"
-    return RowTable(("调用方", "工具名", "参数", "服务的判定"), rows, note)
+    headers = tuple(t(f"fieldcompat.names.{h}") for h in ("caller", "tool", "arguments", "verdict"))
+    return RowTable(headers, rows, t("fieldcompat.names.note"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders.standin import OrdersModel
 
 TRACK_ALIAS: Final = "orders__track_shipment"
@@ -21,12 +22,15 @@ TRACK_WORDS: Final = ("现在到哪了", "到哪了", "到哪", "物流", "运�
 PROMISE: Final = "当前"
 """What the description must say for a "where is it now" question to go to ``track_shipment``."""
 
-LABEL: Final = "离线替身模型（订单台规则程序，会读工具说明；确定性，不是语言模型）"
+
+def label() -> str:
+    """What this stand-in is, in the current language (it is labelled as what it is)."""
+    return t("offline_reader.label")
 
 
 def promises_current(tools: list[JSONObject]) -> bool:
     """True when the declared ``track_shipment`` says it returns the current logistics."""
-    found = [t for t in tools if t.get("name") == TRACK_ALIAS]
+    found = [tool for tool in tools if tool.get("name") == TRACK_ALIAS]
     return bool(found) and PROMISE in str(found[0].get("description", ""))
 
 

@@ -19,6 +19,7 @@ import re
 from functools import cache
 from typing import Any, Final
 
+from lessons_lib.core.messages import t as message
 from lessons_lib.examples.evolve.catalogue import DOMAINS, SIZES, Tool, catalogue, responses_tool, token_count
 from lessons_lib.examples.evolve.rowtable import RowTable
 
@@ -36,13 +37,12 @@ SELECTION_TASKS: Final = (
 )
 """(task, expected tool): every expected tool is in even the smallest catalogue."""
 WAYS: Final = ("flat", "routed", "allowed_tools", "search")
-WAY_ZH: Final = {
-    "flat": "全部平铺",
-    "routed": "先分域再传该域工具",
-    "allowed_tools": "allowed_tools（全量声明，限定可选）",
-    "search": "客户端检索，只给前 5 个",
-}
 _ASCII = re.compile(r"[a-z0-9]+")
+
+
+def way_label(way: str) -> str:
+    """A way's name in the selection table, in the current language (lesson 51)."""
+    return message(f"selection.way.{way}")
 
 
 def terms(text: str) -> list[str]:
@@ -119,9 +119,9 @@ def selection_table(sizes: tuple[int, ...] = SIZES) -> RowTable:
             tokens = round(
                 sum(sent_tokens(way, task, size) for task, _ in SELECTION_TASKS) / len(SELECTION_TASKS)
             )
-            rows.append((str(size), WAY_ZH[way], f"{right}/{len(SELECTION_TASKS)}", str(tokens)))
-    note = "选择由离线替身的规则完成（按共同的字对打分，不是语言模型）；token 为声明 JSON 的估计值。"
-    return RowTable(("目录大小", "方式", "选对", "每次请求声明的 token"), tuple(rows), note)
+            rows.append((str(size), way_label(way), f"{right}/{len(SELECTION_TASKS)}", str(tokens)))
+    headers = tuple(message(f"selection.{h}") for h in ("size", "way", "right", "tokens"))
+    return RowTable(headers, tuple(rows), message("selection.note"))
 
 
 def misses(size: int, way: str = "flat") -> list[tuple[str, str, str]]:

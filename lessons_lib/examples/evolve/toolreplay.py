@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.examples.evolve.rowtable import RowTable
 
@@ -85,25 +86,32 @@ def load_baseline(path: Path = BASELINE) -> dict[str, Any]:
 
 
 def compare(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """What changed between two summaries, one short Chinese line each ([] = the same)."""
+    """What changed between two summaries, one short line each in the current language ([] = the same)."""
     changes = []
     tools_before = [c[0] for c in before["calls"]]
     tools_after = [c[0] for c in after["calls"]]
     if tools_before != tools_after:
-        changes.append(
-            f"工具与顺序：{' → '.join(tools_before) or '无'} 变成 {' → '.join(tools_after) or '无'}"
-        )
+        changes.append(t("toolreplay.tools_changed", before=_tools(tools_before), after=_tools(tools_after)))
     elif before["calls"] != after["calls"]:
-        changes.append("参数变了")
+        changes.append(t("toolreplay.arguments_changed"))
     if before["ended"] != after["ended"]:
         b, a = before["ended"], after["ended"]
-        changes.append(f"结局：{_ended(b)} 变成 {_ended(a)}")
+        changes.append(t("toolreplay.ending_changed", before=_ended(b), after=_ended(a)))
     return changes
 
 
+def _tools(names: list[str]) -> str:
+    return " → ".join(names) or t("toolreplay.none")
+
+
 def _ended(ended: dict[str, Any]) -> str:
-    errors = "、".join(ended["errors"]) or "无"
-    return f"{ended['status']}，错误 {errors}，写入 {ended['rows_written']} 行"
+    errors = t("toolreplay.list").join(ended["errors"]) or t("toolreplay.none")
+    return t("toolreplay.ended", status=ended["status"], errors=errors, rows=ended["rows_written"])
+
+
+def same_or_changed(same: bool) -> str:
+    """The replay table's word for one compared part: same or changed (lesson 50)."""
+    return t("toolreplay.same") if same else t("toolreplay.changed")
 
 
 def replay_version(version: Any, baseline: dict[str, Any] | None = None) -> RowTable:
@@ -118,15 +126,13 @@ def replay_version(version: Any, baseline: dict[str, Any] | None = None) -> RowT
         rows.append(
             (
                 name,
-                "相同" if same_tools else "变了",
-                "相同" if before["calls"] == after["calls"] else "变了",
-                "相同" if before["ended"] == after["ended"] else "变了",
-                "通过" if not changes else "不通过",
-                "；".join(changes) or "—",
+                same_or_changed(same_tools),
+                same_or_changed(before["calls"] == after["calls"]),
+                same_or_changed(before["ended"] == after["ended"]),
+                t("status.pass") if not changes else t("status.fail"),
+                t("toolreplay.join").join(changes) or "—",
             )
         )
-    note = (
-        f"基线：{recorded['version']}（已录制）；回放：{version.name}；"
-        "只比较工具、顺序、参数和结局，不比较措辞。"
-    )
-    return RowTable(("任务", "工具与顺序", "参数", "结局", "判定", "变化"), tuple(rows), note)
+    note = t("toolreplay.note", baseline=recorded["version"], version=version.name)
+    headers = ("task", "tools", "arguments", "ending", "verdict", "changes")
+    return RowTable(tuple(t(f"toolreplay.{h}") for h in headers), tuple(rows), note)

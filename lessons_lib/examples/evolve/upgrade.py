@@ -11,35 +11,35 @@ import json
 from contextlib import closing
 from typing import Any
 
+from lessons_lib.core.messages import catalogue, t
 from lessons_lib.examples.evolve.rowtable import RowTable
 
-PARTS = (("description", "说明"), ("schema", "Schema"), ("implementation", "实现"), ("policy", "权限策略"))
+PARTS = ("description", "schema", "implementation", "policy")
+"""The parts of a release record, in the release table's order (each named by ``upgrade.part.*``)."""
 
 
 def release_table(old: Any, new: Any) -> RowTable:
     """Each part of two release records with its fingerprint, and what differs (lesson 50)."""
     a, b = old.record(), new.record()
     rows = []
-    for part, zh in PARTS:
+    for part in PARTS:
         same = a["fingerprints"][part] == b["fingerprints"][part]
-        rows.append(
-            (zh, a["fingerprints"][part], b["fingerprints"][part], "相同" if same else _what(a, b, part))
-        )
-    return RowTable(
-        ("部分", old.name, new.name, "变化"), tuple(rows), "指纹：该部分规范 JSON 的 sha256 前 12 位。"
-    )
+        change = t("upgrade.same") if same else _what(a, b, part)
+        rows.append((t(f"upgrade.part.{part}"), a["fingerprints"][part], b["fingerprints"][part], change))
+    headers = (t("upgrade.part"), old.name, new.name, t("upgrade.change"))
+    return RowTable(headers, tuple(rows), t("upgrade.release.note"))
 
 
 def _what(a: dict[str, Any], b: dict[str, Any], part: str) -> str:
     before, after = a[part], b[part]
     if isinstance(before, dict) and part in ("description", "schema"):
         tools = [name for name in before if before[name] != after.get(name)]
-        return "变了：" + "、".join(tools)
+        return t("upgrade.changed_tools", tools=t("upgrade.list").join(tools))
 
     def show(value: Any) -> str:
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
-    return f"变了：{show(before)} → {show(after)}"
+    return t("upgrade.changed_value", before=show(before), after=show(after))
 
 
 def executor_replay(
@@ -73,59 +73,57 @@ def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> Row
     ``replayed`` is :func:`~lessons_lib.examples.evolve.toolreplay.replay_version`'s table for
     ``new`` when it has already been run (the lesson shares that run).
     """
-    from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version
+    from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version, same_or_changed
     from lessons_lib.examples.evolve.toolversions import VersionedDesk, run_version
     from lessons_lib.examples.orders import data as od
     from lessons_lib.examples.orders.lab import TRACK
 
     baseline = load_baseline()
     table = replayed or replay_version(new, baseline)
-    moved = [r[0] for r in table.rows if r[1] != "相同"]
-    rows = [_row("服务升级：模型的选择", "回放已录制任务，工具与顺序不变", moved, "选择变了的任务")]
+    moved = [r[0] for r in table.rows if r[1] != same_or_changed(True)]
+    rows = [_row("choice", moved)]
     changed = [
         f"{task}/{tool}: {a} → {b}" for task, tool, a, b in executor_replay(old, new, baseline) if a != b
     ]
-    rows.append(_row("服务升级：执行器", "已录制的调用直接发给新服务，判定不变", changed, "判定变了的调用"))
+    rows.append(_row("executor", changed))
     path = od.create_database()
     with closing(od.connect(path)) as conn:
         before = od.count_investigations(conn)
         od.set_access(conn, "C-001", "revoked")
     result, _ = VersionedDesk(path, version=new).call("get_order", {"order_id": "O-1042"})
     code = _status(result)
-    rows.append(
-        _row(
-            "权限撤销：执行器",
-            "会话被撤销后 get_order 被拒绝",
-            [] if code == "permission_revoked" else [code],
-            "",
-        )
-    )
+    rows.append(_row("revoked_executor", [] if code == "permission_revoked" else [code]))
     run = run_version(TRACK, new, db_path=path)
     told = "may no longer use the order desk" in (run.trace.answer or "")
-    problems = (
-        [] if told and run.rows() == before else [f"答复：{run.trace.answer}；写入 {run.rows() - before} 行"]
-    )
-    rows.append(_row("权限撤销：整条链路", "模型如实转告被拒，没有写入", problems, ""))
-    return RowTable(
-        ("验收用例", "应当", "判定", "实际"), tuple(rows), f"被测版本：{new.name}；基线：{old.name}"
-    )
+    written = run.rows() - before
+    problem = t("upgrade.revoked_loop.problem", answer=run.trace.answer, rows=written)
+    rows.append(_row("revoked_loop", [] if told and written == 0 else [problem]))
+    headers = tuple(t(f"upgrade.acceptance.{h}") for h in ("case", "expect", "verdict", "actual"))
+    return RowTable(headers, tuple(rows), t("upgrade.acceptance.note", new=new.name, old=old.name))
 
 
-def _row(case: str, expect: str, problems: list[str], label: str) -> tuple[str, str, str, str]:
-    got = "；".join(problems)
-    return (case, expect, "通过" if not problems else "不通过", f"{label}：{got}" if problems else "符合")
+def _row(case: str, problems: list[str]) -> tuple[str, str, str, str]:
+    """One acceptance row; ``upgrade.<case>.label`` (if any) names what the problems are."""
+    verdict = t("status.pass") if not problems else t("status.fail")
+    got = t("upgrade.join").join(problems)
+    if f"upgrade.{case}.label" in catalogue():
+        got = t("upgrade.labelled", label=t(f"upgrade.{case}.label"), problems=got)
+    else:
+        got = t("upgrade.unlabelled", problems=got)
+    actual = got if problems else t("upgrade.as_expected")
+    return (t(f"upgrade.{case}.case"), t(f"upgrade.{case}.expect"), verdict, actual)
 
 
 def watch_table(result: Any) -> RowTable:
     """The second ``tools/list`` against the approvals: which tool may still be declared (lesson 50)."""
-    zh = {"approved": "与批准时一致", "changed": "批准后被改过", "new": "新出现", "removed": "已移除"}
     rows = tuple(
         (
             name,
             result.approved.get(name, "—"),
-            zh[state],
-            "声明给模型" if state == "approved" else "扣下，等人重新批准",
+            t(f"upgrade.watch.{state}"),
+            t("upgrade.watch.declare") if state == "approved" else t("upgrade.watch.hold"),
         )
         for name, state in result.states
     )
-    return RowTable(("工具", "批准时的指纹", "重新列出后", "应用怎么做"), rows)
+    headers = tuple(t(f"upgrade.watch.{h}") for h in ("tool", "fingerprint", "state", "action"))
+    return RowTable(headers, rows)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lessons_lib.core.commands import command_help
+from lessons_lib.core.messages import t
 
 
 def _head(text: str) -> Any:
@@ -57,12 +58,12 @@ def main_revisions(argv: Sequence[str] | None = None) -> int:
         failed += len(bad)
         if args.json or args.table:
             continue
-        print(f"== {rev}（协商得到 {run.negotiated}）")
-        print("   帧序列：" + " → ".join(run.labels()))
-        print("   请求：" + json.dumps(run.call, ensure_ascii=False))
-        print("   应答：" + json.dumps(run.answer, ensure_ascii=False))
-        verdict = "每一帧都符合本修订版的官方 schema" if not bad else f"{len(bad)} 帧不符合：{bad}"
-        print(f"   校验：{verdict}")
+        print(t("mcp_cli.revision", revision=rev, negotiated=run.negotiated))
+        print(t("mcp_cli.frames", labels=" → ".join(run.labels())))
+        print(t("mcp_cli.request", request=json.dumps(run.call, ensure_ascii=False)))
+        print(t("mcp_cli.answer", answer=json.dumps(run.answer, ensure_ascii=False)))
+        verdict = t("mcp_cli.all_valid") if not bad else t("mcp_cli.invalid", n=len(bad), bad=bad)
+        print(t("mcp_cli.checked", verdict=verdict))
     if failed:
         print(f"mcp-revisions: {failed} frame(s) fail their own revision's schema", file=sys.stderr)
     return 1 if failed else 0
@@ -85,8 +86,8 @@ def main_structure(argv: Sequence[str] | None = None) -> int:
 
     tour = tour_structure(args.lines)
     methods = [str(f["method"]) for f in tour.frames if "method" in f]
-    print("方法序列：" + " → ".join(methods))
-    print("list_workspace 返回的 resource_link：" + ", ".join(tour.links))
+    print(t("mcp_cli.methods", methods=" → ".join(methods)))
+    print(t("mcp_cli.links", links=", ".join(tour.links)))
     for piece in tour.pieces:
         print()
         print(labelled(piece))

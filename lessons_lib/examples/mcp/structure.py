@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 from lessons_lib.engine.fileservice import FileService, ToolRefusal, tool_declaration, tool_result
 from lessons_lib.engine.runsync import run_sync
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 
 URI_PREFIX: Final = "file://" + LOGICAL_ROOT + "/"
 PROMPT_NAME: Final = "summarize_notes"
-ORIGIN_ZH: Final = {"tool": "工具结果", "resource": "资源", "prompt": "提示模板"}
+ORIGINS: Final = ("tool", "resource", "prompt")
+"""Where a piece of content came from (its name in :func:`labelled`: ``structure.origin.*``)."""
 
 
 def uri_of(name: str) -> str:
@@ -155,9 +157,10 @@ class Piece:
 
 def labelled(piece: Piece) -> str:
     """The text the model receives: a first line naming the origin, then the content unchanged."""
-    head = (
-        f"[来源：MCP {ORIGIN_ZH[piece.origin]}｜服务 {piece.server}｜{piece.ref}｜由应用转交，不是用户的话]"
-    )
+    if piece.origin not in ORIGINS:
+        raise KeyError(f"unknown origin {piece.origin!r}; one of: {', '.join(ORIGINS)}")
+    origin = t(f"structure.origin.{piece.origin}")
+    head = t("structure.label", origin=origin, server=piece.server, ref=piece.ref)
     return f"{head}\n{piece.text}"
 
 
