@@ -97,27 +97,18 @@ def service_server(name: str, root: Path | None = None, fault: str | None = None
 def _faulty_files(name: str, fault: str) -> Server:
     """The file service's declaration, but every call meets the fault (a protocol error)."""
     import mcp_types as types
-    from mcp.server import Server
     from mcp.server.context import ServerRequestContext
     from mcp.shared.exceptions import MCPError
 
-    from lessons_lib.engine.fileservice import tool_declaration
+    from lessons_lib.engine.fileservice import build_server
 
     if fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r}; known: {', '.join(FAULTS)}")
-    tool = tool_declaration()
 
-    async def on_list_tools(
-        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool])
-
-    async def on_call_tool(
-        ctx: ServerRequestContext, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    async def on_call(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         raise MCPError(code=types.INTERNAL_ERROR, message=FAULT_MESSAGE)
 
-    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return build_server(name=name, on_call=on_call)
 
 
 def listed_tools(name: str, fault: str | None = None) -> list[JSONObject]:
