@@ -28,7 +28,7 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
-from lessons_lib.engine.policy import DEFAULT_POLICY, Policy, declined
+from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -161,8 +161,8 @@ async def execute_calls(
 ) -> list[CallResult]:
     """Run the calls of one reply (concurrently unless ``policy.parallel`` is False).
 
-    Each call gets its link in ``trace.links`` first; then ``policy.allow`` is asked for each
-    call in order, before any runs; then the allowed calls run. One result per call.
+    Each call gets its link in ``trace.links`` first; then ``policy.gate`` is asked for each
+    call in order, before any runs; then the calls it let through run. One result per call.
     """
     links: list[Link] = []
     for call in calls:
@@ -175,9 +175,7 @@ async def execute_calls(
         }
         trace.links.append(link)
         links.append(link)
-    screen = policy.screen  # lesson 52: refused before confirmation is asked, nothing runs
-    refused = [screen.refuse(trace.task, call) if screen is not None else None for call in calls]
-    allowed = [r is None and _allowed(c, routes, trace, policy) for c, r in zip(calls, refused, strict=True)]
+    refused = [_gate(call, routes, trace, policy) for call in calls]  # all asked before any runs
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
@@ -185,9 +183,6 @@ async def execute_calls(
         call = calls[index]
         if refused[index] is not None:
             results[index] = refused[index]
-            return
-        if not allowed[index]:
-            results[index] = declined(call)
             return
         seconds = policy.timeouts.get(call.name, timeout)
         results[index] = await _execute(call, routes, services, seconds, links[index], sending, policy)
@@ -200,14 +195,15 @@ async def execute_calls(
         for index in range(len(calls)):
             await one(index)
     done = [r for r in results if r is not None]
+    screen = policy.screen  # lesson 52: what the model sees of each result
     return [screen.result(r) for r in done] if screen is not None else done
 
 
-def _allowed(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> bool:
+def _gate(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> CallResult | None:
+    if policy.gate is None:
+        return None
     route = routes.get(call.name)
-    if policy.allow is None or route is None:
-        return True
-    return policy.allow(call, route.service, route.tool, trace)
+    return policy.gate(call, *((route.service, route.tool) if route else (None, None)), trace)
 
 
 async def _execute(
