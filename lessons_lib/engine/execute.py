@@ -28,6 +28,7 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
+from lessons_lib.engine.apptools import AppService, AppTools
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 ServerFactory = Callable[[str], "Server"]
 """Builds the low-level MCP server for a service name."""
 
-ServiceSpec = str | Path | ServerFactory
-"""A folder served by the file service, or a server factory."""
+ServiceSpec = str | Path | ServerFactory | AppTools
+"""A folder served by the file service, a server factory, or the application's own tools (lesson 40)."""
 
 
 @dataclass(frozen=True)
@@ -122,16 +123,20 @@ class Service:
 
 async def connect(
     stack: AsyncExitStack, services: Mapping[str, ServiceSpec], trace: Trace
-) -> tuple[dict[str, Service], list[Declared]]:
+) -> tuple[dict[str, Service | AppService], list[Declared]]:
     """Connect every service (``initialize``, ``tools/list``) and list what to declare."""
     from mcp import Client
 
     from lessons_lib.engine.fileservice import build_server
     from lessons_lib.engine.wire import FramedTransport
 
-    connected: dict[str, Service] = {}
+    connected: dict[str, Service | AppService] = {}
     declared: list[Declared] = []
     for name, spec in services.items():
+        if isinstance(spec, AppTools):  # no MCP: the application's own code (lesson 40)
+            connected[name] = AppService(name, spec)
+            declared += spec.declared(name)
+            continue
         server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
         service = Service(name, trace)
         service.session = await stack.enter_async_context(
@@ -154,7 +159,7 @@ async def connect(
 async def execute_calls(
     calls: Sequence[ToolCall],
     routes: Mapping[str, Route],
-    services: Mapping[str, Service],
+    services: Mapping[str, Service | AppService],
     timeout: float,
     trace: Trace,
     policy: Policy = DEFAULT_POLICY,
@@ -209,7 +214,7 @@ def _gate(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Pol
 async def _execute(
     call: ToolCall,
     routes: Mapping[str, Route],
-    services: Mapping[str, Service],
+    services: Mapping[str, Service | AppService],
     timeout: float,
     link: Link,
     sending: anyio.Lock,
