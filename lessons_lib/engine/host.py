@@ -32,6 +32,7 @@ from lessons_lib.core.trace import Trace
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
+from lessons_lib.engine.modelrecord import ModelRecorder
 from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
@@ -60,34 +61,19 @@ class Limits:
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
 
-@dataclass
-class _Run:
-    """The host's own state for one run (the trace is only written)."""
+@dataclass(kw_only=True)
+class _Run(ModelRecorder):
+    """The host's own state for one run (the trace is only written; the model side is recorded)."""
 
-    trace: Trace
     setting: ModelSetting
     limits: Limits
     policy: Policy = DEFAULT_POLICY
-    rounds: int = 0
-    body: JsonObject = field(default_factory=dict)  # the latest model reply, as received
     model_input: list[JsonObject] = field(default_factory=list)  # what the next request sends
 
     started: float | None = None  # the clock when the first model request left
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)  # the total time bound
-    refused: str | None = None  # why the client would not take the latest reply
     unrouted: list[str] = field(default_factory=list)  # aliases the application had no route for
     failed: int = 0  # failures reported by a service (isError or a protocol error)
-
-    def on_body(self, direction: str, body: JsonObject, status: int | None) -> None:
-        if direction == "request":
-            self.rounds += 1
-            self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
-        elif direction == "refused":
-            self.refused = str(body.get("reason"))
-        else:
-            self.body = body
-            label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
-            self.trace.add("model", "model", "application", label, body)
 
 
 async def arun_chain(
@@ -125,7 +111,7 @@ async def arun_chain(
         public["label"] = policy.label
     text = task if task is not None else task_text(path, head, tail)
     trace = Trace(task=text, model=public)
-    run = _Run(trace, setting, limits, policy)
+    run = _Run(trace, setting=setting, limits=limits, policy=policy)
     transport = None if live else (policy.standin or partial(adapter.offline_transport, script or Script()))()
     with run.scope as scope:  # its deadline is set when the first model request leaves
         try:
