@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import cast
 
 import anyio
 
@@ -68,7 +69,7 @@ class AppService:
         """Run one call: (feedback text, marked if it failed, and is_error); no JSON-RPC id."""
         try:
             with anyio.fail_after(timeout):
-                text, is_error = await self.tools.call(tool, args)
+                text, is_error = await self.tools.call(tool, cast(JSONObject, args))  # parsed JSON
         except TimeoutError:
             text, is_error = f"the application's tool did not finish within {timeout:g} s", True
         return marked(text, is_error), is_error

@@ -208,7 +208,9 @@ def _gate(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Pol
     if policy.gate is None:
         return None
     route = routes.get(call.name)
-    return policy.gate(call, *((route.service, route.tool) if route else (None, None)), trace)
+    if route is None:
+        return policy.gate(call, None, None, trace)
+    return policy.gate(call, route.service, route.tool, trace)
 
 
 async def _execute(
