@@ -32,7 +32,7 @@ from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
 from lessons_lib.engine.execute import Service
-from lessons_lib.engine.kit_standin import Capped, Moves, MovesModel, service_server
+from lessons_lib.engine.kit_standin import Capped, Moves, TrustedSide
 from lessons_lib.engine.kit_wire import REPLY_TIMEOUT, SharedWire
 from lessons_lib.engine.modelrecord import ModelRecorder
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
@@ -205,12 +205,13 @@ def workbench(
     setting = offline_setting()
     trace = Trace(task=task, model=setting.public())
     recorder = ModelRecorder(trace)
-    cap = Capped(MovesModel(script=script or Script(), moves=moves), max_requests)
+    side = TrustedSide(root, script, max_requests, services, moves, fault)
+    cap = side.standin()
     error: Exception | None = None
     with start_blocking_portal() as portal, ExitStack() as stack:
         tool_services = []
         for name in services:
-            server = service_server(name, Path(root) if root is not None else None, fault)
+            server = side.server(name)
             wire = SharedWire(FramedTransport(server, Service(name, trace).sink))
             client = stack.enter_context(portal.wrap_async_context_manager(Client(wire, mode="legacy")))
             tool_services.append(ToolService(name, portal, client, wire, trace))

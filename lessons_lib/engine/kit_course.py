@@ -11,44 +11,30 @@ SDK error mapping and the one-line failures hold for it like for every run of th
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Final
 
-from lessons_lib.core.example import SERVICE_NAME, TASK
+from lessons_lib.core.example import TASK
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.execute import ServerFactory, ServiceSpec
+from lessons_lib.engine.execute import ServiceSpec
 from lessons_lib.engine.host import Limits, run_chain
-from lessons_lib.engine.kit_standin import Capped, Moves, MovesModel, service_server
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.kit_standin import TrustedSide
 from lessons_lib.engine.policy import Policy
 
 STOPPED: Final = "已经问了模型 {n} 次，它还在要求调用工具：应用循环在这里停下了，这次没有得到回答。"
 
 
-def _factory(root: Path | None, fault: str | None) -> ServerFactory:
-    return lambda name: service_server(name, root, fault)
-
-
 def course_run(
-    task: str = TASK,
-    *,
-    root: str | Path | None = None,
-    script: Script | None = None,
-    max_requests: int = 8,
-    services: tuple[str, ...] = (SERVICE_NAME,),
-    moves: Moves = (),
-    fault: str | None = None,
-    max_rounds: int = 3,
+    task: str = TASK, side: TrustedSide | None = None, *, max_rounds: int = 3
 ) -> tuple[Trace, bool]:
-    """The one loop on a workbench's trusted side: (trace, whether the request cap was hit). Lesson 11.
+    """The one loop on a trusted side: (trace, whether the request cap was hit). Lesson 11.
 
-    The options are those of :func:`lessons_lib.engine.kit.workbench` (a grading case's
-    ``bench_options()``), plus the loop's ``max_rounds``. Like the learner's loop, it leaves
-    ``tool_choice`` to the model on every request.
+    ``side`` holds the options of :func:`lessons_lib.engine.kit.workbench` (a grading case's
+    ``TrustedSide(**case.bench_options())``); ``max_rounds`` is the loop's round limit. Like the
+    learner's loop, it leaves ``tool_choice`` to the model on every request.
     """
-    cap = Capped(MovesModel(script=script or Script(), moves=moves), max_requests)
-    folder = Path(root) if root is not None else None
-    served: dict[str, ServiceSpec] = {name: _factory(folder, fault) for name in services}
+    side = side or TrustedSide()
+    cap = side.standin()
+    served: dict[str, ServiceSpec] = {name: side.server for name in side.services}
     stopped = STOPPED.format(n=max_rounds)  # what the user is told when the round limit ends the run
     policy = Policy(settings={"tool_choice": None}, standin=lambda: cap, fallback=stopped)
     trace = run_chain(task, services=served, limits=Limits(max_rounds=max_rounds), policy=policy)

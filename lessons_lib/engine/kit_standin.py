@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, cast
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.engine.offline_model import OfflineModel
+from lessons_lib.engine.offline_model import OfflineModel, Script
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -76,6 +76,26 @@ class Capped(httpx2.AsyncBaseTransport):
             }
             return httpx2.Response(429, json={"error": error}, request=request)
         return await self.inner.handle_async_request(request)
+
+
+@dataclass(frozen=True)
+class TrustedSide:
+    """A lesson-11 run's trusted side: ``workbench``'s options (a case's ``bench_options``)."""
+
+    root: str | Path | None = None
+    script: Script | None = None
+    max_requests: int = 8
+    services: tuple[str, ...] = ("fs",)
+    moves: Moves = ()
+    fault: str | None = None
+
+    def standin(self) -> Capped:
+        """A fresh stand-in for one run: the scripted moves behind the request cap."""
+        return Capped(MovesModel(script=self.script or Script(), moves=self.moves), self.max_requests)
+
+    def server(self, name: str) -> Server:
+        """A fresh MCP server of service ``name`` with the fault injected."""
+        return service_server(name, Path(self.root) if self.root is not None else None, self.fault)
 
 
 def service_server(name: str, root: Path | None = None, fault: str | None = None) -> Server:
