@@ -1,7 +1,8 @@
 """Every live path of the course against a misbehaving endpoint on 127.0.0.1 (issue 22).
 
-The paths: read_text_file through Responses, Chat Completions and Anthropic Messages, and the
-order desk (all through the one loop, ``engine/host``). The endpoint (``tests/_fake_openai``)
+The paths: read_text_file through Responses, Chat Completions and Anthropic Messages, the
+order desk, and the OpenAPI-routed call (lesson 40's generated tools and router; all through the
+one loop, ``engine/host``). The endpoint (``tests/_fake_openai``)
 either echoes the key back -- in the answer, in a call's arguments, in a tool name -- or
 answers an HTTP error that quotes the key's end, or sends JSON cut in the middle. Each run is
 the command line in this process (``lessons_lib.cli.main``, its output captured) in an empty
@@ -58,6 +59,16 @@ def _orders(n: int, body: dict[str, Any]) -> Reply:
     calls = [
         function_call(1, json.dumps({"order_id": FAKE_KEY}), "orders__get_order")[1]["output"][0],
         {**function_call(1, "{}")[1]["output"][0], "call_id": "call_b", "name": f"orders__{FAKE_SECRET}"},
+    ]
+    return 200, response_body(1, calls)
+
+
+def _openapi(n: int, body: dict[str, Any]) -> Reply:
+    if n > 1:
+        return message(n, ANSWER)
+    calls = [
+        function_call(1, json.dumps({"order_id": FAKE_KEY}), "get_order")[1]["output"][0],
+        {**function_call(1, "{}")[1]["output"][0], "call_id": "call_b", "name": FAKE_SECRET},
     ]
     return 200, response_body(1, calls)
 
@@ -125,6 +136,12 @@ PATHS: dict[str, tuple[list[str], Any, str, str]] = {
     "orders": (
         ["run", "--example", "orders", "--scenario", "parallel", "--live", "--json"],
         _orders,
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+    ),
+    "openapi": (
+        ["run", "--example", "openapi", "--way", "openapi", "--live", "--json"],
+        _openapi,
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
     ),
@@ -200,3 +217,13 @@ def test_a_bad_reply_is_one_line_and_exit_1_or_2(
     assert code in (1, 2) and outcome["status"] in ("error", "stopped"), outcome
     reason = outcome["reason"]
     assert reason and "\n" not in reason and len(reason) < 300, reason
+
+
+def test_the_openapi_account_in_text_is_clean_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The account quotes the hops (tool names, the order id in the URL): cleaned like the trace."""
+    argv = [a for a in PATHS["openapi"][0] if a != "--json"]
+    monkeypatch.setitem(PATHS, "text", (argv, *PATHS["openapi"][1:]))
+    code, out, _ = _run("text", _openapi, tmp_path, monkeypatch, capsys)
+    assert "执行经过" in out and code in (0, 1)

@@ -99,6 +99,7 @@ EXAMPLES: Final[dict[str, ExampleEntry]] = {
         "from OpenAPI to tools: the order API, the router, three ways",
         "40-41",
         f"{_ROOT}.openapi",
+        run=f"{_ROOT}.openapi.cli:main_run",
         commands=("openapi",),
         facade=(
             "run_three_ways",

@@ -28,7 +28,8 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
 from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
-from lessons_lib.engine.policy import DEFAULT_POLICY, Policy, declined
+from lessons_lib.engine.apptools import AppService, AppTools
+from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 ServerFactory = Callable[[str], "Server"]
 """Builds the low-level MCP server for a service name."""
 
-ServiceSpec = str | Path | ServerFactory
-"""A folder served by the file service, or a server factory."""
+ServiceSpec = str | Path | ServerFactory | AppTools
+"""A folder served by the file service, a server factory, or the application's own tools (lesson 40)."""
 
 
 @dataclass(frozen=True)
@@ -122,16 +123,20 @@ class Service:
 
 async def connect(
     stack: AsyncExitStack, services: Mapping[str, ServiceSpec], trace: Trace
-) -> tuple[dict[str, Service], list[Declared]]:
+) -> tuple[dict[str, Service | AppService], list[Declared]]:
     """Connect every service (``initialize``, ``tools/list``) and list what to declare."""
     from mcp import Client
 
     from lessons_lib.engine.fileservice import build_server
     from lessons_lib.engine.wire import FramedTransport
 
-    connected: dict[str, Service] = {}
+    connected: dict[str, Service | AppService] = {}
     declared: list[Declared] = []
     for name, spec in services.items():
+        if isinstance(spec, AppTools):  # no MCP: the application's own code (lesson 40)
+            connected[name] = AppService(name, spec)
+            declared += spec.declared(name)
+            continue
         server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
         service = Service(name, trace)
         service.session = await stack.enter_async_context(
@@ -154,15 +159,15 @@ async def connect(
 async def execute_calls(
     calls: Sequence[ToolCall],
     routes: Mapping[str, Route],
-    services: Mapping[str, Service],
+    services: Mapping[str, Service | AppService],
     timeout: float,
     trace: Trace,
     policy: Policy = DEFAULT_POLICY,
 ) -> list[CallResult]:
     """Run the calls of one reply (concurrently unless ``policy.parallel`` is False).
 
-    Each call gets its link in ``trace.links`` first; then ``policy.allow`` is asked for each
-    call in order, before any runs; then the allowed calls run. One result per call.
+    Each call gets its link in ``trace.links`` first; then ``policy.gate`` is asked for each
+    call in order, before any runs; then the calls it let through run. One result per call.
     """
     links: list[Link] = []
     for call in calls:
@@ -175,9 +180,7 @@ async def execute_calls(
         }
         trace.links.append(link)
         links.append(link)
-    screen = policy.screen  # lesson 52: refused before confirmation is asked, nothing runs
-    refused = [screen.refuse(trace.task, call) if screen is not None else None for call in calls]
-    allowed = [r is None and _allowed(c, routes, trace, policy) for c, r in zip(calls, refused, strict=True)]
+    refused = [_gate(call, routes, trace, policy) for call in calls]  # all asked before any runs
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
@@ -185,9 +188,6 @@ async def execute_calls(
         call = calls[index]
         if refused[index] is not None:
             results[index] = refused[index]
-            return
-        if not allowed[index]:
-            results[index] = declined(call)
             return
         seconds = policy.timeouts.get(call.name, timeout)
         results[index] = await _execute(call, routes, services, seconds, links[index], sending, policy)
@@ -200,20 +200,23 @@ async def execute_calls(
         for index in range(len(calls)):
             await one(index)
     done = [r for r in results if r is not None]
+    screen = policy.screen  # lesson 52: what the model sees of each result
     return [screen.result(r) for r in done] if screen is not None else done
 
 
-def _allowed(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> bool:
+def _gate(call: ToolCall, routes: Mapping[str, Route], trace: Trace, policy: Policy) -> CallResult | None:
+    if policy.gate is None:
+        return None
     route = routes.get(call.name)
-    if policy.allow is None or route is None:
-        return True
-    return policy.allow(call, route.service, route.tool, trace)
+    if route is None:
+        return policy.gate(call, None, None, trace)
+    return policy.gate(call, route.service, route.tool, trace)
 
 
 async def _execute(
     call: ToolCall,
     routes: Mapping[str, Route],
-    services: Mapping[str, Service],
+    services: Mapping[str, Service | AppService],
     timeout: float,
     link: Link,
     sending: anyio.Lock,

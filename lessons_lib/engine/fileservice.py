@@ -15,6 +15,7 @@ import os
 import posixpath
 import stat
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -29,7 +30,10 @@ from lessons_lib.engine.pathrules import windows_problem
 if TYPE_CHECKING:
     from mcp.server import Server
     from mcp.server.context import ServerRequestContext
-    from mcp_types import CallToolResult, Tool
+    from mcp_types import CallToolRequestParams, CallToolResult, Tool
+
+CallHandler = Callable[["ServerRequestContext", "CallToolRequestParams"], Awaitable["CallToolResult"]]
+"""A server's ``tools/call`` handler (``build_server(on_call=...)`` replaces the service's own)."""
 
 MAX_BYTES: Final = 1_048_576
 """Size cap: a larger file is refused without being read."""
@@ -276,8 +280,18 @@ def tool_result(service: FileService, arguments: JSONObject, *, structured: bool
     return result
 
 
-def build_server(root: Path | None = None, name: str = SERVICE_NAME, *, structured: bool = False) -> Server:
-    """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace)."""
+def build_server(
+    root: Path | None = None,
+    name: str = SERVICE_NAME,
+    *,
+    structured: bool = False,
+    on_call: CallHandler | None = None,
+) -> Server:
+    """A low-level MCP server exposing ``read_text_file`` over ``root`` (default data/workspace).
+
+    ``on_call`` replaces the ``tools/call`` handler and keeps the declaration (lesson 11's
+    grader injects a fault this way).
+    """
     import mcp_types as types
     from mcp.server import Server
     from mcp.shared.exceptions import MCPError
@@ -298,7 +312,7 @@ def build_server(root: Path | None = None, name: str = SERVICE_NAME, *, structur
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {short(params.name)}")
         return tool_result(service, dict(params.arguments or {}), structured=structured)
 
-    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call or on_call_tool)
 
 
 def _result(text: str, *, is_error: bool) -> CallToolResult:

@@ -17,7 +17,7 @@ JSON-RPC id of each call); the :class:`Trace` is only written, never read back.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -32,6 +32,7 @@ from lessons_lib.core.trace import Trace
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
+from lessons_lib.engine.modelrecord import ModelRecorder
 from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
@@ -47,40 +48,32 @@ __all__ = ["Limits", "arun_chain", "run_chain"]
 
 @dataclass(frozen=True)
 class Limits:
-    """Guardrails: model requests per run, seconds per call, seconds per run, calls per reply."""
+    """Guardrails: model requests per run, seconds per call, seconds per run, calls per reply.
+
+    ``total_timeout`` counts from the first model request (connecting the services and loading
+    the SDKs before it do not count); ``clock`` reads that time (a test injects its own).
+    """
 
     max_rounds: int = 4
     call_timeout: float = 10.0
     total_timeout: float = 30.0
     max_calls: int = 16
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
 
-@dataclass
-class _Run:
-    """The host's own state for one run (the trace is only written)."""
+@dataclass(kw_only=True)
+class _Run(ModelRecorder):
+    """The host's own state for one run (the trace is only written; the model side is recorded)."""
 
-    trace: Trace
     setting: ModelSetting
     limits: Limits
     policy: Policy = DEFAULT_POLICY
-    rounds: int = 0
-    body: JsonObject = field(default_factory=dict)  # the latest model reply, as received
     model_input: list[JsonObject] = field(default_factory=list)  # what the next request sends
 
-    refused: str | None = None  # why the client would not take the latest reply
+    started: float | None = None  # the clock when the first model request left
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)  # the total time bound
     unrouted: list[str] = field(default_factory=list)  # aliases the application had no route for
     failed: int = 0  # failures reported by a service (isError or a protocol error)
-
-    def on_body(self, direction: str, body: JsonObject, status: int | None) -> None:
-        if direction == "request":
-            self.rounds += 1
-            self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
-        elif direction == "refused":
-            self.refused = str(body.get("reason"))
-        else:
-            self.body = body
-            label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
-            self.trace.add("model", "model", "application", label, body)
 
 
 async def arun_chain(
@@ -118,9 +111,9 @@ async def arun_chain(
         public["label"] = policy.label
     text = task if task is not None else task_text(path, head, tail)
     trace = Trace(task=text, model=public)
-    run = _Run(trace, setting, limits, policy)
+    run = _Run(trace, setting=setting, limits=limits, policy=policy)
     transport = None if live else (policy.standin or partial(adapter.offline_transport, script or Script()))()
-    with anyio.move_on_after(limits.total_timeout) as scope:
+    with run.scope as scope:  # its deadline is set when the first model request leaves
         try:
             await _loop(
                 run, adapter, services or {SERVICE_NAME: WORKSPACE_DIR}, stale_routes or {}, transport
@@ -177,6 +170,7 @@ async def _loop(
         run.model_input = adapter.first_input(trace.task)
         model_retries = 0
         while True:
+            _check_time(run)
             if run.rounds >= limits.max_rounds:
                 if run.policy.fallback is not None:
                     trace.answer = run.policy.fallback
@@ -215,6 +209,17 @@ async def _loop(
                     run.failed += 1
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)
+
+
+def _check_time(run: _Run) -> None:
+    """Start the total time bound at the first model request; later, stop once it is spent."""
+    limits = run.limits
+    if run.started is None:
+        run.started = limits.clock()
+        run.scope.deadline = anyio.current_time() + limits.total_timeout  # cancels a request in flight
+    elif limits.clock() - run.started >= limits.total_timeout:
+        spent = total_timeout(limits.total_timeout)
+        raise Stop(spent["status"], spent["reason"], spent.get("text", ""))
 
 
 async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> ModelReply:

@@ -32,8 +32,9 @@ from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
 from lessons_lib.engine.execute import Service
-from lessons_lib.engine.kit_standin import Capped, Moves, MovesModel, service_server
+from lessons_lib.engine.kit_standin import Capped, Moves, TrustedSide
 from lessons_lib.engine.kit_wire import REPLY_TIMEOUT, SharedWire
+from lessons_lib.engine.modelrecord import ModelRecorder
 from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
 from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.wire import FramedTransport
@@ -42,26 +43,6 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp_types import ListToolsResult
     from openai import OpenAI
-
-
-class _ModelRecorder:
-    """Writes model bodies into the trace as ``request_N`` / ``response_N``, as the host does.
-
-    (The host's own recorder is part of its run state, with settings and limits a learner's
-    run does not have; these few lines are the same labelling.)
-    """
-
-    def __init__(self, trace: Trace) -> None:
-        self.trace = trace
-        self.rounds = 0
-
-    def on_body(self, direction: str, body: JSONObject, status: int | None) -> None:
-        if direction == "request":
-            self.rounds += 1
-            self.trace.add("model", "application", "model", f"request_{self.rounds}", body)
-        elif direction == "response":
-            label = f"response_{self.rounds}" if status == 200 else f"http_error_{self.rounds}"
-            self.trace.add("model", "model", "application", label, body)
 
 
 class ToolService:
@@ -223,13 +204,14 @@ def workbench(
 
     setting = offline_setting()
     trace = Trace(task=task, model=setting.public())
-    recorder = _ModelRecorder(trace)
-    cap = Capped(MovesModel(script=script or Script(), moves=moves), max_requests)
+    recorder = ModelRecorder(trace)
+    side = TrustedSide(root, script, max_requests, services, moves, fault)
+    cap = side.standin()
     error: Exception | None = None
     with start_blocking_portal() as portal, ExitStack() as stack:
         tool_services = []
         for name in services:
-            server = service_server(name, Path(root) if root is not None else None, fault)
+            server = side.server(name)
             wire = SharedWire(FramedTransport(server, Service(name, trace).sink))
             client = stack.enter_context(portal.wrap_async_context_manager(Client(wire, mode="legacy")))
             tool_services.append(ToolService(name, portal, client, wire, trace))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, cast
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.engine.offline_model import OfflineModel
+from lessons_lib.engine.offline_model import OfflineModel, Script
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -78,6 +78,26 @@ class Capped(httpx2.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
+@dataclass(frozen=True)
+class TrustedSide:
+    """A lesson-11 run's trusted side: ``workbench``'s options (a case's ``bench_options``)."""
+
+    root: str | Path | None = None
+    script: Script | None = None
+    max_requests: int = 8
+    services: tuple[str, ...] = ("fs",)
+    moves: Moves = ()
+    fault: str | None = None
+
+    def standin(self) -> Capped:
+        """A fresh stand-in for one run: the scripted moves behind the request cap."""
+        return Capped(MovesModel(script=self.script or Script(), moves=self.moves), self.max_requests)
+
+    def server(self, name: str) -> Server:
+        """A fresh MCP server of service ``name`` with the fault injected."""
+        return service_server(name, Path(self.root) if self.root is not None else None, self.fault)
+
+
 def service_server(name: str, root: Path | None = None, fault: str | None = None) -> Server:
     """The real MCP server of service ``name`` (``fs`` or ``orders``), with ``fault`` injected."""
     from lessons_lib.core.exampleregistry import service_ref
@@ -97,27 +117,18 @@ def service_server(name: str, root: Path | None = None, fault: str | None = None
 def _faulty_files(name: str, fault: str) -> Server:
     """The file service's declaration, but every call meets the fault (a protocol error)."""
     import mcp_types as types
-    from mcp.server import Server
     from mcp.server.context import ServerRequestContext
     from mcp.shared.exceptions import MCPError
 
-    from lessons_lib.engine.fileservice import tool_declaration
+    from lessons_lib.engine.fileservice import build_server
 
     if fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r}; known: {', '.join(FAULTS)}")
-    tool = tool_declaration()
 
-    async def on_list_tools(
-        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool])
-
-    async def on_call_tool(
-        ctx: ServerRequestContext, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    async def on_call(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         raise MCPError(code=types.INTERNAL_ERROR, message=FAULT_MESSAGE)
 
-    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return build_server(name=name, on_call=on_call)
 
 
 def listed_tools(name: str, fault: str | None = None) -> list[JSONObject]:

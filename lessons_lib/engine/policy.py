@@ -8,8 +8,11 @@ its runs as well:
 - ``parallel``: the calls of one reply run concurrently (False: one after the other);
 - ``settings``: extra request settings of the model API (``instructions``,
   ``parallel_tool_calls``; a None value leaves the setting out, ``tool_choice`` included);
-- ``allow``: asked once per call, in the calls' order, before any call of the reply runs
-  (confirmation before a write); a no becomes a ``declined`` tool error and nothing runs;
+- ``gate``: the loop's one per-call gate, asked once per call, in the calls' order, before any
+  call of the reply runs: a result refuses the call (it is the call's feedback; nothing runs),
+  None lets it run. :func:`gates` chains several (the first refusal stands): lesson 52's
+  screen (:func:`screen_gate`, asked of every call) and lesson 33's confirmation before a write
+  (:func:`confirm_gate`, asked of a routed call; a no becomes a ``declined`` tool error);
 - ``timeouts``: seconds per alias (else ``Limits.call_timeout``);
 - ``tool_retries`` and ``retryable``: the tool layer sends a failed ``tools/call`` again, same
   ``call_id``, same arguments, and records every JSON-RPC id in the link's ``attempts``;
@@ -18,8 +21,8 @@ its runs as well:
 - ``standin`` and ``label``: the example's offline stand-in in place of the API's own;
 - ``finish``: called with the trace when the run ended, before the key is cleaned from it;
 - ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced);
-- ``screen``: the application's own filter (lesson 52): which declarations the model gets, a
-  call refused before anything runs (before confirmation is asked), what the model sees of a result.
+- ``screen``: the application's own filter (lesson 52): which declarations the model gets and
+  what the model sees of a result; its refusals reach the loop through ``gate`` (``screen_gate``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,13 @@ if TYPE_CHECKING:
     from lessons_lib.engine.screens import Screen
 
 Allow = Callable[[ToolCall, str, str, Trace], bool]
-"""``allow(call, service, tool, trace)``: may this call run? (False: declined, nothing runs)"""
+"""``allow(call, service, tool, trace)``: may this routed call run? (False: declined, nothing runs)"""
+
+Gate = Callable[[ToolCall, str | None, str | None, Trace], CallResult | None]
+"""``gate(call, service, tool, trace)``: the refusal fed back instead of running the call, or None.
+
+``service`` and ``tool`` are where the call's alias leads (None: no route, the call will fail).
+"""
 
 
 def _never(output: str) -> bool:
@@ -51,7 +60,7 @@ class Policy:
 
     parallel: bool = True
     settings: Mapping[str, object] = field(default_factory=dict)
-    allow: Allow | None = None
+    gate: Gate | None = None
     timeouts: Mapping[str, float] = field(default_factory=dict)
     tool_retries: int | None = None
     """None: no tool-layer retry and no ``attempts`` in the links (part one's traces)."""
@@ -73,3 +82,39 @@ def declined(call: ToolCall) -> CallResult:
     error = {"code": "declined", "message": "the user did not confirm this write; nothing was written"}
     text = json.dumps({"status": "error", "error": error}, ensure_ascii=False)
     return CallResult(call, marked(text, True), True)
+
+
+def gates(*chain: Gate | None) -> Gate | None:
+    """One gate asking each given gate in turn; the first refusal stands (None: no gate at all)."""
+    given = [g for g in chain if g is not None]
+    if not given:
+        return None
+
+    def gate(call: ToolCall, service: str | None, tool: str | None, trace: Trace) -> CallResult | None:
+        for one in given:
+            refused = one(call, service, tool, trace)
+            if refused is not None:
+                return refused
+        return None
+
+    return gate
+
+
+def screen_gate(screen: Screen) -> Gate:
+    """Lesson 52's screen as a gate: its refusal, asked of every call (declared or not)."""
+
+    def gate(call: ToolCall, service: str | None, tool: str | None, trace: Trace) -> CallResult | None:
+        return screen.refuse(trace.task, call)
+
+    return gate
+
+
+def confirm_gate(allow: Allow) -> Gate:
+    """Lesson 33's confirmation before a write as a gate: asked of a routed call; a no is declined."""
+
+    def gate(call: ToolCall, service: str | None, tool: str | None, trace: Trace) -> CallResult | None:
+        if service is None or tool is None or allow(call, service, tool, trace):
+            return None
+        return declined(call)
+
+    return gate

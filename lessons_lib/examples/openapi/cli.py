@@ -11,7 +11,8 @@ Subcommands:
 - ``serve [--port N] [--db FILE]``: the API on 127.0.0.1 with uvicorn; clients send the bearer
   token given in the environment variable ``ORDERS_API_TOKEN``, or else a new one printed once.
 
-Exit 2 for bad input.
+Exit 2 for bad input. ``python -m lessons_lib run --example openapi [--way W] [--live] [--json]``
+(:func:`main_run`) runs the task one way through the course's loop, offline or live.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.commands import command_help
 from lessons_lib.core.echo import short
+from lessons_lib.core.example import FAILURE_PREFIX
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
 
@@ -157,3 +159,56 @@ def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until in
     print(f'try: curl -H "Authorization: Bearer $TOKEN" {base}/orders/O-1042', flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
     return 0
+
+
+def main_run(argv: Sequence[str] | None = None) -> int:
+    """``run --example openapi``: lesson 40's task one way, through the one loop; offline or ``--live``.
+
+    Exit 0 answered and no call failed; 1 the run stopped or failed, or a call failed; 2 bad options.
+    """
+    from lessons_lib.examples.openapi.threeways import TASK, WAYS
+
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib run --example openapi",
+        description=(
+            f"Run lesson 40's task ({TASK}) one way through the course's loop: a direct function, the "
+            "OpenAPI-generated tools and router, or the MCP server generated from the document; print "
+            "the answer and the hops, or the trace with --json. Exit codes: 0 answered and no call "
+            "failed; 1 the run stopped or a call failed; 2 bad options."
+        ),
+    )
+    parser.add_argument("--example", choices=["openapi"], default="openapi", help="the OpenAPI example")
+    parser.add_argument("--way", choices=WAYS, default="openapi", help="how the call is executed")
+    parser.add_argument("--live", action="store_true", help="send the task to a real model (OPENAI_API_KEY)")
+    parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
+    parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+
+    try:
+        no_key = args.live and live_setting() is None
+    except ValueError as exc:  # a malformed OPENAI_BASE_URL
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if no_key:
+        print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
+        return 2
+    from lessons_lib.core.outcomes import outcome_text
+    from lessons_lib.examples.openapi.threeways import run_way
+
+    run = run_way(args.way, _token(), live=args.live, model=args.model)
+    trace = run.trace
+    assert trace is not None
+    failed = run.output.startswith(FAILURE_PREFIX)
+    if args.json:
+        print(trace.to_json(), end="")
+    else:
+        print(f"方式：{args.way}")
+        print(f"任务：{trace.task}")
+        print(f"执行经过：{' → '.join(run.hops) or '（没有执行）'}")
+        print(f"结果：{outcome_text(trace.outcome)}")
+        print(f"答复：{trace.answer}")
+    return 0 if trace.outcome.get("status") == "answered" and not failed else 1

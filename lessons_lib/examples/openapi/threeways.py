@@ -7,27 +7,30 @@ Task: 查询订单 O-1042 的状态. Each way declares its tool(s) to the model 
 
 - ``function``: the application calls a Python function it wrote (hand-written declaration);
 - ``openapi``: the converter's tools, the router, one HTTP request to the order API;
-- ``mcp``: an MCP server generated from the same document, plugged into the course's host
-  (:func:`lessons_lib.engine.host.arun_chain`) as a service; ``tools/list`` and ``tools/call``
-  over real JSON-RPC frames, then the same router and HTTP request inside the server.
+- ``mcp``: an MCP server generated from the same document, plugged in as a service;
+  ``tools/list`` and ``tools/call`` over real JSON-RPC frames, then the same router and HTTP
+  request inside the server.
 
-The first two ways have no MCP service for the host to call, so they run the host's own
-Responses adapter for two turns with their own execution step.
+Each way is one run of the course's one loop (:func:`lessons_lib.engine.host.arun_chain`): the
+first two give it the application's own tools (:class:`lessons_lib.engine.apptools.AppTools`,
+no MCP), so the key cleaning, the caps and the one-line failures of every run hold for them,
+live (``run --example openapi --live``) or offline.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
-from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
+from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.trace import Trace
 from lessons_lib.engine.runsync import run_sync
-from lessons_lib.examples.openapi.router import DEMO_TOKEN, OpenAPIRouter
+from lessons_lib.examples.openapi.router import DEMO_TOKEN
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
 from lessons_lib.examples.orders import data as orderdata
 
@@ -37,7 +40,8 @@ WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"
 ARGUMENTS: Final = '{"order_id": "O-1042"}'
 
-Execute = Callable[[str, JSONObject], Awaitable[tuple[str, bool]]]
+if TYPE_CHECKING:
+    from lessons_lib.engine.execute import ServiceSpec
 
 
 @dataclass
@@ -51,6 +55,8 @@ class WayRun:
     frames: list[JSONObject] = field(default_factory=list)
     output: str = ""
     answer: str = ""
+    trace: Trace | None = field(default=None, repr=False, compare=False)
+    """The loop's trace of this way's run (key cleaned)."""
 
     @property
     def call(self) -> JSONObject:
@@ -71,90 +77,66 @@ class WayRun:
         return len(json.dumps(self.tools, ensure_ascii=False))
 
 
-async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
-    """Two model turns through the course's Responses adapter; ``execute`` is the only variable."""
-    from lessons_lib.engine.adapters import CallResult, ResponsesAdapter
-    from lessons_lib.engine.execute import parse_arguments
-    from lessons_lib.engine.models import make_http_client, offline_setting
-    from lessons_lib.engine.offline_model import Script
+async def arun_way(
+    way: str, token: str = DEMO_TOKEN, *, live: bool = False, model: str | None = None
+) -> WayRun:
+    """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database.
 
-    adapter, setting = ResponsesAdapter(), offline_setting()
-
-    def sink(direction: str, body: JSONObject, status: int | None) -> None:
-        run.bodies.append((direction, body))
-
-    transport = adapter.offline_transport(Script(arguments=ARGUMENTS, tool=tool))
-    async with make_http_client(sink, transport, 10.0) as http:
-        adapter.open(setting, http, 10.0)
-        model_input = adapter.first_input(TASK)
-        await adapter.send(model_input, run.tools, first=True)
-        first = run.bodies[-1][1]
-        items = []
-        for call in adapter.read(first).calls:
-            arguments, problem = parse_arguments(call.arguments)  # the loop's own parsing and refusals
-            text, is_error = (
-                (problem, True)
-                if arguments is None
-                else await execute(call.name, cast(JSONObject, arguments))
-            )
-            run.output = FAILURE_PREFIX + text if is_error else text
-            items.append(adapter.feedback_item(CallResult(call, run.output, is_error)))
-        await adapter.send(adapter.next_input(model_input, first, items), run.tools, first=False)
-        run.answer = adapter.read(run.bodies[-1][1]).text or ""
-    return run
-
-
-async def arun_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
-    """Run the task one way (``function``, ``openapi`` or ``mcp``) on a fresh order database."""
+    Every way is one run of the course's loop (:func:`lessons_lib.engine.host.arun_chain`);
+    ``live`` sends the same task to a real model (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``).
+    """
     if way not in WAYS:
         raise ValueError(f"way must be one of {', '.join(WAYS)}, got {way!r}")
     run = WayRun(way)
     with tempfile.TemporaryDirectory(prefix="orders-") as scratch:  # removed when the run ends
-        return await _run_in(run, orderdata.create_database(Path(scratch) / "orders.sqlite3"), token)
+        db = orderdata.create_database(Path(scratch) / "orders.sqlite3")
+        trace = await _run_in(run, db, token, live, model)
+    return _from_trace(run, trace, live, model)
 
 
-async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
+async def _run_in(run: WayRun, db: Path, token: str, live: bool, model: str | None) -> Trace:
+    """The way's services for the loop: its execution step is the only thing that differs."""
+    from lessons_lib.engine.apptools import AppTools, app_tool
+    from lessons_lib.engine.host import arun_chain
+    from lessons_lib.engine.offline_model import Script
     from lessons_lib.examples.openapi.router import Exchange, open_order_api
 
-    way = run.way
+    def chain(services: Mapping[str, ServiceSpec], tool: str) -> Awaitable[Trace]:
+        script = Script(arguments=ARGUMENTS, tool=tool)
+        return arun_chain(TASK, services=services, script=script, live=live, model=model)
+
+    if run.way == "function":  # the application's own Python function, hand-declared
+
+        async def call_function(name: str, args: JSONObject) -> tuple[str, bool]:
+            run.hops.append(f"Python {name}({args.get('order_id')!r})")
+            return direct_call(db, name, args)  # the desk's rules, as the other two ways apply them
+
+        tools = AppTools((app_tool(GET_ORDER_DECLARATION),), call_function)
+        return await chain({"app": tools}, "get_order")
 
     def on_http(exchange: Exchange) -> None:
         run.hops.append(f"HTTP {exchange.method} {exchange.url} -> {exchange.status}")
 
-    if way == "function":
-        run.tools = [dict(GET_ORDER_DECLARATION)]
-
-        async def call_function(name: str, args: JSONObject) -> tuple[str, bool]:
-            run.hops.append(f"Python get_order({args.get('order_id')!r})")
-            return direct_call(db, name, args)  # the desk's rules, as the other two ways apply them
-
-        return await _round(run, call_function, "get_order")
     async with open_order_api(token, db, on_http) as router:
-        if way == "openapi":
+        if run.way == "openapi":  # the converter's tools; the router sends one HTTP request
             from lessons_lib.examples.openapi.tools import responses_tool
-
-            run.tools = [responses_tool(op) for op in router.operations.values()]
 
             async def call_router(name: str, args: JSONObject) -> tuple[str, bool]:
                 run.hops.append(f"router {name} -> path/query/body")
-                routed = await router.call(name, args)
+                routed = await router.call(name, dict(args))
                 return routed.text, routed.is_error
 
-            return await _round(run, call_router, "get_order")
-        return await _mcp_way(run, router)
+            declared = tuple(app_tool(responses_tool(op)) for op in router.operations.values())
+            return await chain({"api": AppTools(declared, call_router)}, "get_order")
+        from lessons_lib.examples.openapi.mcp_server import build_openapi_server
+
+        # the MCP way: the server generated from the same document, plugged in as a service
+        server = {"orders": lambda name: build_openapi_server(router, name)}
+        return await chain(server, f"orders{ALIAS_SEPARATOR}get_order")
 
 
-async def _mcp_way(run: WayRun, router: OpenAPIRouter) -> WayRun:
-    """The MCP way is the course's host itself, with the generated server plugged in as a service."""
-    from lessons_lib.engine.host import arun_chain
-    from lessons_lib.engine.offline_model import Script
-    from lessons_lib.examples.openapi.mcp_server import build_openapi_server
-
-    trace = await arun_chain(
-        TASK,
-        services={"orders": lambda name: build_openapi_server(router, name)},
-        script=Script(arguments=ARGUMENTS, tool=f"orders{ALIAS_SEPARATOR}get_order"),
-    )
+def _from_trace(run: WayRun, trace: Trace, live: bool, model: str | None) -> WayRun:
+    """The way's account, read from the loop's trace (its key already cleaned by the loop)."""
     for event in trace.events:
         body = dict(event["body"])
         if event["channel"] == "model":
@@ -163,20 +145,32 @@ async def _mcp_way(run: WayRun, router: OpenAPIRouter) -> WayRun:
             run.frames.append(body)
             if event["label"] == "tools/call" and "method" in body:
                 run.hops.insert(len(run.hops) - 1 if run.hops else 0, f"JSON-RPC tools/call id {body['id']}")
-    run.tools = objects(next(b for d, b in run.bodies if d == "request")["tools"])
-    second = [b for d, b in run.bodies if d == "request"][1]
-    run.output = next(
-        str(i["output"]) for i in objects(second["input"]) if i.get("type") == "function_call_output"
-    )
+    requests = [b for d, b in run.bodies if d == "request"]
+    run.tools = objects(requests[0].get("tools")) if requests else []
+    outputs = [
+        i for b in requests[1:2] for i in objects(b.get("input")) if i.get("type") == "function_call_output"
+    ]
+    run.output = str(outputs[0].get("output", "")) if outputs else ""
     run.answer = trace.answer or ""
+    if live:  # the hops quote what the model sent (ids, names): cleaned as the loop cleans its trace
+        run.hops = _cleaned(run.hops, model)
+    run.trace = trace
     return run
 
 
-def run_way(way: str, token: str = DEMO_TOKEN) -> WayRun:
+def _cleaned(hops: list[str], model: str | None) -> list[str]:
+    from lessons_lib.engine.apis import setting_for
+    from lessons_lib.engine.redact import redact_json
+
+    setting = setting_for("responses", True, model)
+    return hops if setting is None else [str(h) for h in cast(list[object], redact_json(hops, setting.key))]
+
+
+def run_way(way: str, token: str = DEMO_TOKEN, *, live: bool = False, model: str | None = None) -> WayRun:
     """:func:`arun_way` from plain code or a notebook cell (lesson 40)."""
 
     async def main() -> WayRun:
-        return await arun_way(way, token)
+        return await arun_way(way, token, live=live, model=model)
 
     return run_sync(main)
 

@@ -1,10 +1,11 @@
 """Lesson 40's direct-function way, and the three ways answering one request side by side.
 
 The direct function is the application's own Python code over the order database: no HTTP, no
-MCP. It still decides by the desk's rules (:mod:`lessons_lib.examples.orders.rules`) and
-checks its arguments with the same ECMA-262 validator, so the three ways are one business:
-:func:`three_ways` sends one request (tool name and arguments, as a model would fill them)
-the three ways and reduces each answer to a :data:`Verdict` a test can compare.
+MCP (to the loop, a service made of the application's own code: ``engine/apptools``). It still
+decides by the desk's rules (:mod:`lessons_lib.examples.orders.rules`) and checks its arguments
+with the same ECMA-262 validator, so the three ways are one business: :func:`three_ways` sends
+one request (tool name and arguments, as a model would fill them) the three ways, each through
+the loop's own execution step, and reduces each answer to a :data:`Verdict` a test can compare.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ PARAMETERS: Final[dict[str, JSONObject]] = {
     "get_order": cast(JSONObject, GET_ORDER_DECLARATION["parameters"]),
     "create_investigation": _CREATE_PARAMETERS,
 }
+
+WAY_NAMES: Final = ("function", "openapi", "mcp")
+CALL_TIMEOUT: Final = 10.0
 
 Verdict = tuple[int, str]
 """One answer reduced for comparison: an HTTP-like status (200, 201, 400, 404, 409...) and its key data."""
@@ -128,37 +132,52 @@ async def three_ways(
     """The three ways, each on its own fresh database in ``scratch``; yields ``answer(name, arguments)``.
 
     ``answer`` sends one request the function way, through the OpenAPI router, and as an MCP
-    ``tools/call`` to the server generated from the document; each answer becomes a verdict.
+    ``tools/call`` to the server generated from the document, each through the loop's own
+    execution step (``engine/execute``: routing, the argument checks, the call); each answer
+    becomes a verdict.
     """
-    from mcp import Client
-
-    from lessons_lib.engine.execute import parse_arguments
-    from lessons_lib.engine.wire import FramedTransport
+    from lessons_lib.core.trace import Trace
+    from lessons_lib.engine.adapters import ToolCall
+    from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
+    from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
+    from lessons_lib.engine.models import offline_setting
     from lessons_lib.examples.openapi.mcp_server import build_openapi_server
     from lessons_lib.examples.openapi.router import open_order_api
+    from lessons_lib.examples.openapi.tools import responses_tool
 
-    dbs = [
-        orderdata.create_database(scratch / f"{way}.sqlite3", replace=True)
-        for way in ("function", "openapi", "mcp")
-    ]
+    dbs = [orderdata.create_database(scratch / f"{way}.sqlite3", replace=True) for way in WAY_NAMES]
     async with AsyncExitStack() as stack:
         router = await stack.enter_async_context(open_order_api(token, dbs[1]))
         behind = await stack.enter_async_context(open_order_api(token, dbs[2]))
-        client = await stack.enter_async_context(
-            Client(FramedTransport(build_openapi_server(behind), lambda d, f: None), mode="legacy")
-        )
+
+        async def function(name: str, arguments: JSONObject) -> tuple[str, bool]:
+            return direct_call(dbs[0], name, arguments)
+
+        async def routed(name: str, arguments: JSONObject) -> tuple[str, bool]:
+            answer = await router.call(name, dict(arguments))
+            return answer.text, answer.is_error
+
+        write = AppTool("create_investigation", "Open an investigation of one order.", _CREATE_PARAMETERS)
+        services: dict[str, ServiceSpec] = {
+            "function": AppTools((app_tool(GET_ORDER_DECLARATION), write), function),
+            "openapi": AppTools(
+                tuple(app_tool(responses_tool(op)) for op in router.operations.values()), routed
+            ),
+            "mcp": lambda name: build_openapi_server(behind, name),
+        }
+        trace = Trace(task="three ways", model=offline_setting().public())  # the frames land here
+        connected, declared = await connect(stack, services, trace)
+        routes: dict[str, dict[str, Route]] = {way: {} for way in WAY_NAMES}
+        for d in declared:
+            routes[d.service][d.tool] = Route(d.alias, d.service, d.tool)
 
         async def answer(name: str, arguments: JSONObject) -> dict[str, Verdict]:
-            answers = {"function": verdict(*direct_call(dbs[0], name, arguments))}
-            routed = await router.call(name, dict(arguments))
-            answers["openapi"] = verdict(routed.text, routed.is_error)
-            checked, refusal = parse_arguments(arguments)  # the host's own check before tools/call
-            if checked is None:
-                answers["mcp"] = verdict(refusal, True)
-            else:
-                result = await client.call_tool(name, checked)
-                text = "\n".join(c.text for c in result.content if c.type == "text")
-                answers["mcp"] = verdict(text, bool(result.is_error))
+            answers = {}
+            for way in WAY_NAMES:
+                call = ToolCall(f"call_{way}_{len(trace.links)}", name, dict(arguments))
+                aliased = {name: routes[way][name]} if name in routes[way] else {}
+                (result,) = await execute_calls([call], aliased, connected, CALL_TIMEOUT, trace)
+                answers[way] = verdict(result.output, result.is_error)
             return answers
 
         yield answer

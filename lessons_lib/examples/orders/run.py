@@ -33,7 +33,7 @@ from lessons_lib.core.trace import Trace
 from lessons_lib.engine.adapters import ToolCall
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
 from lessons_lib.engine.host import Limits, arun_chain
-from lessons_lib.engine.policy import Policy
+from lessons_lib.engine.policy import Policy, confirm_gate, gates, screen_gate
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
@@ -110,7 +110,7 @@ async def arun_orders(
     policy = Policy(
         parallel=parallel,
         settings={"tool_choice": None, "parallel_tool_calls": parallel, "instructions": instructions},
-        allow=allow,
+        gate=gates(screen_gate(screen) if screen is not None else None, confirm_gate(allow)),
         timeouts=guards.timeouts,
         tool_retries=guards.tool_retries,
         retryable=lambda output: '"code": "internal"' in output,  # only an internal failure
