@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from lessons_lib.checks import verify
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
 from lessons_lib.core.paths import DATA_DIR
 
 Path_ = tuple[Any, ...]
@@ -25,11 +26,11 @@ def good_trace() -> dict[str, Any]:
 
 
 def good_roundtrip() -> dict[str, Any]:
-    return verify.roundtrip_from_trace(good_trace())
+    return roundtrip_from_trace(good_trace())
 
 
 def good_fragments() -> dict[str, Any]:
-    return verify.fragments_from_trace(good_trace())
+    return fragments_from_trace(good_trace())
 
 
 def honest_failure(

@@ -16,7 +16,8 @@ MESSAGES = ("request_1.json", "response_1.json", "request_2.json", "response_2.j
 @pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("name", MESSAGES)
 def test_every_field_of_every_new_message_has_a_declared_kind(api: str, name: str) -> None:
-    from lessons_lib.core.kinds import detect_type, walk
+    from lessons_lib.core.kinds import walk
+    from lessons_lib.core.msgtype import detect_type
 
     message = api_fixture(api, name)
     assert detect_type(message) == f"{api}_{'request' if name.startswith('request') else 'response'}"

@@ -13,7 +13,8 @@ from _verify_samples import event_body, good_trace, honest_failure
 
 from lessons_lib import diagnose as exported
 from lessons_lib.checks import verify
-from lessons_lib.checks.doctor import STEPS, Diagnosis, diagnose
+from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks.doctor import Diagnosis, diagnose
 from lessons_lib.cli.checks import main_diagnose as main
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -273,7 +274,7 @@ VERIFIER_MODULES = [
     "_rules",
     "fieldchecks",
     "roundtripchecks",
-    "_attachments",
+    "attachments",
     "_chainsteps",
     "_mistakes",
 ]

@@ -25,7 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib.checks import verify
-from lessons_lib.checks.doctor import STEPS, diagnose
+from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.doctor import diagnose
 
 RT = good_roundtrip()
 FR = good_fragments()
@@ -182,8 +184,8 @@ def test_trace_mutations_never_crash_the_doctor_or_the_converters(case: Any) -> 
     diagnosis = diagnose(mutated)
     assert [f.key for f in diagnosis.findings] == [key for key, _ in STEPS]
     assert all(f.evidence for f in diagnosis.findings)
-    answered(verify.verify_fields(verify.fragments_from_trace(mutated)))
-    answered(verify.verify_roundtrip(verify.roundtrip_from_trace(mutated)))
+    answered(verify.verify_fields(fragments_from_trace(mutated)))
+    answered(verify.verify_roundtrip(roundtrip_from_trace(mutated)))
     if any(not unchanged_at(TRACE, mutated, p) for p in [("links", 0, "call_id"), ("links", 0, "mcp_id")]):
         assert not diagnosis.ok, f"mutation at {path} broke the links but the doctor passed"
 

@@ -13,11 +13,12 @@ import copy
 from collections.abc import Callable
 from typing import Final
 
+from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.evidence import as_dict, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
-from lessons_lib.checks.verify import roundtrip_from_trace, verify_fields, verify_roundtrip
+from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_apis import drop_tool_call_id, stringify_input, tool_result_as_assistant
 from lessons_lib.core.jsonvalue import JSONObject
 

@@ -14,10 +14,10 @@ import copy
 import json
 from typing import Final
 
-from lessons_lib.checks.evidence import TRACE_FORMAT
 from lessons_lib.core.apiregistry import api_entry, is_reference
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.tracetypes import FORMAT as TRACE_FORMAT
 
 APIS: Final = ("responses", "chat", "anthropic")
 API_TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from lessons_lib.checks._attachments import roundtrip_from_trace
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks.apiview import api_of, responses_trace
+from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.evidence import as_dict, call_items, kind_of, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.verify_apis import api_problems

@@ -18,7 +18,6 @@ from lessons_lib.core.apishapes import (
     answer_text,
     declared_tools,
     feedback_items,
-    input_items,
     tool_calls,
 )
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
@@ -162,4 +161,4 @@ def kind_of(data: JSON) -> str | None:
     return None
 
 
-__all__ = ["input_items", "objects"]  # re-exported for the checks
+__all__ = []

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
 JsonObject = JSONObject
 """A JSON object as the host handles it (``core.jsonvalue``): values are checked before use."""

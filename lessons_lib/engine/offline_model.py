@@ -36,7 +36,7 @@ from lessons_lib.engine.standin_rules import (
 
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
-__all__ = ["LABEL", "OfflineModel", "Script", "feedback_paragraph"]  # Script lives in standin_rules
+__all__ = ["LABEL", "OfflineModel"]
 
 
 @dataclass

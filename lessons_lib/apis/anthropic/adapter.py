@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
 MODEL: Final = "claude-opus-5"
 """The model name in Anthropic requests (the fixtures' too); the offline stand-in answers to any."""

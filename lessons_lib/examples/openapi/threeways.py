@@ -31,7 +31,7 @@ from lessons_lib.examples.openapi.router import DEMO_TOKEN, OpenAPIRouter
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
 from lessons_lib.examples.orders import data as orderdata
 
-__all__ = ["GET_ORDER_DECLARATION", "TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
+__all__ = ["TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
 WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"
@@ -76,7 +76,7 @@ async def _round(run: WayRun, execute: Execute, tool: str) -> WayRun:
     from lessons_lib.engine.adapters import CallResult, ResponsesAdapter
     from lessons_lib.engine.execute import parse_arguments
     from lessons_lib.engine.models import make_http_client, offline_setting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
     adapter, setting = ResponsesAdapter(), offline_setting()
 
@@ -147,7 +147,7 @@ async def _run_in(run: WayRun, db: Path, token: str) -> WayRun:
 async def _mcp_way(run: WayRun, router: OpenAPIRouter) -> WayRun:
     """The MCP way is the course's host itself, with the generated server plugged in as a service."""
     from lessons_lib.engine.host import arun_chain
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
     from lessons_lib.examples.openapi.mcp_server import build_openapi_server
 
     trace = await arun_chain(

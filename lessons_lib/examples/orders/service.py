@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from mcp.server import Server
     from mcp.server.context import ServerRequestContext
 
-__all__ = ["SESSION_CUSTOMER", "DeskError", "DeskOptions", "OrderDesk", "build_server", "is_write"]
+__all__ = ["DeskOptions", "OrderDesk", "build_server", "is_write"]
 
 _EXAMPLE_VALUES: Final = {"order_id": "O-1042", "waybill_no": "WB-77042"}
 
