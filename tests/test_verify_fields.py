@@ -11,6 +11,7 @@ from _verify_samples import event_body, good_fragments, good_trace, honest_failu
 
 from lessons_lib.checks import verify
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.evidence import FRAGMENTS_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
@@ -35,7 +36,7 @@ def test_fragments_have_the_documented_shape() -> None:
         "feedback",
         "link",
     ]
-    assert fr["format"] == verify.FRAGMENTS_FORMAT
+    assert fr["format"] == FRAGMENTS_FORMAT
     assert isinstance(fr["model_call"]["arguments"], str)
     assert isinstance(fr["mcp_request"]["params"]["arguments"], dict)
     assert fr["mcp_declaration"]["inputSchema"] == fr["declaration"]["parameters"]
@@ -155,9 +156,7 @@ def test_each_broken_field_fails_its_check_with_a_reason(path: str, value: Any, 
     assert words in check.reason, check.reason
 
 
-@pytest.mark.parametrize(
-    "data", [None, 3, "text", [], {}, {"model_call": []}, {"format": verify.FRAGMENTS_FORMAT}]
-)
+@pytest.mark.parametrize("data", [None, 3, "text", [], {}, {"model_call": []}, {"format": FRAGMENTS_FORMAT}])
 def test_wrong_shapes_fail_with_reasons_and_never_raise(data: Any) -> None:
     report = verify.verify_fields(data)
     assert not report.ok

@@ -28,6 +28,7 @@ from lessons_lib.checks import verify
 from lessons_lib.checks._chainsteps import STEPS
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
 from lessons_lib.checks.doctor import diagnose
+from lessons_lib.core.jsonvalue import same
 
 RT = good_roundtrip()
 FR = good_fragments()
@@ -99,7 +100,7 @@ def mutations(draw: st.DrawFn, base: Any) -> tuple[tuple[Any, ...], Any, Any]:
     elif how == "nudge":
         new = draw(nudged(old))
     else:
-        new = draw(values.filter(lambda v: not verify.same(v, old)))
+        new = draw(values.filter(lambda v: not same(v, old)))
     return path, new, set_at(base, path, new)
 
 
@@ -126,9 +127,9 @@ def arguments_unchanged(before: Any, after: Any) -> bool:
     """The model's arguments still parse to exactly the same object (spacing may differ)."""
     a, b = get_at(before, ("model_call", "arguments")), get_at(after, ("model_call", "arguments"))
     if not (isinstance(a, str) and isinstance(b, str)):
-        return a is b or verify.same(a, b)
+        return a is b or same(a, b)
     try:
-        return verify.same(json.loads(a), json.loads(b))
+        return same(json.loads(a), json.loads(b))
     except ValueError:
         return False
 

@@ -11,6 +11,7 @@ from _verify_samples import good_roundtrip, good_trace, honest_failure
 
 from lessons_lib.checks import verify
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import dump_json
@@ -31,7 +32,7 @@ def test_roundtrip_has_the_documented_shape() -> None:
         "response_2",
         "links",
     ]
-    assert rt["format"] == verify.ROUNDTRIP_FORMAT
+    assert rt["format"] == ROUNDTRIP_FORMAT
     assert rt["mcp_request"]["id"] == rt["mcp_response"]["id"] == rt["links"][0]["mcp_id"]
 
 
@@ -146,9 +147,7 @@ def test_each_broken_link_fails_its_check(path: tuple[Any, ...], value: Any, key
     assert words in check.reason, check.reason
 
 
-@pytest.mark.parametrize(
-    "data", [None, 1, "x", [], {}, {"request_1": 5}, {"format": verify.ROUNDTRIP_FORMAT}]
-)
+@pytest.mark.parametrize("data", [None, 1, "x", [], {}, {"request_1": 5}, {"format": ROUNDTRIP_FORMAT}])
 def test_wrong_shapes_fail_with_reasons_and_never_raise(data: Any) -> None:
     report = verify.verify_roundtrip(data)
     assert not report.ok

@@ -94,6 +94,3 @@ def load_json(path: object) -> JSON:
             else "nested too deeply"
         )
         raise Fail(f"{p} is not valid JSON ({where}); fix it and run again") from None
-
-
-__all__ = []

@@ -41,7 +41,7 @@ from lessons_lib.checks.attachments import (
 )
 from lessons_lib.checks.evidence import (
     as_dict,
-    kind_of,
+    attachment_kind,
 )
 from lessons_lib.checks.fieldchecks import field_checks
 from lessons_lib.checks.roundtripchecks import roundtrip_checks, trials
@@ -70,7 +70,7 @@ def verify_fields(fragments: object) -> Report:
     Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
     """
     fr = as_dict(fragments)
-    kind = kind_of(fr)
+    kind = attachment_kind(fr)
     api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
     if not is_reference(api):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
@@ -83,7 +83,7 @@ def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
     api = api_of(rt)
-    rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
+    rt = roundtrip_from_trace(rt) if attachment_kind(rt) == "trace" else rt
     if not is_reference(api):
         return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)

@@ -176,6 +176,3 @@ def check_trace(data: object) -> TraceData:
     if "text" in outcome:
         _str(outcome, "text", "trace.outcome")
     return cast(TraceData, data)
-
-
-__all__ = []

@@ -10,7 +10,7 @@ import copy
 import json
 from typing import Any
 
-from lessons_lib.examples.orders.exercises import ExerciseResult, _open
+from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished
 
 
 def _tool() -> dict[str, Any]:
@@ -29,7 +29,7 @@ def _tool() -> dict[str, Any]:
 
 def check_fingerprint(fingerprint: Any) -> ExerciseResult:
     """Lesson 50: ``fingerprint(tool)`` changes with the definition, never with key order."""
-    blank = _open(
+    blank = unfinished(
         fingerprint, "写 def fingerprint(tool): 用 json.dumps(..., sort_keys=True) 和 hashlib.sha256。"
     )
     if blank:
@@ -85,7 +85,7 @@ class _LearnerScreen:
 
 def check_screen(refuse: Any) -> ExerciseResult:
     """Lesson 52: ``refuse(task, alias, arguments)`` stops the injected write, keeps the asked-for one."""
-    blank = _open(
+    blank = unfinished(
         refuse,
         "写 def refuse(task, alias, arguments): 写操作的 order_id 不在 task 里时返回一句理由，"
         "否则返回 None。",

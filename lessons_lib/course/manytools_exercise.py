@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from lessons_lib.examples.orders.exercises import ExerciseResult, _open
+from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished
 
 
 def check_allowed(allowed: Any) -> ExerciseResult:
     """Lesson 51: ``allowed(names)`` returns a ``tool_choice`` the official description accepts."""
-    blank = _open(
+    blank = unfinished(
         allowed, "写 def allowed(names): 返回 {'type': 'allowed_tools', 'mode': 'auto', 'tools': [...]}。"
     )
     if blank:

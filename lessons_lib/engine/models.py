@@ -20,8 +20,6 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY
 
-__all__ = []
-
 ENABLE_LIVE: Final = (
     "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"
     "（可选 OPENAI_BASE_URL、LESSONS_MODEL），再重新运行（笔记本里重跑这个单元，命令行里加 --live）。"

@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.engine.adapters import (
@@ -22,7 +23,6 @@ from lessons_lib.engine.adapters import (
     JsonObject,
     ModelReply,
     Stop,
-    ToolCall,
     copy_schema,
     sdk_errors,
     with_settings,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.engine.adapters import (
     CHOICES,
     CallResult,
@@ -20,7 +21,6 @@ from lessons_lib.engine.adapters import (
     JsonObject,
     ModelReply,
     Stop,
-    ToolCall,
     copy_schema,
     openai_client,
     sdk_errors,
