@@ -48,6 +48,8 @@ class ApiEntry:
     """The declared tool's rule field (``input_schema`` in Anthropic Messages)."""
     checks: str = ""
     """The module of the API's own round-trip checks (``CHECKS``, ``TRIALS``); "" = none."""
+    view: str = ""
+    """The module mapping the API's messages to the Responses places (``reply_items``, ``message_items``)."""
     words: str = ""
     """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
 
@@ -84,6 +86,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         wrapper="function",
         checks="lessons_lib.apis.chat.checks",
         words="lessons_lib.apis.chat.words",
+        view="lessons_lib.apis.chat.view",
     ),
     "anthropic": ApiEntry(
         "anthropic",
@@ -101,6 +104,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         rule="input_schema",
         checks="lessons_lib.apis.anthropic.checks",
         words="lessons_lib.apis.anthropic.words",
+        view="lessons_lib.apis.anthropic.view",
     ),
 }
 assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list
