@@ -49,6 +49,14 @@ def unfinished(value: Any, hint: str) -> ExerciseResult | None:
     return None
 
 
+def unfinished_function(value: Any, name: str, hint: str) -> ExerciseResult | None:
+    """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
+    blank = unfinished(value, hint)
+    if blank:
+        return blank
+    return None if callable(value) else ExerciseResult(False, (f"{name} 应当是一个函数。",))
+
+
 def invalid_schema(schema: Any) -> ExerciseResult | None:
     """The verdict on a learner's schema that is no JSON Schema (draft 2020-12), else None."""
     from jsonschema import Draft202012Validator
@@ -114,11 +122,11 @@ def check_intent_key(make_key: Any) -> ExerciseResult:
     from lessons_lib.examples.orders.service import OrderDesk
     from lessons_lib.examples.orders.tools import KEY_PATTERN
 
-    blank = unfinished(make_key, "写 def make_key(order_id, reason): 返回只由订单号和原因决定的字符串。")
+    blank = unfinished_function(
+        make_key, "make_key", "写 def make_key(order_id, reason): 返回只由订单号和原因决定的字符串。"
+    )
     if blank:
         return blank
-    if not callable(make_key):
-        return ExerciseResult(False, ("make_key 应当是一个函数。",))
     try:
         first, again, other = (
             make_key("O-1042", "delayed"),
@@ -151,13 +159,11 @@ def check_confirm(confirm: Any) -> ExerciseResult:
     """Lesson 33: a confirmation policy: yes for the user's own intent, no for anything else."""
     from lessons_lib.examples.orders.guards import ConfirmRequest
 
-    blank = unfinished(
-        confirm, "写 def confirm(request): 只有 arguments 里的 order_id 是 O-1042 时才返回 True。"
+    blank = unfinished_function(
+        confirm, "confirm", "写 def confirm(request): 只有 arguments 里的 order_id 是 O-1042 时才返回 True。"
     )
     if blank:
         return blank
-    if not callable(confirm):
-        return ExerciseResult(False, ("confirm 应当是一个函数。",))
     hints: dict[str, object] = {
         "readOnlyHint": True
     }  # a service that claims to be read-only: must not matter
