@@ -1,8 +1,8 @@
-"""The checks only an Anthropic Messages round trip can fail, and its built-in sabotages. Lesson 22.
+"""Anthropic Messages' own round-trip checks: ``input`` is an object, ``is_error`` tells the truth,
+and the ``tool_result`` blocks follow in the next user message. Lesson 22.
 
-The kernel's ``checks.verify_apis`` runs them (the API registry's ``checks`` entry points here)
-before the Responses checks on the same exchange moved to the Responses places. Each check
-names the link of the doctor's troubleshooting order it belongs to. Standard library only.
+Each row names the link of the doctor's order it belongs to; the sabotages break a copy the
+way a learner might. Found by ``checks.verify_apis`` through the API registry. Standard library only.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The checks only a Chat Completions round trip can fail, and its built-in sabotages. Lesson 22.
+"""What only a Chat Completions round trip gets wrong, and the sabotages that show it. Lesson 22.
 
-The kernel's ``checks.verify_apis`` runs them (the API registry's ``checks`` entry points here)
-before the Responses checks on the same exchange moved to the Responses places. Each check
-names the link of the doctor's troubleshooting order it belongs to. Standard library only.
+``arguments`` must be JSON text, each ``role: "tool"`` message answers one ``tool_call_id``, and
+the assistant message holding the calls is sent again just before them. ``checks.verify_apis``
+runs these through the API registry's ``checks`` entry. Standard library only.
 """
 
 from __future__ import annotations
