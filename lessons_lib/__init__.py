@@ -12,7 +12,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it
+# public name -> module that defines it (``module:name`` when the module's name for it differs)
 _EXPORTS: dict[str, str] = {
     # vocabulary and example values
     "KINDS": "lessons_lib.core.glossary",
@@ -125,7 +125,7 @@ _EXPORTS: dict[str, str] = {
     "REVISIONS": "lessons_lib.examples.mcp.revisions",
     "revision_table": "lessons_lib.examples.mcp.revisiontable",
     "call_structured": "lessons_lib.examples.mcp.structured",
-    "feedback_items": "lessons_lib.examples.mcp.structured",
+    "feedback_items": "lessons_lib.examples.mcp.structured:feedback_per_api",
     # the order desk: many calls, failures, guardrails (lessons 30-33)
     "create_database": "lessons_lib.examples.orders.data",
     "ORDER_TOOLS": "lessons_lib.examples.orders.tools",
@@ -210,10 +210,11 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    target = _EXPORTS.get(name)
+    if target is None:
         raise AttributeError(f"module 'lessons_lib' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, _, defined = target.partition(":")
+    value = getattr(importlib.import_module(module), defined or name)
     globals()[name] = value
     return value
 

@@ -7,7 +7,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from lessons_lib.checks import verify
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.evidence import mcp_exchange, model_body, output_items
+from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.jsonvalue import same
 from lessons_lib.core.paths import DATA_DIR
 
 Path_ = tuple[Any, ...]
@@ -25,11 +28,11 @@ def good_trace() -> dict[str, Any]:
 
 
 def good_roundtrip() -> dict[str, Any]:
-    return verify.roundtrip_from_trace(good_trace())
+    return roundtrip_from_trace(good_trace())
 
 
 def good_fragments() -> dict[str, Any]:
-    return verify.fragments_from_trace(good_trace())
+    return fragments_from_trace(good_trace())
 
 
 def honest_failure(
@@ -37,11 +40,11 @@ def honest_failure(
 ) -> dict[str, Any]:
     """The service refuses and the application feeds the failure back with its marker."""
     t = copy.deepcopy(trace)
-    _, response = verify.mcp_exchange(t)
+    _, response = mcp_exchange(t)
     assert response is not None
     response["result"] = {"content": [{"type": "text", "text": text}], "isError": True}
-    for item in verify.output_items(verify.model_body(t, "request_2")):
-        item["output"] = verify.FAILURE_PREFIX + text
+    for item in output_items(model_body(t, "request_2")):
+        item["output"] = FAILURE_PREFIX + text
     return t
 
 
@@ -87,4 +90,4 @@ def unchanged_at(before: Any, after: Any, path: Path_) -> bool:
     a, b = get_at(before, path), get_at(after, path)
     if a is MISSING or b is MISSING:
         return a is b
-    return verify.same(a, b)
+    return same(a, b)

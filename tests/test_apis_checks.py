@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from typing import Any
 
@@ -16,7 +17,8 @@ MESSAGES = ("request_1.json", "response_1.json", "request_2.json", "response_2.j
 @pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("name", MESSAGES)
 def test_every_field_of_every_new_message_has_a_declared_kind(api: str, name: str) -> None:
-    from lessons_lib.core.kinds import detect_type, walk
+    from lessons_lib.core.kinds import walk
+    from lessons_lib.core.msgtype import detect_type
 
     message = api_fixture(api, name)
     assert detect_type(message) == f"{api}_{'request' if name.startswith('request') else 'response'}"
@@ -74,7 +76,7 @@ def test_verify_roundtrip_and_diagnose_accept_each_api(api: str) -> None:
     report = verify_roundtrip(api_fixture(api, "roundtrip.json"))
     assert report.ok, report.text()
     assert [c.key for c in report.checks][:3] == [
-        k for k, *_ in __import__("lessons_lib.checks.verify_apis", fromlist=["API_CHECKS"]).API_CHECKS[api]
+        k for k, *_ in importlib.import_module(f"lessons_lib.apis.{api}.checks").CHECKS
     ]
     assert len(report.sabotages) == 3 and all(t.passed for t in report.sabotages)
     trace = api_fixture(api, "trace.json")

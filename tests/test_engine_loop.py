@@ -16,7 +16,7 @@ from _engine_support import NOTES, notes_lines, spy_reads
 
 from lessons_lib.core.trace import Trace, load_trace
 from lessons_lib.engine.host import Limits, run_chain
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.standin_rules import Script
 from lessons_lib.views.narrate import narrate
 
 SECRET = "SECRET-FROM-OUTSIDE-91d2"

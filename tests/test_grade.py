@@ -18,6 +18,7 @@ from conftest import NOTEBOOKS_DIR
 
 from lessons_lib.course import grading
 from lessons_lib.course.grading import GradeInputError, GradeReport, grade_loop
+from lessons_lib.course.grading_cases import CASES
 from lessons_lib.course.grading_files import grade_file, load_function
 
 NOTEBOOK = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
@@ -154,7 +155,7 @@ def graded(label: str) -> GradeReport:
 def test_reference_passes_every_case() -> None:
     report = graded("reference")
     assert report.passed, report.text()
-    assert [c.key for c in report.cases] == [c.key for c in grading.CASES]
+    assert [c.key for c in report.cases] == [c.key for c in CASES]
     assert {"another_head", "missing_file", "outside_root", "two_calls"} <= {c.key for c in report.cases}
     assert report.link is None and report.case is None
 
@@ -200,7 +201,7 @@ def test_the_learners_recorded_messages_are_valid_api_shapes() -> None:
     """Two calls and a leading message (the new stand-in options) stay within the OpenAI schema."""
     from test_engine_fixtures import errors, openai_errors
 
-    for case in grading.CASES:
+    for case in CASES:
         if case.key not in ("two_calls", "text_first", "bad_arguments", "unknown_alias"):
             continue
         record = grading.run_local(define(REFERENCE), case)

@@ -12,7 +12,7 @@ import pytest
 from lessons_lib import MODEL_NAME, TASK, workbench
 from lessons_lib.core.queries import mcp_exchanges, model_rounds
 from lessons_lib.core.tracetypes import check_trace
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.standin_rules import Script
 
 
 def frame(request_id: object, arguments: object, name: str = "read_text_file") -> dict[str, object]:

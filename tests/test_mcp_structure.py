@@ -11,7 +11,8 @@ from _engine_support import notes_lines
 from lessons_lib.engine.fileservice import OUTPUT_SCHEMA, build_server
 from lessons_lib.engine.specs import frame_errors, openai_errors
 from lessons_lib.examples.mcp.structure import Piece, Tour, labelled, tour_structure, uri_of
-from lessons_lib.examples.mcp.structured import StructuredCall, call_structured, feedback_items
+from lessons_lib.examples.mcp.structured import StructuredCall, call_structured
+from lessons_lib.examples.mcp.structured import feedback_per_api as feedback_items
 
 
 @pytest.fixture(scope="module")

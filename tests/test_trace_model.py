@@ -10,10 +10,10 @@ import pytest
 
 from lessons_lib.core import apishapes
 from lessons_lib.core import queries as q
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import Trace, TraceShapeError, load_trace
-from lessons_lib.core.tracetypes import check_trace
+from lessons_lib.core.trace import Trace, load_trace
+from lessons_lib.core.tracetypes import TraceShapeError, check_trace
 
 TRACE = json.loads((DATA_DIR / "trace.json").read_text(encoding="utf-8"))
 
@@ -90,7 +90,7 @@ def test_replies_pair_by_service_and_id() -> None:
     # replies in the opposite order to the requests
     for sender, receiver, body in (frames[0], frames[2], frames[3], frames[1]):
         trace.add("mcp", sender, receiver, "tools/call", body)
-    pairs = {x.service: q.get_in(x.reply, "result", "n") for x in q.mcp_exchanges(trace)}
+    pairs = {x.service: get_in(x.reply, "result", "n") for x in q.mcp_exchanges(trace)}
     assert pairs == {"fs": 0, "archive": 1}
     assert q.mcp_exchange(trace, "archive", 3) == q.mcp_exchanges(trace, service="archive")[0]
 

@@ -13,7 +13,9 @@ from _verify_samples import event_body, good_trace, honest_failure
 
 from lessons_lib import diagnose as exported
 from lessons_lib.checks import verify
-from lessons_lib.checks.doctor import STEPS, Diagnosis, diagnose
+from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks.doctor import Diagnosis, diagnose
+from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli.checks import main_diagnose as main
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -194,9 +196,7 @@ def test_a_break_in_the_second_call_is_found(
     assert words in diagnosis.broken.evidence, diagnosis.broken.evidence
 
 
-@pytest.mark.parametrize(
-    "data", [None, [], {}, {"events": "x"}, {"format": verify.ROUNDTRIP_FORMAT}, "nope.json"]
-)
+@pytest.mark.parametrize("data", [None, [], {}, {"events": "x"}, {"format": ROUNDTRIP_FORMAT}, "nope.json"])
 def test_input_that_is_not_a_trace_raises_one_clear_value_error(data: Any) -> None:
     with pytest.raises(ValueError) as info:
         diagnose(data)
@@ -273,7 +273,7 @@ VERIFIER_MODULES = [
     "_rules",
     "fieldchecks",
     "roundtripchecks",
-    "_attachments",
+    "attachments",
     "_chainsteps",
     "_mistakes",
 ]

@@ -10,6 +10,8 @@ import pytest
 from _verify_samples import event_body, good_fragments, good_trace, honest_failure
 
 from lessons_lib.checks import verify
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.evidence import FRAGMENTS_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
@@ -34,7 +36,7 @@ def test_fragments_have_the_documented_shape() -> None:
         "feedback",
         "link",
     ]
-    assert fr["format"] == verify.FRAGMENTS_FORMAT
+    assert fr["format"] == FRAGMENTS_FORMAT
     assert isinstance(fr["model_call"]["arguments"], str)
     assert isinstance(fr["mcp_request"]["params"]["arguments"], dict)
     assert fr["mcp_declaration"]["inputSchema"] == fr["declaration"]["parameters"]
@@ -44,18 +46,16 @@ def test_fragments_have_the_documented_shape() -> None:
 def test_fragments_are_a_pure_deterministic_copy() -> None:
     trace = good_trace()
     before = json.dumps(trace, sort_keys=True)
-    first = verify.fragments_from_trace(trace)
+    first = fragments_from_trace(trace)
     first["model_call"]["call_id"] = "changed"
     assert json.dumps(trace, sort_keys=True) == before
-    assert dump_json(verify.fragments_from_trace(trace)) == dump_json(
-        verify.fragments_from_trace(good_trace())
-    )
-    assert verify.fragments_from_trace(Trace.from_dict(good_trace())) == verify.fragments_from_trace(trace)
+    assert dump_json(fragments_from_trace(trace)) == dump_json(fragments_from_trace(good_trace()))
+    assert fragments_from_trace(Trace.from_dict(good_trace())) == fragments_from_trace(trace)
 
 
 def test_recorded_attachment_matches_the_trace_byte_for_byte() -> None:
     path = DATA_DIR / "field_fragments.json"
-    assert path.read_text(encoding="utf-8") == dump_json(verify.fragments_from_trace(good_trace()))
+    assert path.read_text(encoding="utf-8") == dump_json(fragments_from_trace(good_trace()))
 
 
 def test_untouched_fragments_pass_every_check() -> None:
@@ -67,7 +67,7 @@ def test_untouched_fragments_pass_every_check() -> None:
 
 @pytest.mark.parametrize("convert", ["trace", "roundtrip"])
 def test_a_trace_or_a_roundtrip_is_converted(convert: str) -> None:
-    data: Any = good_trace() if convert == "trace" else verify.roundtrip_from_trace(good_trace())
+    data: Any = good_trace() if convert == "trace" else roundtrip_from_trace(good_trace())
     report = verify.verify_fields(data)
     assert report.ok, report.text()
 
@@ -156,9 +156,7 @@ def test_each_broken_field_fails_its_check_with_a_reason(path: str, value: Any, 
     assert words in check.reason, check.reason
 
 
-@pytest.mark.parametrize(
-    "data", [None, 3, "text", [], {}, {"model_call": []}, {"format": verify.FRAGMENTS_FORMAT}]
-)
+@pytest.mark.parametrize("data", [None, 3, "text", [], {}, {"model_call": []}, {"format": FRAGMENTS_FORMAT}])
 def test_wrong_shapes_fail_with_reasons_and_never_raise(data: Any) -> None:
     report = verify.verify_fields(data)
     assert not report.ok
@@ -224,6 +222,6 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_the_request_shapes_match_the_recorded_messages() -> None:
     trace = good_trace()
-    fr = verify.fragments_from_trace(trace)
+    fr = fragments_from_trace(trace)
     assert fr["model_call"] == event_body(trace, "response_1")["output"][0]
     assert fr["feedback"] == event_body(trace, "request_2")["input"][-1]

@@ -25,7 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib.checks import verify
-from lessons_lib.checks.doctor import STEPS, diagnose
+from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.doctor import diagnose
+from lessons_lib.core.jsonvalue import same
 
 RT = good_roundtrip()
 FR = good_fragments()
@@ -97,7 +100,7 @@ def mutations(draw: st.DrawFn, base: Any) -> tuple[tuple[Any, ...], Any, Any]:
     elif how == "nudge":
         new = draw(nudged(old))
     else:
-        new = draw(values.filter(lambda v: not verify.same(v, old)))
+        new = draw(values.filter(lambda v: not same(v, old)))
     return path, new, set_at(base, path, new)
 
 
@@ -124,9 +127,9 @@ def arguments_unchanged(before: Any, after: Any) -> bool:
     """The model's arguments still parse to exactly the same object (spacing may differ)."""
     a, b = get_at(before, ("model_call", "arguments")), get_at(after, ("model_call", "arguments"))
     if not (isinstance(a, str) and isinstance(b, str)):
-        return a is b or verify.same(a, b)
+        return a is b or same(a, b)
     try:
-        return verify.same(json.loads(a), json.loads(b))
+        return same(json.loads(a), json.loads(b))
     except ValueError:
         return False
 
@@ -182,8 +185,8 @@ def test_trace_mutations_never_crash_the_doctor_or_the_converters(case: Any) -> 
     diagnosis = diagnose(mutated)
     assert [f.key for f in diagnosis.findings] == [key for key, _ in STEPS]
     assert all(f.evidence for f in diagnosis.findings)
-    answered(verify.verify_fields(verify.fragments_from_trace(mutated)))
-    answered(verify.verify_roundtrip(verify.roundtrip_from_trace(mutated)))
+    answered(verify.verify_fields(fragments_from_trace(mutated)))
+    answered(verify.verify_roundtrip(roundtrip_from_trace(mutated)))
     if any(not unchanged_at(TRACE, mutated, p) for p in [("links", 0, "call_id"), ("links", 0, "mcp_id")]):
         assert not diagnosis.ok, f"mutation at {path} broke the links but the doctor passed"
 

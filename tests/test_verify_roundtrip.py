@@ -10,6 +10,8 @@ import pytest
 from _verify_samples import good_roundtrip, good_trace, honest_failure
 
 from lessons_lib.checks import verify
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import dump_json
@@ -30,7 +32,7 @@ def test_roundtrip_has_the_documented_shape() -> None:
         "response_2",
         "links",
     ]
-    assert rt["format"] == verify.ROUNDTRIP_FORMAT
+    assert rt["format"] == ROUNDTRIP_FORMAT
     assert rt["mcp_request"]["id"] == rt["mcp_response"]["id"] == rt["links"][0]["mcp_id"]
 
 
@@ -38,7 +40,7 @@ def test_recorded_attachment_matches_the_trace_byte_for_byte() -> None:
     path = DATA_DIR / "responses_roundtrip.json"
     if not path.exists():
         pytest.fail("data/responses_roundtrip.json is missing: run `python -m lessons_lib record`")
-    assert path.read_text(encoding="utf-8") == dump_json(verify.roundtrip_from_trace(good_trace()))
+    assert path.read_text(encoding="utf-8") == dump_json(roundtrip_from_trace(good_trace()))
 
 
 def test_roundtrip_bodies_are_the_message_fixtures() -> None:
@@ -145,9 +147,7 @@ def test_each_broken_link_fails_its_check(path: tuple[Any, ...], value: Any, key
     assert words in check.reason, check.reason
 
 
-@pytest.mark.parametrize(
-    "data", [None, 1, "x", [], {}, {"request_1": 5}, {"format": verify.ROUNDTRIP_FORMAT}]
-)
+@pytest.mark.parametrize("data", [None, 1, "x", [], {}, {"request_1": 5}, {"format": ROUNDTRIP_FORMAT}])
 def test_wrong_shapes_fail_with_reasons_and_never_raise(data: Any) -> None:
     report = verify.verify_roundtrip(data)
     assert not report.ok
@@ -165,7 +165,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad.write_text(dump_json(mutate(("request_2", "input", 2, "call_id"), "3")), encoding="utf-8")
     assert cli_checks.main_roundtrip([str(bad)]) == 1
     fragments = tmp_path / "field_fragments.json"
-    fragments.write_text(dump_json(verify.fragments_from_trace(good_trace())), encoding="utf-8")
+    fragments.write_text(dump_json(fragments_from_trace(good_trace())), encoding="utf-8")
     capsys.readouterr()
     assert cli_checks.main_roundtrip([str(fragments)]) == 2
     err = capsys.readouterr().err

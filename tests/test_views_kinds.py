@@ -10,17 +10,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from lessons_lib.core.kinds import (
-    TABLES,
-    TYPE_TITLES,
-    Pattern,
-    classify,
-    detect_type,
-    format_path,
-    kind_of,
-    parse_path,
-    walk,
-)
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.core.fieldpath import Pattern, format_path, parse_path
+from lessons_lib.core.kinds import classify, kind_of, walk
+from lessons_lib.core.kindtables import TABLES, TYPE_TITLES
+from lessons_lib.core.msgtype import detect_type
 from lessons_lib.core.paths import DATA_DIR
 
 
@@ -270,11 +264,10 @@ def test_every_trace_event_is_classified() -> None:
 
 @pytest.mark.parametrize("name", ["field_fragments", "responses_roundtrip"])
 def test_attachments_are_classified(name: str) -> None:
-    from lessons_lib.checks import verify
 
     trace = load("trace")
     path = DATA_DIR / f"{name}.json"
-    build = verify.fragments_from_trace if name == "field_fragments" else verify.roundtrip_from_trace
+    build = fragments_from_trace if name == "field_fragments" else roundtrip_from_trace
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else build(trace)
     assert detect_type(data) == ("field_fragments" if name == "field_fragments" else "roundtrip")
     for f in walk(data):

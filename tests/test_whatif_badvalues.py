@@ -7,7 +7,7 @@ import re
 import pytest
 
 from lessons_lib.core import queries as q
-from lessons_lib.engine.offline_model import FAILURE_PREFIX
+from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.examples.files.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
 
 

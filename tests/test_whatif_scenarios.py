@@ -8,8 +8,8 @@ import re
 import pytest
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.engine.offline_model import FAILURE_PREFIX
 from lessons_lib.examples.files.scenarios import ARCHIVE_DIR, SCENARIOS, run_scenario
 
 

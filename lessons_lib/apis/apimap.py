@@ -17,7 +17,8 @@ from typing import Any, Final
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.htmltable import Cell, html_table, markup
-from lessons_lib.views.changetable import abbreviate, text_table
+from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import text_table
 
 APIS: Final = ("responses", "chat", "anthropic")
 TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
@@ -82,7 +83,8 @@ def _fixture(api: str, name: str) -> Any:
 def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
     if path is None:
         return "（没有这个字段）", None
-    from lessons_lib.core.kinds import kind_of, nodes_along, parse_path
+    from lessons_lib.core.fieldpath import parse_path
+    from lessons_lib.core.kinds import kind_of, nodes_along
 
     value = nodes_along(message, parse_path(path))[-1]
     kind = kind_of(message, path)
@@ -139,7 +141,8 @@ def api_map() -> ApiTable:
 
 def api_side_by_side(name: str = "request_1") -> ApiTable:
     """The leaf fields of the same message in the three APIs, grouped by kind. Lesson 20."""
-    from lessons_lib.core.kinds import format_path, walk
+    from lessons_lib.core.fieldpath import format_path
+    from lessons_lib.core.kinds import walk
 
     by_kind: dict[Kind, dict[str, list[str]]] = {k: {a: [] for a in APIS} for k in KINDS}
     for api in APIS:

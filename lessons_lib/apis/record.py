@@ -29,7 +29,7 @@ FILES: Final = (
 
 def api_fixtures(trace: Trace, api: str) -> dict[str, Any]:
     """File name -> JSON object for one API's run."""
-    from lessons_lib.checks.verify import roundtrip_from_trace
+    from lessons_lib.checks.attachments import roundtrip_from_trace
 
     mcp_request, mcp_response = trace.mcp_pair("tools/call")
     data = trace.to_dict()

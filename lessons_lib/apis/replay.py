@@ -20,7 +20,8 @@ from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import dump_json
 from lessons_lib.engine.apis import load
-from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport
+from lessons_lib.engine.models import RecordingTransport
+from lessons_lib.engine.redact import OFFLINE_KEY
 from lessons_lib.engine.runsync import run_sync
 
 

@@ -1,7 +1,7 @@
 """The sabotage catalogue of the two newer APIs: mistakes only Chat or Anthropic code can make. Lesson 22.
 
 Each entry of ``API_SABOTAGES`` makes one mistake in a copy of a good trace of its API (the
-edits are ``lessons_lib.checks.verify_apis``'s, applied to the trace's own bodies) and names
+edits are those of ``apis/<name>/checks.py``, applied to the trace's own bodies) and names
 the link of the troubleshooting order it should break. ``run_api_sabotage(name)`` applies it to
 ``data/<api>/trace.json`` and shows how ``verify_fields``, ``verify_roundtrip`` and
 ``diagnose`` answer, like ``run_sabotage`` does for part one's catalogue. Standard library only.
@@ -13,12 +13,14 @@ import copy
 from collections.abc import Callable
 from typing import Final
 
+from lessons_lib.apis.anthropic.checks import stringify_input, tool_result_as_assistant
+from lessons_lib.apis.chat.checks import drop_tool_call_id
+from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.evidence import as_dict, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
-from lessons_lib.checks.verify import roundtrip_from_trace, verify_fields, verify_roundtrip
-from lessons_lib.checks.verify_apis import drop_tool_call_id, stringify_input, tool_result_as_assistant
+from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.core.jsonvalue import JSONObject
 
 Edit = Callable[[JSONObject], JSONObject]

@@ -22,7 +22,6 @@ from lessons_lib.checks.evidence import (
     call_items,
     declared_tool,
     feedback_output,
-    input_items,
     is_call,
     link_records,
     mcp_exchange,
@@ -32,8 +31,9 @@ from lessons_lib.checks.evidence import (
     result_text,
 )
 from lessons_lib.checks.fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
-from lessons_lib.checks.jsoncheck import Fail, diff_path, need, obj, show
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.checks.jsoncheck import Fail, need, obj, show
+from lessons_lib.core.apishapes import input_items
+from lessons_lib.core.jsonvalue import JSONObject, diff_path
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 STEPS: Final = (

@@ -17,7 +17,6 @@ from lessons_lib.checks.evidence import (
     call_items,
     first_call,
     first_exchange,
-    input_items,
     is_call,
     is_output,
     model_body,
@@ -25,6 +24,7 @@ from lessons_lib.checks.evidence import (
     result_text,
 )
 from lessons_lib.checks.jsoncheck import Fail
+from lessons_lib.core.apishapes import input_items
 from lessons_lib.core.jsonvalue import JSONObject
 
 Trace = dict[str, Any]

@@ -12,8 +12,8 @@ import json
 import posixpath
 from typing import Any, Final
 
-from lessons_lib.checks.jsoncheck import Fail, json_kind, need, obj, same, show
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.checks.jsoncheck import Fail, json_kind, need, obj, show
+from lessons_lib.core.jsonvalue import JSONObject, same
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 JSON_TYPES: Final = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})

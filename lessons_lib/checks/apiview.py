@@ -4,23 +4,24 @@ The verifiers and the doctor were written for Responses messages. A Chat Complet
 Anthropic Messages exchange carries the same parts in other places (the map table of lesson
 20), so ``responses_view`` rewrites a request or a response into the Responses places, part
 for part, without repairing anything: a missing ``tool_call_id`` stays missing, a stringified
-``input`` stays a string, a ``tool_result`` stays where it was sent. The API-specific checks
+``input`` stays a string, a ``tool_result`` stays where it was sent; each API's half of the map
+is in its folder (``apis/<name>/view.py``), named by the API registry. The API-specific checks
 (``lessons_lib.checks.verify_apis``) judge what that map cannot express. Standard library only.
 """
 
 from __future__ import annotations
 
 import copy
-import json
+import importlib
+from types import ModuleType
 from typing import Final
 
-from lessons_lib.checks.evidence import TRACE_FORMAT
-from lessons_lib.core.apiregistry import api_entry, is_reference
-from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.apiregistry import REGISTRY, api_entry, is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.tracetypes import FORMAT as TRACE_FORMAT
 
-APIS: Final = ("responses", "chat", "anthropic")
-API_TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
+APIS: Final = tuple(REGISTRY)
+API_TITLES: Final = {name: entry.title for name, entry in REGISTRY.items()}
 
 
 def api_of_body(body: object) -> str | None:
@@ -60,73 +61,6 @@ def api_of(data: object) -> str:
     return "responses"
 
 
-def _text(content: JSON) -> JSON:
-    if isinstance(content, list):
-        parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
-        return "\n".join(parts) if parts else content
-    return content
-
-
-def _message(role: JSON, text: JSON) -> JSONObject:
-    """A message item; an assistant's text as one output_text part, as a Response holds it."""
-    if role == "assistant":
-        return {"type": "message", "role": role, "content": [{"type": "output_text", "text": text}]}
-    return {"type": "message", "role": role, "content": text}
-
-
-def _call(call_id: JSON, name: JSON, arguments: JSON, object_input: bool) -> JSONObject:
-    item: JSONObject = {"type": "function_call", "name": name}
-    if call_id is not None:
-        item["call_id"] = call_id
-    item["arguments"] = (
-        json.dumps(arguments, ensure_ascii=False)
-        if object_input and isinstance(arguments, dict)
-        else arguments
-    )
-    return item
-
-
-def _output(call_id: JSON, output: JSON, present: bool = True) -> JSONObject:
-    item: JSONObject = {"type": "function_call_output"}
-    if present:
-        item["call_id"] = call_id
-    item["output"] = output
-    return item
-
-
-def _chat_items(message: JSONObject) -> list[JSON]:
-    role = message.get("role")
-    if role == "tool":
-        return [
-            _output(message.get("tool_call_id"), _text(message.get("content")), "tool_call_id" in message)
-        ]
-    items: list[JSON] = []
-    if message.get("content") not in (None, ""):
-        items.append(_message(role, _text(message.get("content"))))
-    for call in objects(message.get("tool_calls")):
-        name, arguments = get_in(call, "function", "name"), get_in(call, "function", "arguments")
-        items.append(_call(call.get("id"), name, arguments, False))
-    return items
-
-
-def _anthropic_items(message: JSONObject) -> list[JSON]:
-    role, content = message.get("role"), message.get("content")
-    if isinstance(content, str):
-        return [_message(role, content)]
-    items: list[JSON] = []
-    for block in objects(content):
-        kind = block.get("type")
-        if kind == "text":
-            items.append(_message(role, block.get("text")))
-        elif kind == "tool_use":
-            items.append(_call(block.get("id"), block.get("name"), block.get("input"), True))
-        elif kind == "tool_result":
-            text = _text(block.get("content"))
-            failed = block.get("is_error") is True and isinstance(text, str)
-            items.append(_output(block.get("tool_use_id"), f"{FAILURE_PREFIX}{text}" if failed else text))
-    return items
-
-
 def _tools(api: str, tools: JSON) -> JSON:
     if not isinstance(tools, list):
         return tools
@@ -140,21 +74,9 @@ def _tools(api: str, tools: JSON) -> JSON:
     return out
 
 
-def _chat_reply(body: JSONObject) -> list[JSON] | None:
-    if "choices" not in body:
-        return None  # a request
-    message = get_in(body, "choices", 0, "message")
-    return _chat_items(message) if isinstance(message, dict) else []
-
-
-def _anthropic_reply(body: JSONObject) -> list[JSON] | None:
-    if body.get("type") != "message":
-        return None  # a request
-    return _anthropic_items({"role": "assistant", "content": body.get("content")})
-
-
-_VIEWS: Final = {"chat": (_chat_reply, _chat_items), "anthropic": (_anthropic_reply, _anthropic_items)}
-"""Per API (a registry name): its reply's items and a message's items, in the Responses places."""
+def _view(api: str) -> ModuleType:
+    """The API's view module (``apis/<name>/view.py``), named by the registry."""
+    return importlib.import_module(api_entry(api).view)
 
 
 def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
@@ -166,12 +88,16 @@ def responses_view(api: str, body: JSON) -> JSON:
     body = copy.deepcopy(body)
     if is_reference(api) or not isinstance(body, dict):
         return body
-    reply, convert = _VIEWS[api_entry(api).name]
-    output = reply(body)
+    view = _view(api)
+    output = view.reply_items(body)
     if output is not None:
         return _response(body, output)
     messages = body.get("messages")
-    items = [i for m in objects(messages) for i in convert(m)] if isinstance(messages, list) else messages
+    items = (
+        [i for m in objects(messages) for i in view.message_items(m)]
+        if isinstance(messages, list)
+        else messages
+    )
     return {
         "model": body.get("model"),
         "input": items,

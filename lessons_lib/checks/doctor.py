@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from lessons_lib.checks._attachments import roundtrip_from_trace
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
 from lessons_lib.checks.apiview import api_of, responses_trace
-from lessons_lib.checks.evidence import as_dict, call_items, kind_of, model_body, require_trace
+from lessons_lib.checks.attachments import roundtrip_from_trace
+from lessons_lib.checks.evidence import as_dict, attachment_kind, call_items, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.verify_apis import api_problems
 from lessons_lib.checks.verify_report import esc
@@ -150,7 +150,7 @@ def _as_trace(trace: object) -> JSONObject:
         except Fail as exc:
             raise ValueError(str(exc)) from None
     data = as_dict(trace)
-    kind = kind_of(data)
+    kind = attachment_kind(data)
     if kind in ("fragments", "roundtrip"):
         raise ValueError(f"这是 {kind} 文件，不是完整的 trace：diagnose 需要 data/trace.json 这样的 trace")
     return require_trace(data)

@@ -18,7 +18,6 @@ from lessons_lib.core.apishapes import (
     answer_text,
     declared_tools,
     feedback_items,
-    input_items,
     tool_calls,
 )
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
@@ -78,8 +77,9 @@ def link_records(links: JSON, call_id: JSON = None) -> list[JSONObject]:
     return records if call_id is None else [r for r in records if r.get("call_id") == call_id]
 
 
-def link_for(links: JSON, call: JSON) -> JSONObject | None:
-    """The application's link record for this call, else the first one."""
+def link_or_first(links: JSON, call: JSON) -> JSONObject | None:
+    """The application's link record for this call, else the first one (``core.queries.link_for``
+    takes a trace and a call id and answers None when no link has it)."""
     records = link_records(links)
     call_id = get_in(call, "call_id")
     return next((r for r in records if r.get("call_id") == call_id), records[0] if records else None)
@@ -143,12 +143,12 @@ def first_exchange(
 ) -> tuple[JSONObject | None, JSONObject | None, JSONObject | None, JSONObject | None]:
     """The first tool call of a trace, its link record, and the MCP request and response it led to."""
     call = first_call(model_body(trace, "response_1"))
-    link = link_for(get_in(trace, "links"), call)
+    link = link_or_first(get_in(trace, "links"), call)
     request, response = mcp_exchange(trace, *((link.get("service"), link.get("mcp_id")) if link else ()))
     return call, link, request, response
 
 
-def kind_of(data: JSON) -> str | None:
+def attachment_kind(data: JSON) -> str | None:
     """'trace', 'roundtrip', 'fragments' or None, from the format key or else the keys present."""
     if not isinstance(data, dict):
         return None
@@ -160,6 +160,3 @@ def kind_of(data: JSON) -> str | None:
         if key in data:
             return kind
     return None
-
-
-__all__ = ["input_items", "objects"]  # re-exported for the checks

@@ -17,10 +17,10 @@ from lessons_lib.checks._rules import (
     values_follow_rule,
 )
 from lessons_lib.checks.evidence import feedback_output, result_text
-from lessons_lib.checks.jsoncheck import first_text_diff, need, obj, same, show
+from lessons_lib.checks.jsoncheck import first_text_diff, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject, same
 
 
 def need_reply_to(reply_id: object, mcp_id: object) -> None:

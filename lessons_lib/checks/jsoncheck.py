@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lessons_lib.core.jsonvalue import JSON, diff_path, same
+from lessons_lib.core.jsonvalue import JSON
 
 
 class Fail(Exception):
@@ -94,6 +94,3 @@ def load_json(path: object) -> JSON:
             else "nested too deeply"
         )
         raise Fail(f"{p} is not valid JSON ({where}); fix it and run again") from None
-
-
-__all__ = ["diff_path", "same"]  # re-exported for the checks

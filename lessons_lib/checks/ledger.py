@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.core import queries as q
-from lessons_lib.core.apishapes import feedback_items, input_items, tool_calls
+from lessons_lib.core.apishapes import ToolCall, feedback_items, input_items, tool_calls
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
@@ -52,7 +52,7 @@ def _rounds(trace: object) -> list[q.ModelRound]:
     return q.model_rounds(trace)
 
 
-def _calls(body: object) -> list[q.ToolCall]:
+def _calls(body: object) -> list[ToolCall]:
     return tool_calls(body, DEFAULT_API)
 
 
@@ -106,7 +106,7 @@ def _outputs(request: object) -> dict[str, list[str]]:
 
 def links_of(trace: object) -> list[JSONObject]:
     """The link records as plain JSON objects (with the ``attempts`` the typed ``Link`` leaves out)."""
-    return objects(q.get_in(q.as_data(trace), "links"))
+    return objects(get_in(q.as_data(trace), "links"))
 
 
 def attempts_of(link: JSONObject) -> list[JSON]:
@@ -183,7 +183,7 @@ def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> 
         if exchange is not None and exchange.reply is not None:
             results[str(link.get("call_id"))] = reply_output(exchange.reply)
         call = made.get(str(link.get("call_id")))
-        given = q.get_in(exchange.request, "params", "arguments") if exchange else None
+        given = get_in(exchange.request, "params", "arguments") if exchange else None
         if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
             problems.append(f"调用 {link.get('call_id')}：服务收到的参数和模型发出的不一样")
     for n, request in sorted(requests.items()):

@@ -13,16 +13,9 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.checks._attachments import fragments_from_roundtrip
 from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
-from lessons_lib.checks.evidence import (
-    call_items,
-    input_items,
-    is_call,
-    is_output,
-    message_text,
-    output_items,
-)
+from lessons_lib.checks.attachments import fragments_from_roundtrip
+from lessons_lib.checks.evidence import call_items, is_call, is_output, message_text, output_items
 from lessons_lib.checks.fieldchecks import (
     check_feedback,
     check_mcp_pair,
@@ -31,9 +24,10 @@ from lessons_lib.checks.fieldchecks import (
     check_values_equal,
     need_not_mcp_id,
 )
-from lessons_lib.checks.jsoncheck import diff_path, list_of, need, obj, same, show
+from lessons_lib.checks.jsoncheck import list_of, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.apishapes import input_items
+from lessons_lib.core.jsonvalue import JSONObject, diff_path, same
 
 
 def check_declaration_kept(roundtrip: object) -> str:

@@ -24,10 +24,11 @@ from lessons_lib.checks._mistakes import (
     raw_as_answer,
     rule_as_value,
 )
+from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
 from lessons_lib.checks.jsoncheck import Fail, load_json
-from lessons_lib.checks.verify import Report, roundtrip_from_trace, verify_fields, verify_roundtrip
-from lessons_lib.checks.verify_report import esc
+from lessons_lib.checks.verify import verify_fields, verify_roundtrip
+from lessons_lib.checks.verify_report import Report, esc
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import html_table, status

@@ -2,8 +2,8 @@
 
 Standard library only, like the seed's attachment scripts: it runs where nothing else is
 installed and works on plain dicts or a ``lessons_lib.core.trace.Trace``. The work is split over
-small stdlib-only modules: ``_evidence`` (reading a trace), ``_rules`` (rules and values),
-``_fieldchecks`` and ``_roundtripchecks`` (the checks), ``_attachments`` (cutting the
+small stdlib-only modules: ``evidence`` (reading a trace), ``_rules`` (rules and values),
+``fieldchecks`` and ``roundtripchecks`` (the checks), ``attachments`` (cutting the
 attachments from a trace), ``verify_report`` (``Report``, ``Check``); the command lines live in
 ``lessons_lib.cli.checks``.
 Both attachments are written by ``python -m lessons_lib record`` from the recorded trace
@@ -33,24 +33,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from lessons_lib.checks._attachments import (
+from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.attachments import (
     fragments_from_roundtrip,
     fragments_from_trace,
     roundtrip_from_trace,
 )
-from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
 from lessons_lib.checks.evidence import (
-    FRAGMENTS_FORMAT,
-    ROUNDTRIP_FORMAT,
-    TRACE_FORMAT,
     as_dict,
-    kind_of,
-    mcp_exchange,
-    model_body,
-    output_items,
+    attachment_kind,
 )
-from lessons_lib.checks.fieldchecks import FAILURE_PREFIX, field_checks
-from lessons_lib.checks.jsoncheck import Fail, same, show
+from lessons_lib.checks.fieldchecks import field_checks
 from lessons_lib.checks.roundtripchecks import roundtrip_checks, trials
 from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
@@ -77,7 +70,7 @@ def verify_fields(fragments: object) -> Report:
     Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
     """
     fr = as_dict(fragments)
-    kind = kind_of(fr)
+    kind = attachment_kind(fr)
     api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
     if not is_reference(api):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
@@ -90,7 +83,7 @@ def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
     api = api_of(rt)
-    rt = roundtrip_from_trace(rt) if kind_of(rt) == "trace" else rt
+    rt = roundtrip_from_trace(rt) if attachment_kind(rt) == "trace" else rt
     if not is_reference(api):
         return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)
@@ -115,25 +108,4 @@ def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
     return Report(title, judge(rt), ROUNDTRIP_LIMITS, api_trials(rt, api, judge) if sabotage else [])
 
 
-__all__ = [
-    "Check",
-    "Report",
-    "fragments_from_trace",
-    "roundtrip_from_trace",
-    "fragments_from_roundtrip",
-    "kind_of",
-    "verify_fields",
-    "verify_roundtrip",
-    "show",
-    # helpers that moved to private modules, still importable from here as before the split
-    "FAILURE_PREFIX",
-    "FRAGMENTS_FORMAT",
-    "ROUNDTRIP_FORMAT",
-    "TRACE_FORMAT",
-    "Fail",
-    "as_dict",
-    "output_items",
-    "mcp_exchange",
-    "model_body",
-    "same",
-]
+__all__ = ["verify_fields", "verify_roundtrip"]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lessons_lib.checks.doctor import diagnose
-from lessons_lib.checks.evidence import kind_of
+from lessons_lib.checks.evidence import attachment_kind
 from lessons_lib.checks.jsoncheck import load_json, need
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import Report
@@ -42,7 +42,7 @@ def _main(
     def judge(path: str) -> Report:
         data = load_json(path)
         need(
-            kind_of(data) in kinds,
+            attachment_kind(data) in kinds,
             f"{path} is not a {' / '.join(kinds)} file; give {default} or trace.json",
         )
         return verify(data)

@@ -17,11 +17,10 @@ without ``-o``). Exit 0 when every row passed, 1 when some failed, 2 bad input.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.cli.gradeout import parse, report_exit
 from lessons_lib.course.gradebook_cli import gradebook_options
 
 DESCRIPTION = (
@@ -48,10 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     gradebook_options(parser)
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    args = parse(parser, argv)
+    if isinstance(args, int):
+        return args
     if Path(args.file).is_dir():
         from lessons_lib.course.gradebook_cli import run_gradebook
 
@@ -60,10 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.course.grading import GradeInputError
     from lessons_lib.course.grading_files import grade_file
 
-    try:
-        report = grade_file(args.file, function=args.function or "app_loop", cells=args.cells)
-    except GradeInputError as exc:
-        print(f"grade: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) if args.json else report.text())
-    return 0 if report.passed else 1
+    function = args.function or "app_loop"
+    return report_exit(
+        "grade",
+        lambda: grade_file(args.file, function=function, cells=args.cells),
+        GradeInputError,
+        args.json,
+    )

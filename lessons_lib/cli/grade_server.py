@@ -10,9 +10,9 @@ and names the first broken expectation. ``--json`` prints the report as JSON. Ex
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Sequence
+
+from lessons_lib.cli.gradeout import parse, report_exit
 
 DESCRIPTION = (
     "Grade a learner's search_notes MCP server (lesson 12): start FILE as 'python FILE FOLDER' "
@@ -27,16 +27,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", help="the learner's server, a .py file")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply (default %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    args = parse(parser, argv)
+    if isinstance(args, int):
+        return args
     from lessons_lib.course.server_grading import ServerInputError, grade_server_file
 
-    try:
-        report = grade_server_file(args.file, timeout=args.timeout)
-    except ServerInputError as exc:
-        print(f"grade-server: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) if args.json else report.text())
-    return 0 if report.passed else 1
+    return report_exit(
+        "grade-server",
+        lambda: grade_server_file(args.file, timeout=args.timeout),
+        ServerInputError,
+        args.json,
+    )

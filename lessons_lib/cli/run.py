@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.exampleregistry import example_entry, example_names
 from lessons_lib.core.trace import Trace
@@ -123,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def failed_outputs(trace: Trace) -> list[str]:
     """The feedback texts that report a failed call, from the last model request's input."""
     rounds = q.model_rounds(trace)
-    items = q.feedback_items(rounds[-1].request, q.model_api(trace)) if rounds else []
+    items = feedback_items(rounds[-1].request, q.model_api(trace)) if rounds else []
     texts = [i.output for i in items]
     return [t for t in texts if isinstance(t, str) and t.startswith(FAILURE_PREFIX)]
 

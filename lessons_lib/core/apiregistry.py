@@ -46,6 +46,12 @@ class ApiEntry:
     """The key a declared tool sits under ("function" in Chat Completions; "" = none)."""
     rule: str = "parameters"
     """The declared tool's rule field (``input_schema`` in Anthropic Messages)."""
+    checks: str = ""
+    """The module of the API's own round-trip checks (``CHECKS``, ``TRIALS``); "" = none."""
+    view: str = ""
+    """The module mapping the API's messages to the Responses places (``reply_items``, ``message_items``)."""
+    words: str = ""
+    """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
 
 
 _MODELS: Final = "lessons_lib.engine.models"
@@ -78,6 +84,9 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         f"{_MODELS}:ENABLE_LIVE",
         fixtures="chat",
         wrapper="function",
+        checks="lessons_lib.apis.chat.checks",
+        words="lessons_lib.apis.chat.words",
+        view="lessons_lib.apis.chat.view",
     ),
     "anthropic": ApiEntry(
         "anthropic",
@@ -93,6 +102,9 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         fixtures="anthropic",
         choice_family=1,
         rule="input_schema",
+        checks="lessons_lib.apis.anthropic.checks",
+        words="lessons_lib.apis.anthropic.words",
+        view="lessons_lib.apis.anthropic.view",
     ),
 }
 assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list

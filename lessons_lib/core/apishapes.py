@@ -20,7 +20,7 @@ missing: judging a wrong shape is the verifiers' job. Standard library only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from lessons_lib.core.apiregistry import is_reference
@@ -30,13 +30,24 @@ from lessons_lib.core.tracetypes import DEFAULT_API, ModelApi
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call in a model response, as that API spells it (``item`` is the item received)."""
+    """One tool call in a model response, in the response's order: the one call type of the
+    readers here, the checks and the host loop (``engine.adapters``). Lesson 06.
 
-    call_id: JSON
-    name: JSON
+    ``call_id`` is None and ``name`` "" when the model sent no text there (the item as received,
+    ``item``, keeps what it did send: judging a wrong shape is the verifiers' job).
+    """
+
+    call_id: str | None
+    name: str
     arguments: JSON
     """The ``arguments`` text (Responses, Chat Completions) or the ``input`` object (Anthropic)."""
-    item: JSONObject
+    item: JSONObject = field(default_factory=dict)
+
+
+def _call(call_id: JSON, name: JSON, arguments: JSON, item: JSONObject) -> ToolCall:
+    return ToolCall(
+        call_id if isinstance(call_id, str) else None, name if isinstance(name, str) else "", arguments, item
+    )
 
 
 @dataclass(frozen=True)
@@ -71,7 +82,7 @@ def _typed(items: list[JSONObject], kind: str) -> list[JSONObject]:
 # ------------------------------------------------------------------ OpenAI Responses
 def _responses_calls(response: JSON) -> list[ToolCall]:
     items = _typed(objects(get_in(response, "output")), "function_call")
-    return [ToolCall(i.get("call_id"), i.get("name"), i.get("arguments"), i) for i in items]
+    return [_call(i.get("call_id"), i.get("name"), i.get("arguments"), i) for i in items]
 
 
 def _responses_inputs(request: JSON) -> list[JSONObject]:
@@ -102,7 +113,7 @@ def _responses_tools(request: JSON) -> list[DeclaredTool]:
 def _chat_calls(response: JSON) -> list[ToolCall]:
     items = objects(get_in(response, "choices", 0, "message", "tool_calls"))
     return [
-        ToolCall(i.get("id"), get_in(i, "function", "name"), get_in(i, "function", "arguments"), i)
+        _call(i.get("id"), get_in(i, "function", "name"), get_in(i, "function", "arguments"), i)
         for i in items
     ]
 
@@ -127,7 +138,7 @@ def _chat_tools(request: JSON) -> list[DeclaredTool]:
 # ------------------------------------------------------------------ Anthropic Messages
 def _anthropic_calls(response: JSON) -> list[ToolCall]:
     blocks = _typed(objects(get_in(response, "content")), "tool_use")
-    return [ToolCall(b.get("id"), b.get("name"), b.get("input"), b) for b in blocks]
+    return [_call(b.get("id"), b.get("name"), b.get("input"), b) for b in blocks]
 
 
 def _anthropic_feedback(request: JSON) -> list[Feedback]:

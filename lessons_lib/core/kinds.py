@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lessons_lib.core.fieldpath import PathT, Pattern, format_path, parse_path
+from lessons_lib.core.fieldpath import PathT, format_path, parse_path
 from lessons_lib.core.glossary import Kind
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kindtables import NEST, TABLES, TYPE_TITLES, compiled_table
-from lessons_lib.core.msgtype import DETECTORS, detect_known, detect_type
+from lessons_lib.core.kindtables import NEST, TABLES, compiled_table
+from lessons_lib.core.msgtype import detect_known, detect_type
 
 
 @dataclass(frozen=True)
@@ -142,19 +142,4 @@ def walk(message: JSON, message_type: str | None = None) -> Iterator[Field]:
     yield from visit((), [message])
 
 
-__all__ = [
-    "DETECTORS",
-    "TYPE_TITLES",
-    "Field",
-    "Match",
-    "PathT",
-    "Pattern",
-    "classify",
-    "detect_known",
-    "detect_type",
-    "format_path",
-    "kind_of",
-    "nodes_along",
-    "parse_path",
-    "walk",
-]
+__all__ = ["Field", "Match", "classify", "kind_of", "nodes_along", "walk"]

@@ -254,23 +254,14 @@ def exchange_for(trace: object, call_id: JSON) -> McpExchange | None:
 
 
 __all__ = [
-    "DeclaredTool",
-    "Feedback",
     "McpExchange",
     "ModelRound",
-    "ToolCall",
     "as_data",
     "calls",
     "declared",
     "events",
-    "get_in",
-    "objects",
     "exchange_for",
     "feedback_for_call",
-    "feedback_items",
-    "tool_calls",
-    "answer_text",
-    "declared_tools",
     "final_answer",
     "is_reply",
     "link_for",

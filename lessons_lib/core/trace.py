@@ -53,7 +53,6 @@ from lessons_lib.core.tracetypes import (
     Outcome,
     ToolEntry,
     TraceData,
-    TraceShapeError,
     check_trace,
 )
 
@@ -165,4 +164,4 @@ def load_trace(path: str | Path) -> Trace:
     return Trace.from_dict(data)
 
 
-__all__ = ["FORMAT", "Trace", "TraceShapeError", "dump_json", "event_number", "load_trace"]
+__all__ = ["Trace", "dump_json", "event_number", "load_trace"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal, NotRequired, TypeAlias, TypedDict, cast
 
-from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.jsonvalue import JSONObject
 
 FORMAT: Final = "lessons_lib.trace/1"
 
@@ -176,6 +176,3 @@ def check_trace(data: object) -> TraceData:
     if "text" in outcome:
         _str(outcome, "text", "trace.outcome")
     return cast(TraceData, data)
-
-
-__all__ = ["JSON", "JSONObject"]  # re-exported: the trace types use them

@@ -137,7 +137,7 @@ class QuickReference(Displayable):
 
 
 def _get(message: Any, path: str) -> JSON:
-    from lessons_lib.core.kinds import parse_path
+    from lessons_lib.core.fieldpath import parse_path
 
     node = message
     for step in parse_path(path):

@@ -10,7 +10,7 @@ import copy
 import json
 from typing import Any
 
-from lessons_lib.examples.orders.exercises import ExerciseResult, _open
+from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
 
 
 def _tool() -> dict[str, Any]:
@@ -29,13 +29,13 @@ def _tool() -> dict[str, Any]:
 
 def check_fingerprint(fingerprint: Any) -> ExerciseResult:
     """Lesson 50: ``fingerprint(tool)`` changes with the definition, never with key order."""
-    blank = _open(
-        fingerprint, "写 def fingerprint(tool): 用 json.dumps(..., sort_keys=True) 和 hashlib.sha256。"
+    blank = unfinished_function(
+        fingerprint,
+        "fingerprint",
+        "写 def fingerprint(tool): 用 json.dumps(..., sort_keys=True) 和 hashlib.sha256。",
     )
     if blank:
         return blank
-    if not callable(fingerprint):
-        return ExerciseResult(False, ("fingerprint 应当是一个函数。",))
     base = _tool()
     shuffled = dict(reversed(list(copy.deepcopy(base).items())))
     shuffled["inputSchema"] = dict(reversed(list(shuffled["inputSchema"].items())))
@@ -85,15 +85,14 @@ class _LearnerScreen:
 
 def check_screen(refuse: Any) -> ExerciseResult:
     """Lesson 52: ``refuse(task, alias, arguments)`` stops the injected write, keeps the asked-for one."""
-    blank = _open(
+    blank = unfinished_function(
         refuse,
+        "refuse",
         "写 def refuse(task, alias, arguments): 写操作的 order_id 不在 task 里时返回一句理由，"
         "否则返回 None。",
     )
     if blank:
         return blank
-    if not callable(refuse):
-        return ExerciseResult(False, ("refuse 应当是一个函数。",))
     from lessons_lib.examples.evolve.injection import ATTACK_TASK, run_attack
 
     asked = "订单 O-1001 破损了，请帮我创建破损调查单。"  # a task the lesson did not run

@@ -78,7 +78,7 @@ def _step1(fn: Learner) -> str:
 def _step2(fn: Learner) -> str:
     from lessons_lib.engine.kit import workbench
     from lessons_lib.engine.kitparts import as_input, ask
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
     script = Script(
         preamble="好的，我来读取。", also=(json.dumps({"path": "/workspace/notes.txt", "tail": 2}),)

@@ -25,7 +25,7 @@ from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
 
 def _run(head: int, preamble: str | None = None) -> TraceData:
     from lessons_lib.engine.host import run_chain
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
     return run_chain(head=head, script=Script(preamble=preamble)).to_dict()
 
@@ -91,7 +91,8 @@ def _check_06(fn: Learner) -> str:
 
 
 def _check_07(fn: Learner) -> str:
-    from lessons_lib.checks.verify import roundtrip_from_trace, verify_roundtrip
+    from lessons_lib.checks.attachments import roundtrip_from_trace
+    from lessons_lib.checks.verify import verify_roundtrip
 
     roundtrip = roundtrip_from_trace(_run(7))
     before = json.dumps(roundtrip, sort_keys=True)

@@ -25,11 +25,11 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import verdict_box
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.course.exercises_base import Learner
-from lessons_lib.course.grading_cases import CASES, LINK_ZH, WHERE, Case, cases_for
+from lessons_lib.course.grading_cases import LINK_ZH, WHERE, Case, cases_for
 from lessons_lib.course.grading_judge import Problem, judge_run
 from lessons_lib.course.grading_traffic import RunRecord
 
-__all__ = ["CASES", "GradeInputError", "GradeReport", "grade_loop", "report_from", "run_local"]
+__all__ = ["GradeInputError", "GradeReport", "grade_loop", "report_from", "run_local"]
 
 DEFAULT_FUNCTION: Final = "app_loop"
 PASS_TEXT: Final = "通过：你的应用循环在全部 {n} 个情形里都走通了整条链路，其中 {m} 个是你没见过的。"

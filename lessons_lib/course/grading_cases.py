@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.example import MISSING_PATH, OUTSIDE_PATH, task_text
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.standin_rules import Script
 
 if TYPE_CHECKING:
     from lessons_lib.engine.kit import Bench

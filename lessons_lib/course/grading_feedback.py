@@ -31,7 +31,7 @@ def _short(value: object, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def kind_of(call: JSONObject, routes: Routes) -> tuple[str, str, str, JSONObject | None]:
+def classify_call(call: JSONObject, routes: Routes) -> tuple[str, str, str, JSONObject | None]:
     """(kind, service, tool, args): kind is ``run``, ``unknown_alias`` or ``bad_arguments``."""
     route = routes.get(str(call.get("name")))
     if route is None:
@@ -47,7 +47,7 @@ def pair_calls(routes: Routes, rnd: Round) -> dict[str, Exchange]:
     paired: dict[str, Exchange] = {}
     for exchange in rnd.sent:
         for call in rnd.calls:
-            kind, service, tool, args = kind_of(call, routes)
+            kind, service, tool, args = classify_call(call, routes)
             call_id = str(call.get("call_id"))
             if kind != "run" or call_id in paired:
                 continue
@@ -61,7 +61,7 @@ def check_sent(routes: Routes, rnd: Round, complete: bool) -> Found | None:
     """The first wrong ``tools/call`` of the round; with ``complete``, also a call never executed."""
     paired = pair_calls(routes, rnd)
     served = {id(x) for x in paired.values()}
-    kinds = [(call, *kind_of(call, routes)) for call in rnd.calls]
+    kinds = [(call, *classify_call(call, routes)) for call in rnd.calls]
     for exchange in rnd.sent:
         if id(exchange) in served:
             continue
@@ -131,7 +131,7 @@ def check_output(
     call_id = call.get("call_id")
     if not isinstance(output, str):
         return "feedback", f"调用 {call_id} 的反馈 output 应当是文本，得到 {_short(output)}"
-    kind, *_ = kind_of(call, routes)
+    kind, *_ = classify_call(call, routes)
     if kind != "run":
         what = (
             f"没有声明的工具 {call.get('name')}"

@@ -278,9 +278,9 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
     if crash is not None:
         raise _Broken(*crash)
     if last.calls:
-        from lessons_lib.course.grading_feedback import kind_of
+        from lessons_lib.course.grading_feedback import classify_call
 
-        broken = [k for k in (kind_of(c, routes)[0] for c in last.calls) if k != "run"]
+        broken = [k for k in (classify_call(c, routes)[0] for c in last.calls) if k != "run"]
         _need(
             not broken,
             broken[0] if broken else "",
@@ -288,7 +288,7 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
             "坏的调用作为失败反馈交回模型，循环继续",
         )
         _need(
-            last.sent or not any(kind_of(c, routes)[0] == "run" for c in last.calls),
+            last.sent or not any(classify_call(c, routes)[0] == "run" for c in last.calls),
             "unexecuted",
             f"模型第 {last.n} 轮给了 {len(last.calls)} 个 function_call，你的循环一个也没有执行就返回了 "
             f"{_short(answer, 40)}：调用要按 type 找出来，逐个执行",

@@ -17,7 +17,7 @@ from typing import Any
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import PRE_STYLE
-from lessons_lib.engine.models import redact
+from lessons_lib.engine.redact import redact
 
 _HTML_STYLE = f"font-family:ui-monospace,Menlo,Consolas,monospace;{PRE_STYLE};margin:0"
 
@@ -97,7 +97,8 @@ def _failed(exc: BaseException) -> LiveResult:
 
 
 def _verify(trace: Any) -> str:
-    from lessons_lib.checks.verify import roundtrip_from_trace, verify_roundtrip
+    from lessons_lib.checks.attachments import roundtrip_from_trace
+    from lessons_lib.checks.verify import verify_roundtrip
 
     return str(verify_roundtrip(roundtrip_from_trace(trace.to_dict())))
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from lessons_lib.examples.orders.exercises import ExerciseResult, _open
+from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
 
 
 def check_allowed(allowed: Any) -> ExerciseResult:
     """Lesson 51: ``allowed(names)`` returns a ``tool_choice`` the official description accepts."""
-    blank = _open(
-        allowed, "写 def allowed(names): 返回 {'type': 'allowed_tools', 'mode': 'auto', 'tools': [...]}。"
+    blank = unfinished_function(
+        allowed,
+        "allowed",
+        "写 def allowed(names): 返回 {'type': 'allowed_tools', 'mode': 'auto', 'tools': [...]}。",
     )
     if blank:
         return blank
-    if not callable(allowed):
-        return ExerciseResult(False, ("allowed 应当是一个函数。",))
     from lessons_lib.examples.evolve.manytools_requests import openai_shape_errors
 
     cases = (

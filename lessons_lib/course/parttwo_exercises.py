@@ -11,15 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
-from lessons_lib.examples.orders.exercises import TODO, ExerciseResult
+from lessons_lib.examples.orders.exercises import ExerciseResult, invalid_schema, unfinished
 
 TOOL: Final = "fs__read_text_file"
-
-
-def _blank(value: Any, hint: str) -> ExerciseResult | None:
-    if value is ... or value is None:
-        return ExerciseResult(False, (f"{TODO}：把 ... 换成你的答案。", f"提示：{hint}"))
-    return None
 
 
 def _verdict(checks: list[tuple[bool, str]]) -> ExerciseResult:
@@ -33,7 +27,7 @@ def check_named_choice(choice: Any) -> ExerciseResult:
     from lessons_lib.apis.replay import replay
     from lessons_lib.course.record import load_fixture
 
-    blank = _blank(choice, '写成 {"type": "function", "function": {"name": ...}}，名字用声明里的别名。')
+    blank = unfinished(choice, '写成 {"type": "function", "function": {"name": ...}}，名字用声明里的别名。')
     if blank:
         return blank
     request = copy.deepcopy(load_fixture("chat/request_1.json"))
@@ -63,7 +57,7 @@ def check_chained_request(second: Any) -> ExerciseResult:
     from lessons_lib.apis.replay import replay_all
     from lessons_lib.course.record import load_fixture
 
-    blank = _blank(second, "model、previous_response_id（第一次响应的 id）、input 里只放反馈、tools。")
+    blank = unfinished(second, "model、previous_response_id（第一次响应的 id）、input 里只放反馈、tools。")
     if blank:
         return blank
     if not isinstance(second, dict):
@@ -102,7 +96,7 @@ WHY: Final = {
 
 def check_layer_choice(picks: Any) -> ExerciseResult:
     """Lesson 40: one of "function" / "openapi" / "mcp" for each of three situations."""
-    blank = _blank(
+    blank = unfinished(
         picks,
         '写字典 {"one_app": ..., "rest_docs": ..., "shared": ...}，值取 "function"、"openapi" 或 "mcp"。',
     )
@@ -122,7 +116,7 @@ def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
     """Lesson 42: a resource and a prompt template as MCP lists them, checked by the ``mcp`` types."""
     from lessons_lib.engine.mcptypes import mcp_type_error
 
-    blank = _blank(resource, '资源写成 {"uri": ..., "name": ..., "mimeType": ...}。') or _blank(
+    blank = unfinished(resource, '资源写成 {"uri": ..., "name": ..., "mimeType": ...}。') or unfinished(
         prompt, '提示模板写成 {"name": ..., "arguments": [{"name": ..., "required": ...}]}。'
     )
     if blank:
@@ -147,7 +141,7 @@ def check_new_revision_call(frame: Any) -> ExerciseResult:
     """Lesson 43: the same ``tools/call`` written for 2026-07-28, checked by that revision's schema."""
     from lessons_lib.engine.specs import frame_errors
 
-    blank = _blank(
+    blank = unfinished(
         frame, "在 2025-11-25 的帧上加 params._meta（协议版本和客户端能力的 io.modelcontextprotocol/* 键）。"
     )
     if blank:
@@ -176,17 +170,15 @@ def check_new_revision_call(frame: Any) -> ExerciseResult:
 def check_output_schema(schema: Any, structured: Any) -> ExerciseResult:
     """Lesson 44: an ``outputSchema`` for a line count and a ``structuredContent`` that matches it."""
     from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
 
-    blank = _blank(
+    blank = unfinished(
         schema, "写一个 type 为 object 的 schema：path 是字符串，lines 是整数，两者必填。"
-    ) or _blank(structured, '写出 notes.txt 前 5 行的结果：{"path": ..., "lines": ...}。')
+    ) or unfinished(structured, '写出 notes.txt 前 5 行的结果：{"path": ..., "lines": ...}。')
     if blank:
         return blank
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        return ExerciseResult(False, (f"这不是合法的 JSON Schema：{exc.message}",))
+    invalid = invalid_schema(schema)
+    if invalid:
+        return invalid
     v = Draft202012Validator(schema)
     return _verdict(
         [

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
@@ -29,7 +30,6 @@ DIAGRAM_DIR = "diagrams"
 
 def fixtures_from_trace(trace: Trace) -> JSONObject:
     """File name -> JSON object: the four model messages, the MCP pair, the attachments, the trace."""
-    from lessons_lib.checks import verify
 
     mcp_request, mcp_response = trace.mcp_pair("tools/call")
     files: dict[str, Any] = {
@@ -41,8 +41,8 @@ def fixtures_from_trace(trace: Trace) -> JSONObject:
         "mcp_response.json": mcp_response,
     }
     data = trace.to_dict()
-    files["field_fragments.json"] = verify.fragments_from_trace(data)
-    files["responses_roundtrip.json"] = verify.roundtrip_from_trace(data)
+    files["field_fragments.json"] = fragments_from_trace(data)
+    files["responses_roundtrip.json"] = roundtrip_from_trace(data)
     files[TRACE_FILE] = data
     return files
 

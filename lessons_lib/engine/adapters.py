@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Final, Protocol
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.tracetypes import Status
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
 JsonObject = JSONObject
 """A JSON object as the host handles it (``core.jsonvalue``): values are checked before use."""
@@ -64,19 +65,6 @@ class Declared:
     tool: str
     description: str
     input_schema: JsonObject
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool call found in a model reply, in the reply's order.
-
-    ``arguments`` is what the model sent: JSON *text* (Responses, Chat Completions) or an
-    object (Anthropic ``input``). ``call_id`` is None when the model sent none.
-    """
-
-    call_id: str | None
-    name: str
-    arguments: JSON
 
 
 @dataclass(frozen=True)

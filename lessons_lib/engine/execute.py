@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Link
-from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
+from lessons_lib.engine.adapters import CallResult, Declared, marked
 from lessons_lib.engine.apptools import AppService, AppTools
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 

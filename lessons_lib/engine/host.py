@@ -34,10 +34,10 @@ from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
 from lessons_lib.engine.modelrecord import ModelRecorder
 from lessons_lib.engine.models import ModelSetting, make_http_client
-from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
 from lessons_lib.engine.runsync import run_sync
+from lessons_lib.engine.standin_rules import Script
 from lessons_lib.engine.stops import answered, check_pairable, model_timeout, round_limit, total_timeout
 
 if TYPE_CHECKING:

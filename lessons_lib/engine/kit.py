@@ -35,8 +35,9 @@ from lessons_lib.engine.execute import Service
 from lessons_lib.engine.kit_standin import Capped, Moves, TrustedSide
 from lessons_lib.engine.kit_wire import REPLY_TIMEOUT, SharedWire
 from lessons_lib.engine.modelrecord import ModelRecorder
-from lessons_lib.engine.models import OFFLINE_KEY, RecordingTransport, offline_setting
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.models import RecordingTransport, offline_setting
+from lessons_lib.engine.redact import OFFLINE_KEY
+from lessons_lib.engine.standin_rules import Script
 from lessons_lib.engine.wire import FramedTransport
 
 if TYPE_CHECKING:

@@ -18,9 +18,7 @@ import httpx2
 from lessons_lib.core.example import MODEL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.tracetypes import ModelInfo
-from lessons_lib.engine.redact import OFFLINE_KEY, redact, redact_json
-
-__all__ = ["OFFLINE_KEY", "redact", "redact_json"]  # re-exported: lessons and the live cell import them here
+from lessons_lib.engine.redact import OFFLINE_KEY
 
 ENABLE_LIVE: Final = (
     "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"

@@ -25,6 +25,7 @@ import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX as FAILURE_PREFIX  # re-exported for older imports
 from lessons_lib.core.jsonvalue import JSONObject, get_in, objects
+from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.engine.standin_rules import (
     NO_TOOLS_DECLARED,
     Script,
@@ -36,7 +37,7 @@ from lessons_lib.engine.standin_rules import (
 
 LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
 
-__all__ = ["LABEL", "OfflineModel", "Script", "feedback_paragraph"]  # Script lives in standin_rules
+__all__ = ["LABEL", "OfflineModel"]
 
 
 @dataclass
@@ -79,17 +80,7 @@ class OfflineModel(httpx2.AsyncBaseTransport):
             return [self._message(NO_TOOLS_DECLARED)]
         moves = [(name, arguments_text(task, self.script, name)) for name in chosen]
         moves += [(chosen[0], extra) for extra in self.script.also]
-        calls: list[JSONObject] = [
-            {
-                "type": "function_call",
-                "id": f"fc_offline_{self.turns:03d}_{n}",
-                "call_id": f"call_offline_{self.turns:03d}_{n}",
-                "name": name,
-                "arguments": args,
-                "status": "completed",
-            }
-            for n, (name, args) in enumerate(moves, start=1)
-        ]
+        calls = function_calls(self.turns, moves)
         return ([self._message(self.script.preamble)] if self.script.preamble else []) + calls
 
     def _answer(self, body: JSONObject, items: list[JSONObject], outputs: list[JSONObject]) -> JSONObject:

@@ -32,8 +32,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.adapters import CallResult, ToolCall, marked
+from lessons_lib.engine.adapters import CallResult, marked
 
 if TYPE_CHECKING:
     import httpx2

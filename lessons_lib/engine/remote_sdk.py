@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.engine.models import OFFLINE_KEY
+from lessons_lib.engine.redact import OFFLINE_KEY
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -5,14 +5,17 @@ for ``narrate`` (the terminal and the lessons); ``model_lines`` the label lines 
 the sequence diagram; ``native_rows`` puts those labels on the rows that
 ``lessons_lib.views.sequence.build_rows`` computed from the Responses view of the same trace
 (so the missing-message rules are written once), and renames the Responses item names in
-the missing rows. The readers are the trace queries' own (``lessons_lib.core.apishapes``).
+the missing rows. The readers are the trace queries' own (``lessons_lib.core.apishapes``); each
+API's words are in its folder (``apis/<name>/words.py``), found through the API registry.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import replace
-from typing import Any, ClassVar, Final, Protocol, TypeVar
+from types import ModuleType
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
@@ -34,20 +37,10 @@ class _Row(Protocol):
 
 RowT = TypeVar("RowT", bound=_Row)
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    # Responses item name -> the same part in this API (missing rows of the sequence diagram)
-    "chat": {
-        "function_call_output": 'role: "tool" 消息',
-        "function_call": "tool_calls[]",
-        "call_id": "tool_call_id",
-    },
-    "anthropic": {
-        "function_call_output": "tool_result 块",
-        "function_call": "tool_use",
-        "call_id": "tool_use_id",
-    },
-}
-_ID: Final = {"chat": "tool_call_id", "anthropic": "tool_use_id"}
+
+def _words(api: str) -> ModuleType:
+    """The API's words module (``apis/<name>/words.py``), named by the API registry's entry."""
+    return importlib.import_module(api_entry(api).words)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -75,14 +68,14 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
         choice = json.dumps(body.get("tool_choice"), ensure_ascii=False)
         return f"messages=[{', '.join(roles)}] tools={tools} tool_choice={choice}"
     if label.startswith("response_"):
-        kind = "tool_calls[]" if a == "chat" else "tool_use"
+        w = _words(a)
         parts = [
-            f"{kind} {c.name} id={c.call_id} {'arguments' if a == 'chat' else 'input'}={_short(c.arguments)}"
+            f"{w.CALL} {c.name} id={c.call_id} {w.ARGUMENTS}={_short(c.arguments)}"
             for c in tool_calls(body, a)
         ]
         said = answer_text(body, a)
         if said:
-            parts.append(f"{'content' if a == 'chat' else 'text'} {_short(said)}")
+            parts.append(f"{w.ANSWER} {_short(said)}")
         return "; ".join(parts) or "（没有调用，也没有文本）"
     error = body.get("error")
     message = error.get("message", body) if isinstance(error, dict) else body
@@ -92,20 +85,18 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
 def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
     """The label lines under the message number of one model arrow in the sequence diagram."""
     a = _api(api)
+    w = _words(a)
     if label.startswith("request_"):
         lines = []
         for f in feedback_items(body, a):
-            lines += [
-                'role: "tool" 消息' if a == "chat" else "tool_result（role: user）",
-                f"{_ID[a]}={f.call_id}",
-            ]
+            lines += [w.FEEDBACK_LINE, f"{w.WORDS['call_id']}={f.call_id}"]
         return lines or (["messages：任务 + tools 声明"] if body.get("tools") else ["messages：任务"])
     if label.startswith("response_"):
         lines = []
         for c in tool_calls(body, a):
-            lines += [f"{'tool_calls[]' if a == 'chat' else 'tool_use'} {c.name}", f"id={c.call_id}"]
+            lines += [f"{w.CALL} {c.name}", f"id={c.call_id}"]
         if answer_text(body, a):
-            lines.append("content：答复文本" if a == "chat" else "text 块：答复文本")
+            lines.append(w.ANSWER_LINE)
         return lines
     return []
 
@@ -117,7 +108,7 @@ def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
     for row in rows[1:]:
         if row.missing:
             text = row.label
-            for old, new in WORDS[_api(api)].items():
+            for old, new in _words(api).WORDS.items():
                 text = text.replace(old, new)
             out.append(replace(row, label=text))
             continue

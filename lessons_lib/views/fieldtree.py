@@ -18,20 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.fieldpath import PathT, Pattern, format_path
 from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, kind_short
 from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kinds import (
-    Field,
-    PathT,
-    Pattern,
-    detect_type,
-    format_path,
-    nodes_along,
-    walk,
-)
+from lessons_lib.core.kinds import Field, nodes_along, walk
 from lessons_lib.core.kindtables import type_title
 from lessons_lib.core.messages import t
+from lessons_lib.core.msgtype import detect_type
 from lessons_lib.core.trace import event_number
 from lessons_lib.views.textwidth import shorten, width
 
@@ -164,7 +158,7 @@ class FieldTree(Displayable):
         return {f.path_text: "unclassified" if f.match.unclassified else f.kind for f in self.fields}
 
     def __getitem__(self, path: str) -> Field:
-        from lessons_lib.core.kinds import parse_path
+        from lessons_lib.core.fieldpath import parse_path
 
         return self._by_path[parse_path(path)]
 

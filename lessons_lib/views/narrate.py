@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.glossary import ACTOR_ZH
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.outcomes import outcome_text
@@ -33,7 +34,7 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
     from lessons_lib.checks.apiview import api_of_body
 
     api = api_of_body(body)
-    if api in ("chat", "anthropic"):  # lesson 20: told in that API's own words
+    if api is not None and not is_reference(api):  # lesson 20: told in that API's own words
         from lessons_lib.views.apiviews import model_summary
 
         return model_summary(label, body, api)

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 from lessons_lib.core import apishapes, glossary
 from lessons_lib.core import queries as q
 from lessons_lib.core.apiregistry import is_reference
+from lessons_lib.core.apishapes import tool_calls
 from lessons_lib.core.example import ALIAS_SEPARATOR
+from lessons_lib.core.jsonvalue import get_in, objects
 from lessons_lib.core.trace import Trace, event_number, load_trace
 from lessons_lib.core.tracetypes import Event, TraceData
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
@@ -55,7 +57,7 @@ def _event_label(e: Event) -> str:
     if e.get("channel") == "model":
         items = body.get("input") if "input" in body else body.get("output")
         lines = [head]
-        for item in q.objects(items):
+        for item in objects(items):
             kind = item.get("type")
             if kind == "function_call" and "output" in body:
                 lines += [f"function_call {item.get('name')}", f"call_id={item.get('call_id')}"]
@@ -71,7 +73,7 @@ def _event_label(e: Event) -> str:
         if "id" not in body:
             return f"{head}\n{body['method']}"
         if body["method"] == "tools/call":
-            name, arguments = q.get_in(body, "params", "name"), q.get_in(body, "params", "arguments")
+            name, arguments = get_in(body, "params", "name"), get_in(body, "params", "arguments")
             return f"{head}\n{name}\n{_short(arguments, 2 * LABEL_EM)}"
         return head
     head, rid = f"{event_number(e)} {label} 的结果", f"id={body.get('id')}"  # a reply: the id below
@@ -117,7 +119,7 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
             after.setdefault(i, []).append(SeqRow("model", "application", f"缺失：{missing}", True))
         if "output" not in body:
             continue
-        for call in q.tool_calls(body, api):
+        for call in tool_calls(body, api):
             link = q.link_for(data, call.call_id)
             service = (link["service"] if link else None) or str(call.name or "").split(ALIAS_SEPARATOR)[0]
             service = service if service in lanes else services[0]

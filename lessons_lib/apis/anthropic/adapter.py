@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.engine.adapters import (
@@ -22,7 +23,6 @@ from lessons_lib.engine.adapters import (
     JsonObject,
     ModelReply,
     Stop,
-    ToolCall,
     copy_schema,
     sdk_errors,
     with_settings,
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
 MODEL: Final = "claude-opus-5"
 """The model name in Anthropic requests (the fixtures' too); the offline stand-in answers to any."""

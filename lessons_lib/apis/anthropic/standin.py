@@ -30,9 +30,9 @@ import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
-from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
     NO_TOOLS_DECLARED,
+    Script,
     answer_part,
     arguments_object,
     chosen_tools,

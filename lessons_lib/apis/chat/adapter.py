@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.engine.adapters import (
     CHOICES,
     CallResult,
@@ -20,7 +21,6 @@ from lessons_lib.engine.adapters import (
     JsonObject,
     ModelReply,
     Stop,
-    ToolCall,
     copy_schema,
     openai_client,
     sdk_errors,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
 
 
 class ChatAdapter:

@@ -31,10 +31,10 @@ from typing import Final
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
-from lessons_lib.engine.offline_model import Script
 from lessons_lib.engine.standin_rules import (
     NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
+    Script,
     answer_part,
     arguments_text,
     chosen_tools,

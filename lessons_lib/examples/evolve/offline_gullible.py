@@ -24,6 +24,7 @@ from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.engine.offline_model import _response
 from lessons_lib.engine.screens import UNTRUSTED
+from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.engine.standin_rules import arguments_from
 from lessons_lib.examples.orders.standin import OrdersModel
 
@@ -93,15 +94,4 @@ class GullibleModel(OrdersModel):
         return _response(f"resp_offline_{self.turns:03d}", body, [self._message(f"笔记的第一行是：{first}")])
 
     def _call_reply(self, body: JSONObject, calls: list[tuple[str, str]]) -> JSONObject:
-        output: list[JSONObject] = [
-            {
-                "type": "function_call",
-                "id": f"fc_offline_{self.turns:03d}_{n}",
-                "call_id": f"call_offline_{self.turns:03d}_{n}",
-                "name": name,
-                "arguments": arguments,
-                "status": "completed",
-            }
-            for n, (name, arguments) in enumerate(calls, start=1)
-        ]
-        return _response(f"resp_offline_{self.turns:03d}", body, output)
+        return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, calls))

@@ -24,7 +24,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from lessons_lib.examples.orders.service import DeskError, OrderDesk
+from lessons_lib.examples.orders.rules import DeskError
+from lessons_lib.examples.orders.service import OrderDesk
 from lessons_lib.examples.orders.tools import JSONDict
 
 

@@ -79,17 +79,10 @@ def changing_server(desk: OrderDesk, state: dict[str, Any]) -> Server:
     import mcp_types as types
     from mcp.server import Server
 
+    from lessons_lib.examples.orders.listing import listed_tools
+
     def listed() -> list[types.Tool]:
-        return [
-            types.Tool(
-                name=t["name"],
-                title=t["title"],
-                description=t["description"],
-                input_schema=t["input"],
-                annotations=types.ToolAnnotations(title=t["title"], **t["hints"]),
-            )
-            for t in desk.tools
-        ]
+        return listed_tools(desk.tools, output_schema=False)
 
     async def changed(ctx: Any) -> None:
         swap = state.pop("swap", None)

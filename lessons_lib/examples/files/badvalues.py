@@ -24,7 +24,7 @@ from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, status
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
-from lessons_lib.engine.offline_model import Script
+from lessons_lib.engine.standin_rules import Script
 from lessons_lib.examples.files.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import text_table

@@ -26,6 +26,7 @@ from lessons_lib.core.example import (
     TOOL_NAME,
 )
 from lessons_lib.core.htmltable import html_table, status_badge
+from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
@@ -140,7 +141,7 @@ def _no_second_request() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, 
         ("模型请求次数", str(len(sent))),
         (
             "MCP 执行结果",
-            f"isError={json.dumps(q.get_in(reply, 'result', 'isError'))}，{len(held.splitlines())} 行",
+            f"isError={json.dumps(get_in(reply, 'result', 'isError'))}，{len(held.splitlines())} 行",
         ),
         ("应用手里的反馈", abbreviate(held)),
         ("模型输入里的 function_call_output", "有" if fed else "没有"),
@@ -179,8 +180,8 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
             continue
         text = q.reply_text(exchange.reply)
         texts.append(text)
-        params = q.get_in(exchange.request, "params", "arguments")
-        name = q.get_in(exchange.request, "params", "name")
+        params = get_in(exchange.request, "params", "arguments")
+        name = get_in(exchange.request, "params", "name")
         sent = json.dumps(params, ensure_ascii=False)
         first = text.splitlines()[0] if text else ""
         facts.append(
@@ -225,7 +226,7 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
             ("schema 检查（jsonschema，示意）", schema),
             (
                 "MCP result",
-                f"isError={json.dumps(q.get_in(reply, 'result', 'isError'))}：{message}" if reply else "无",
+                f"isError={json.dumps(get_in(reply, 'result', 'isError'))}：{message}" if reply else "无",
             ),
             ("function_call_output.output", output),
             ("答复", answer),

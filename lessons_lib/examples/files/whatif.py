@@ -24,8 +24,7 @@ from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.views.changecounts import MessageRef
-from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
-from lessons_lib.views.textwidth import text_table
+from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, same_value
 
 if TYPE_CHECKING:
     from lessons_lib.core.trace import Trace
@@ -169,7 +168,8 @@ def _lines_read(reply: JSONObject) -> JSONObject:
 
 def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
     """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.kinds``."""
-    from lessons_lib.core.kinds import format_path, walk
+    from lessons_lib.core.fieldpath import format_path
+    from lessons_lib.core.kinds import walk
 
     for f in walk(msg.body):
         if f.path and (not isinstance(f.value, dict | list) or not f.value):
@@ -313,13 +313,4 @@ def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAM
     return compare_chains(_cached(None, b, path)[1], _cached(None, a, path)[1], (f"tail={b}", f"tail={a}"))
 
 
-__all__ = [
-    "ABSENT",
-    "ChangeRow",
-    "ChangeTable",
-    "abbreviate",
-    "compare_head",
-    "compare_runs",
-    "compare_tail",
-    "text_table",
-]
+__all__ = ["compare_head", "compare_runs", "compare_tail"]

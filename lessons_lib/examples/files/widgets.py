@@ -23,16 +23,10 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import pre
-from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.trace import Trace
-from lessons_lib.examples.files.whatif import (
-    LINES,
-    ChangeTable,
-    cached_run,
-    compare_head,
-    has_run,
-    notes_line_count,
-)
+from lessons_lib.examples.files.whatif import LINES, cached_run, compare_head, has_run, notes_line_count
+from lessons_lib.views.changetable import ChangeTable
 
 MCP_REQUEST = "mcp_request"
 FEEDBACK = "function_call_output"
@@ -159,7 +153,7 @@ def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
     table = compare_head(baseline, head)
     trace = cached_run(head)
     request = q.mcp_exchanges(trace)[0].request
-    items = q.objects(q.get_in(q.model_body(trace, "request_2"), "input"))
+    items = objects(get_in(q.model_body(trace, "request_2"), "input"))
     index, item = next(
         ((i, x) for i, x in enumerate(items) if x.get("type") == "function_call_output"), (0, {})
     )

@@ -4,7 +4,8 @@
 string}``) answers with both a text block and ``structuredContent``. The ``mcp`` client checks
 ``structuredContent`` against ``outputSchema`` itself (``ClientSession.validate_tool_result``).
 None of the three model APIs has a field for a JSON object in its feedback item, so the
-application chooses what to pass on: :func:`feedback_items` shows the choice per API.
+application chooses what to pass on: :func:`feedback_per_api` (the facade's ``feedback_items``) shows
+the choice per API.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def call_structured(head: int = 5) -> StructuredCall:
     return run_sync(main)
 
 
-def feedback_items(
+def feedback_per_api(
     result: JSONObject, call_ids: dict[str, str] = CALL_IDS, *, pass_structured: bool = False
 ) -> dict[str, JSONObject]:
     """What the application sends back to each model API for one MCP result (lesson 44).

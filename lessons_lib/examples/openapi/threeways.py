@@ -98,7 +98,7 @@ async def _run_in(run: WayRun, db: Path, token: str, live: bool, model: str | No
     """The way's services for the loop: its execution step is the only thing that differs."""
     from lessons_lib.engine.apptools import AppTools, app_tool
     from lessons_lib.engine.host import arun_chain
-    from lessons_lib.engine.offline_model import Script
+    from lessons_lib.engine.standin_rules import Script
     from lessons_lib.examples.openapi.router import Exchange, open_order_api
 
     def chain(services: Mapping[str, ServiceSpec], tool: str) -> Awaitable[Trace]:

@@ -16,6 +16,7 @@ from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.glossary import STATUSES
+from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.tracetypes import DEFAULT_API
 from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
@@ -39,7 +40,7 @@ def _values(arguments: str) -> list[str]:
 
 def _dependencies(trace: object, rows: list[LedgerRow]) -> list[tuple[int, int, str]]:
     """(earlier row, later row, value): the later call's argument appears only in the earlier result."""
-    task = q.get_in(q.as_data(trace), "task")
+    task = get_in(q.as_data(trace), "task")
     requests = {r.n: r.request for r in q.model_rounds(trace)}
     found = []
     for j, later in enumerate(rows):

@@ -42,28 +42,47 @@ class ExerciseResult(Displayable):
         return f"<p><b>{first}</b></p><ul>{items}</ul>"
 
 
-def _open(value: Any, hint: str) -> ExerciseResult | None:
+def unfinished(value: Any, hint: str) -> ExerciseResult | None:
+    """ "还没有完成" and the hint while the blank is open (``...`` or None), else None."""
     if value is ... or value is None:
         return ExerciseResult(False, (f"{TODO}：把 ... 换成你的答案。", f"提示：{hint}"))
+    return None
+
+
+def unfinished_function(value: Any, name: str, hint: str) -> ExerciseResult | None:
+    """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
+    blank = unfinished(value, hint)
+    if blank:
+        return blank
+    return None if callable(value) else ExerciseResult(False, (f"{name} 应当是一个函数。",))
+
+
+def invalid_schema(schema: Any) -> ExerciseResult | None:
+    """The verdict on a learner's schema that is no JSON Schema (draft 2020-12), else None."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return ExerciseResult(False, (f"这不是合法的 JSON Schema：{exc.message}",))
     return None
 
 
 def check_waybill_schema(schema: Any) -> ExerciseResult:
     """Lesson 30: an inputSchema for ``track_shipment`` that the desk's rules would accept."""
     from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
 
-    blank = _open(
+    blank = unfinished(
         schema, "写一个 type 为 object 的 schema：waybill_no 是字符串、有 pattern，必填，不许额外字段。"
     )
     if blank:
         return blank
     if not isinstance(schema, dict):
         return ExerciseResult(False, ("schema 应当是一个 dict（JSON 对象）。",))
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        return ExerciseResult(False, (f"这不是合法的 JSON Schema：{exc.message}",))
+    invalid = invalid_schema(schema)
+    if invalid:
+        return invalid
     v = Draft202012Validator(schema)
     cases = [
         ({"waybill_no": "WB-77042"}, True, "接受合法运单号 WB-77042"),
@@ -82,7 +101,7 @@ def check_waybill_schema(schema: Any) -> ExerciseResult:
 
 def check_pairing(feedback: Any) -> ExerciseResult:
     """Lesson 31: feedback items for two calls whose results came back in the other order."""
-    blank = _open(feedback, "按调用的顺序写两个 function_call_output，各用自己调用的 call_id。")
+    blank = unfinished(feedback, "按调用的顺序写两个 function_call_output，各用自己调用的 call_id。")
     if blank:
         return blank
     expected = [("call_a", '"order_id": "O-1042"'), ("call_b", '"topic": "delay"')]
@@ -103,11 +122,11 @@ def check_intent_key(make_key: Any) -> ExerciseResult:
     from lessons_lib.examples.orders.service import OrderDesk
     from lessons_lib.examples.orders.tools import KEY_PATTERN
 
-    blank = _open(make_key, "写 def make_key(order_id, reason): 返回只由订单号和原因决定的字符串。")
+    blank = unfinished_function(
+        make_key, "make_key", "写 def make_key(order_id, reason): 返回只由订单号和原因决定的字符串。"
+    )
     if blank:
         return blank
-    if not callable(make_key):
-        return ExerciseResult(False, ("make_key 应当是一个函数。",))
     try:
         first, again, other = (
             make_key("O-1042", "delayed"),
@@ -140,11 +159,11 @@ def check_confirm(confirm: Any) -> ExerciseResult:
     """Lesson 33: a confirmation policy: yes for the user's own intent, no for anything else."""
     from lessons_lib.examples.orders.guards import ConfirmRequest
 
-    blank = _open(confirm, "写 def confirm(request): 只有 arguments 里的 order_id 是 O-1042 时才返回 True。")
+    blank = unfinished_function(
+        confirm, "confirm", "写 def confirm(request): 只有 arguments 里的 order_id 是 O-1042 时才返回 True。"
+    )
     if blank:
         return blank
-    if not callable(confirm):
-        return ExerciseResult(False, ("confirm 应当是一个函数。",))
     hints: dict[str, object] = {
         "readOnlyHint": True
     }  # a service that claims to be read-only: must not matter

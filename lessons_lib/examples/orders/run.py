@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core import queries
+from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.adapters import ToolCall
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
 from lessons_lib.engine.host import Limits, arun_chain
 from lessons_lib.engine.policy import Policy, confirm_gate, gates, screen_gate

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from mcp.server import Server
     from mcp.server.context import ServerRequestContext
 
-__all__ = ["SESSION_CUSTOMER", "DeskError", "DeskOptions", "OrderDesk", "build_server", "is_write"]
+__all__ = ["DeskOptions", "OrderDesk", "build_server", "is_write"]
 
 _EXAMPLE_VALUES: Final = {"order_id": "O-1042", "waybill_no": "WB-77042"}
 
@@ -183,17 +183,9 @@ def build_server(desk: OrderDesk, name: str = SERVICE) -> Server:
     from mcp.server import Server
     from mcp.shared.exceptions import MCPError
 
-    listed = [
-        types.Tool(
-            name=t["name"],
-            title=t["title"],
-            description=t["description"],
-            input_schema=t["input"],
-            output_schema=t["output"],
-            annotations=types.ToolAnnotations(title=t["title"], **t["hints"]),
-        )
-        for t in desk.tools
-    ]
+    from lessons_lib.examples.orders.listing import listed_tools
+
+    listed = listed_tools(desk.tools)
 
     async def on_list_tools(
         ctx: ServerRequestContext, params: types.PaginatedRequestParams | None

@@ -29,6 +29,7 @@ import httpx2
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.engine.offline_model import OfflineModel, _error, _response
+from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
@@ -73,18 +74,7 @@ class OrdersModel(OfflineModel):
             output = output[:1]  # the request allows one call per reply: the rest wait a round
         if isinstance(output, str):
             return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
-        calls: list[JSONObject] = [
-            {
-                "type": "function_call",
-                "id": f"fc_offline_{self.turns:03d}_{n}",
-                "call_id": f"call_offline_{self.turns:03d}_{n}",
-                "name": name,
-                "arguments": arguments,
-                "status": "completed",
-            }
-            for n, (name, arguments) in enumerate(output, start=1)
-        ]
-        return _response(f"resp_offline_{self.turns:03d}", body, calls)
+        return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, output))
 
 
 def plan(

@@ -17,7 +17,7 @@ from lessons_lib.checks.evidence import (
     declared_tool,
     first_call,
     first_exchange,
-    link_for,
+    link_or_first,
     mcp_declaration,
     model_body,
     pick_feedback,
@@ -89,5 +89,5 @@ def fragments_from_roundtrip(roundtrip: object) -> JSONObject:
         "mcp_request": rt.get("mcp_request"),
         "mcp_result": rt.get("mcp_response"),
         "feedback": pick_feedback(rt.get("request_2"), call),
-        "link": link_for(rt.get("links"), call),
+        "link": link_or_first(rt.get("links"), call),
     }
