@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Final, cast
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.engine.offline_model import OfflineModel, Script
+from lessons_lib.engine.offline_model import OfflineModel
+from lessons_lib.engine.standin_rules import Script
 
 if TYPE_CHECKING:
     from mcp.server import Server

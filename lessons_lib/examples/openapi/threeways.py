@@ -34,7 +34,7 @@ from lessons_lib.examples.openapi.router import DEMO_TOKEN
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
 from lessons_lib.examples.orders import data as orderdata
 
-__all__ = ["GET_ORDER_DECLARATION", "TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
+__all__ = ["TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
 WAYS: Final = ("function", "openapi", "mcp")
 TASK: Final = "查询订单 O-1042 的状态"

@@ -137,7 +137,7 @@ async def three_ways(
     becomes a verdict.
     """
     from lessons_lib.core.trace import Trace
-    from lessons_lib.engine.adapters import ToolCall
+    from lessons_lib.core.apishapes import ToolCall
     from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
     from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
     from lessons_lib.engine.models import offline_setting
