@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from lessons_lib.core.messages import t, zh
+
 Kind = Literal["rule", "setting", "value", "result", "identifier", "envelope"]
 Step = Literal["declaration", "call", "execution", "feedback"]
 Status = Literal["pass", "fail", "unchecked"]
@@ -27,20 +29,45 @@ class KindStyle:
     colour: str
     meaning_zh: str
 
+    @property
+    def name(self) -> str:
+        """The kind's name in the current language (``值（本次参数值）`` / ``value``)."""
+        return t(f"kind.{self.kind}.name")
+
+    @property
+    def short(self) -> str:
+        """The name without its gloss, for table cells (``值`` / ``value``)."""
+        return t(f"kind.{self.kind}.short")
+
+    @property
+    def meaning(self) -> str:
+        """What the kind is, in one line, in the current language."""
+        return t(f"kind.{self.kind}.meaning")
+
+
+def _kind(kind: Kind, colour: str) -> KindStyle:
+    return KindStyle(kind, zh(f"kind.{kind}.name"), colour, zh(f"kind.{kind}.meaning"))
+
 
 KINDS: Final[dict[Kind, KindStyle]] = {
-    "rule": KindStyle("rule", "规则", "#0072B2", "怎么填写的约定，调用之前就存在"),
-    "setting": KindStyle(
-        "setting", "设置", "#56B4E9", "本次请求怎么处理的选项（模型、采样、tool_choice），不管参数怎么填"
-    ),
-    "value": KindStyle("value", "值（本次参数值）", "#E69F00", "本次调用的具体数据，原样传递"),
-    "result": KindStyle("result", "结果", "#009E73", "只有执行才会产生的新数据"),
-    "identifier": KindStyle("identifier", "标识", "#CC79A7", "用来配对，本身不携带含义"),
-    "envelope": KindStyle("envelope", "封装", "#7F7F7F", "包住内容的外壳与类型标记"),
+    "rule": _kind("rule", "#0072B2"),
+    "setting": _kind("setting", "#56B4E9"),
+    "value": _kind("value", "#E69F00"),
+    "result": _kind("result", "#009E73"),
+    "identifier": _kind("identifier", "#CC79A7"),
+    "envelope": _kind("envelope", "#7F7F7F"),
 }
+"""The Chinese names stay in ``zh`` and ``meaning_zh``; ``name``, ``short`` and ``meaning`` follow
+the current language (``lessons_lib.core.messages``)."""
 
-SHORT_ZH: Final[dict[Kind, str]] = {k: s.zh.split("（")[0] for k, s in KINDS.items()}
+SHORT_ZH: Final[dict[Kind, str]] = {k: zh(f"kind.{k}.short") for k in KINDS}
 """Each kind's Chinese name without its gloss (``值`` for ``值（本次参数值）``), for table cells."""
+
+
+def kind_short(kind: Kind) -> str:
+    """A kind's short name in the current language (``值`` / ``value``), for table cells."""
+    return t(f"kind.{kind}.short")
+
 
 STEPS: Final[tuple[Step, ...]] = ("declaration", "call", "execution", "feedback")
 STEP_COLOURS: Final[dict[Step, str]] = {
@@ -67,33 +94,40 @@ class StatusStyle:
 
 
 STATUSES: Final[dict[Status, StatusStyle]] = {
-    "pass": StatusStyle("pass", "✓", "通过", "#CCDDAA", "#225522"),  # pale / dark green
-    "fail": StatusStyle("fail", "✗", "不通过", "#FFCCCC", "#663333"),  # pale / dark red
-    "unchecked": StatusStyle("unchecked", "○", "未检查", "#DDDDDD", "#555555"),  # pale / dark grey
+    "pass": StatusStyle("pass", "✓", zh("status.pass"), "#CCDDAA", "#225522"),  # pale / dark green
+    "fail": StatusStyle("fail", "✗", zh("status.fail"), "#FFCCCC", "#663333"),  # pale / dark red
+    "unchecked": StatusStyle("unchecked", "○", zh("status.unchecked"), "#DDDDDD", "#555555"),  # grey
 }
 """Each verdict's look (tables, checker boxes): PASS / 通过; FAIL / 不通过 / 断开 (a broken link);
 no verdict yet (未检查, an exercise or question left open). Disjoint from every kind's and step's
 colour, and from the highlight's pale yellow background."""
 
-STEP_ZH: Final[dict[Step, str]] = {
-    "declaration": "声明",
-    "call": "调用",
-    "execution": "执行",
-    "feedback": "反馈",
-}
-
+STEP_ZH: Final[dict[Step, str]] = {s: zh(f"step.{s}") for s in STEPS}
 ACTOR_ZH: Final[dict[str, str]] = {
-    "user": "用户",
-    "application": "应用",
-    "model": "模型接口",
-    "service": "工具服务",
-    "mcp_client": "MCP 客户端",
+    a: zh(f"actor.{a}") for a in ("user", "application", "model", "service", "mcp_client")
 }
-
 TERMS_ZH: Final[dict[str, str]] = {
-    "alias": "别名",
-    "protocol error": "协议错误",
-    "tool execution error": "工具执行错误",
-    "application": "应用",
-    "tool service": "工具服务",
+    term: zh(f"term.{term}")
+    for term in ("alias", "protocol error", "tool execution error", "application", "tool service")
 }
+"""The Chinese names (``*_ZH``) for modules not yet on the catalogue; new code calls the functions below."""
+
+
+def step_name(step: Step) -> str:
+    """A chain step's name in the current language (``声明`` / ``declaration``)."""
+    return t(f"step.{step}")
+
+
+def actor_name(actor: str) -> str:
+    """An actor's name in the current language (``工具服务`` / ``tool service``)."""
+    return t(f"actor.{actor}")
+
+
+def status_word(status: Status) -> str:
+    """A verdict's word in the current language (``通过`` / ``pass``)."""
+    return t(f"status.{status}")
+
+
+def term(name: str) -> str:
+    """A glossary term (``"alias"``, ``"protocol error"``...) in the current language."""
+    return t(f"term.{name}")

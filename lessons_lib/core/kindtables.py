@@ -12,6 +12,7 @@ from typing import Final
 
 from lessons_lib.core import kinds_apis
 from lessons_lib.core.fieldpath import Pattern
+from lessons_lib.core.messages import catalogue, t
 
 R: Final = "rule"
 SET: Final = "setting"  # request settings: how this request is handled, not how arguments are filled
@@ -166,32 +167,9 @@ TABLES: Final[dict[str, list[Row]]] = {
 }
 
 TYPE_TITLES: Final[dict[str, str]] = {
-    "responses_request": "Responses 请求（POST /v1/responses）",
-    "responses_response": "Responses 响应",
-    "mcp_request/tools/call": "MCP 请求 tools/call",
-    "mcp_request/tools/list": "MCP 请求 tools/list",
-    "mcp_request/initialize": "MCP 请求 initialize",
-    "mcp_request": "MCP 请求（其他方法）",
-    "mcp_response/tools/call": "MCP 响应 tools/call",
-    "mcp_response/tools/list": "MCP 响应 tools/list",
-    "mcp_response/initialize": "MCP 响应 initialize",
-    "mcp_response/error": "MCP 协议错误响应",
-    "mcp_response": "MCP 响应（其他方法）",
-    "responses_tool": "片段：Responses 工具声明",
-    "mcp_tool": "片段：MCP 工具声明",
-    "function_call": "片段：function_call 调用项",
-    "function_call_output": "片段：function_call_output 反馈项",
-    "user_message": "片段：用户消息",
-    "assistant_message": "片段：助手消息",
-    "instruction_message": "片段：system/developer 消息",
-    "mcp_call_params": "片段：MCP tools/call 的 params",
-    "mcp_call_result": "片段：MCP tools/call 的 result",
-    "trace": "运行记录（trace）",
-    "field_fragments": "字段片段（field_fragments.json）",
-    "roundtrip": "完整往返（responses_roundtrip.json）",
-    "bundle": "消息集合（各部分按自身形状分类）",
-    "unclassified": "未识别的形状（未分类）",
+    key.removeprefix("type."): texts["zh"] for key, texts in catalogue().items() if key.startswith("type.")
 }
+"""Each message type's Chinese title; :func:`type_title` gives it in the current language."""
 
 # fmt: on
 
@@ -211,3 +189,10 @@ def compiled_table(message_type: str) -> list[tuple[Pattern, str, str | None]]:
             for row in TABLES[message_type]
         ]
     return _COMPILED[message_type]
+
+
+def type_title(message_type: str) -> str:
+    """A message type's title in the current language (the type itself when it has none)."""
+    if f"type.{message_type}" in catalogue():
+        return t(f"type.{message_type}")
+    return TYPE_TITLES.get(message_type, message_type)  # kinds_apis' titles: not yet in the catalogue

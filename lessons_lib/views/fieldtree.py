@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, SHORT_ZH
+from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, kind_short
 from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import (
-    TYPE_TITLES,
     Field,
     PathT,
     Pattern,
@@ -31,10 +30,11 @@ from lessons_lib.core.kinds import (
     nodes_along,
     walk,
 )
+from lessons_lib.core.kindtables import type_title
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import event_number
 from lessons_lib.views.textwidth import shorten, width
 
-UNCLASSIFIED_ZH = "未分类"
 _PREVIEW = 38  # display columns of a value preview in text
 _PREVIEW_HTML = 72
 _HL_BG = "#FFF3B0"
@@ -54,18 +54,23 @@ def json_text_value(value: JSON) -> JSON:
 
 def _preview(value: Any, cols: int = _PREVIEW) -> str:
     if isinstance(value, dict):
-        return f"{{{len(value)} 个键}}"
+        return t("tree.keys", n=len(value))
     if isinstance(value, list):
-        return f"[{len(value)} 项]"
+        return t("tree.items", n=len(value))
     text = json.dumps(value, ensure_ascii=False)
-    note = " ‹JSON 文本›" if json_text_value(value) is not None else ""
+    note = t("tree.json_text") if json_text_value(value) is not None else ""
     if width(text) > cols:
-        return f"{shorten(text, cols)}（共 {len(value)} 字符）{note}"
+        return t("tree.shortened", text=shorten(text, cols), n=len(value), note=note)
     return text + note
 
 
 def _kind_label(f: Field) -> str:
-    return UNCLASSIFIED_ZH if f.match.unclassified else SHORT_ZH[f.kind]
+    return t("tree.unclassified") if f.match.unclassified else kind_short(f.kind)
+
+
+def _named(name: str, identifier: str) -> str:
+    """``值 value`` in Chinese, ``value`` in English: the identifier follows a name that differs."""
+    return name if name == identifier else f"{name} {identifier}"
 
 
 def _ink(colour: str) -> str:
@@ -84,14 +89,15 @@ def _chip(kind: str, label: str) -> str:
 
 def legend_html() -> str:
     chips = " ".join(
-        f'{_chip(k, s.zh)} <span style="color:#555">{html.escape(s.meaning_zh)}</span>'
+        f'{_chip(k, s.name)} <span style="color:#555">{html.escape(s.meaning)}</span>'
         for k, s in KINDS.items()
     )
-    return f'<div style="margin:.2em 0 .5em 0;line-height:1.9">种类：{chips}</div>'
+    return f'<div style="margin:.2em 0 .5em 0;line-height:1.9">{t("tree.legend", items=chips)}</div>'
 
 
 def legend_text() -> str:
-    return "种类：" + " · ".join(f"{SHORT_ZH[k]} {k}" for k in KINDS) + f" · {UNCLASSIFIED_ZH} unclassified"
+    items = [_named(kind_short(k), k) for k in KINDS] + [_named(t("tree.unclassified"), "unclassified")]
+    return t("tree.legend", items=" · ".join(items))
 
 
 class FieldTree(Displayable):
@@ -101,7 +107,7 @@ class FieldTree(Displayable):
         self,
         message: JSON,
         *,
-        title: str = "消息",
+        title: str | None = None,
         message_type: str | None = None,
         highlight: str | Sequence[str] | None = None,
         open_depth: int = 3,
@@ -109,7 +115,7 @@ class FieldTree(Displayable):
         only: str | Sequence[str] | None = None,
     ) -> None:
         self.message = message
-        self.title = title
+        self.title = t("tree.message") if title is None else title
         self.message_type = message_type or detect_type(message)
         self.fields = list(walk(message, self.message_type))
         # the shown subtrees' roots: the whole message, or the parts ``only`` names
@@ -140,16 +146,18 @@ class FieldTree(Displayable):
     @property
     def part(self) -> str:
         """The shown parts' paths, e.g. ``"input[2]"``; empty when the whole message is shown."""
-        return "" if self.roots == [()] else "、".join(format_path(r) for r in self.roots)
+        return "" if self.roots == [()] else t("sep.list").join(format_path(r) for r in self.roots)
 
     def _key(self, path: PathT) -> str:
         if path in self.roots:  # a shown part's root: its full path says where it sits
-            return format_path(path) or "(根)"
+            return format_path(path) or t("tree.root")
         return f"[{path[-1]}]" if isinstance(path[-1], int) else str(path[-1])
 
     def _heading(self) -> str:
-        kind_title = TYPE_TITLES.get(self.message_type, self.message_type)
-        return f"{self.title}（{kind_title}" + (f"；只显示 {self.part}）" if self.part else "）")
+        kind, part = type_title(self.message_type), self.part
+        if part:
+            return t("tree.heading_part", title=self.title, kind=kind, part=part)
+        return t("tree.heading", title=self.title, kind=kind)
 
     def kinds(self) -> dict[str, str]:
         """Path text -> kind (unclassified fields as ``"unclassified"``)."""
@@ -164,7 +172,7 @@ class FieldTree(Displayable):
     def text(self, marks: dict[PathT, str] | None = None, *, legend: bool = True) -> str:
         marks = dict(marks or {})
         for p in self.highlighted:
-            marks[p] = (marks.get(p, "") + " ◀ 高亮").strip()
+            marks[p] = (marks.get(p, "") + " " + t("tree.highlight")).strip()
         rows: list[tuple[str, Field]] = []
 
         def visit(path: PathT, prefix: str, connector: str) -> None:
@@ -182,7 +190,8 @@ class FieldTree(Displayable):
         for root in self.roots:
             visit(root, "", "")
         col = min(max(width(left) for left, _ in rows), 60) + 2
-        head = [f"字段树：{self._heading()}"]
+        kcol = max(8, max(width(_kind_label(f)) for _, f in rows) + 2)  # 8 in Chinese: 未分类 + 2
+        head = [t("tree.title", heading=self._heading())]
         if legend:
             head.append(legend_text())
         lines = head + [
@@ -190,8 +199,8 @@ class FieldTree(Displayable):
                 left
                 + " " * max(2, col - width(left))
                 + _kind_label(f)
-                + " " * (8 - width(_kind_label(f)))
-                + (f.path_text or "(根)")
+                + " " * (kcol - width(_kind_label(f)))
+                + (f.path_text or t("tree.root"))
                 + (f"  {marks[f.path]}" if f.path in marks else "")
             ).rstrip()
             for left, f in rows
@@ -217,17 +226,19 @@ class FieldTree(Displayable):
             key = self._key(f.path)
             hl = f.path in self.highlighted
             chip = _chip(f.kind, _kind_label(f))
-            title = f' title="{html.escape(f.match.pattern or "未分类：表中没有覆盖此字段的规则")}"'
+            title = f' title="{html.escape(f.match.pattern or t("tree.unclassified_title"))}"'
             style = f"border-left:4px solid {KINDS[f.kind].colour};padding-left:.4em"
             if hl:
                 style += f";background:{_HL_BG};outline:2px solid {HIGHLIGHT_COLOUR}"
             anchor = f' id="{id_prefix}-{index[f.path]}"' if id_prefix else ""
-            mark = f' <b style="color:{HIGHLIGHT_COLOUR}">◀ 高亮</b>' if hl else ""
+            mark = (
+                f' <b style="color:{HIGHLIGHT_COLOUR}">{html.escape(t("tree.highlight"))}</b>' if hl else ""
+            )
             data = f' data-path="{html.escape(f.path_text)}"'
             return (
                 f'<span{anchor}{data}{title} style="{style}">{chip} <b>{html.escape(key)}</b>: '
                 f"{html.escape(_preview(f.value, _PREVIEW_HTML))} "
-                f'<code style="color:#777;font-size:85%">{html.escape(f.path_text or "(根)")}</code>'
+                f'<code style="color:#777;font-size:85%">{html.escape(f.path_text or t("tree.root"))}</code>'
                 f"{mark}{badges.get(f.path, '')}</span>"
             )
 
@@ -251,18 +262,18 @@ class FieldTree(Displayable):
                 )
             return f'<div style="margin-left:1.05em">{row(f)}</div>'
 
-        kind_title = TYPE_TITLES.get(self.message_type, self.message_type)
-        part = f" · 只显示 <code>{html.escape(self.part)}</code>" if self.part else ""
+        kind_title = type_title(self.message_type)
+        part = f" · {t('tree.only')} <code>{html.escape(self.part)}</code>" if self.part else ""
         return (
             f'<div class="lessons-fieldtree" style="font-family:{_MONO};font-size:13px;line-height:1.6">'
-            f'<div><b>字段树：{html.escape(self.title)}</b> <span style="color:#555">'
+            f'<div><b>{html.escape(t("tree.title", heading=self.title))}</b> <span style="color:#555">'
             f"{html.escape(kind_title)} · <code>{html.escape(self.message_type)}</code>{part}</span></div>"
             f"{legend_html() if legend else ''}{''.join(node(r, 0) for r in self.roots)}</div>"
         )
 
     def page(self) -> str:
         """A standalone HTML page with the legend, e.g. for a slide."""
-        return _page(f"字段树：{self.title}", self.html())
+        return _page(t("tree.title", heading=self.title), self.html())
 
     def repr_args(self) -> str:
         part = f", only={self.part!r}" if self.part else ""
@@ -270,10 +281,10 @@ class FieldTree(Displayable):
 
 
 def _page(title: str, body: str) -> str:
-    return (
-        f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}'
-        f'</title>\n</head>\n<body style="margin:1.5em">\n{body}\n</body>\n</html>\n'
+    head = (
+        f'<html lang="{t("html.lang")}">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>'
     )
+    return f'<!DOCTYPE html>\n{head}\n</head>\n<body style="margin:1.5em">\n{body}\n</body>\n</html>\n'
 
 
 def load_message(obj: Any) -> tuple[Any, str, str | None]:
@@ -287,12 +298,16 @@ def load_message(obj: Any) -> tuple[Any, str, str | None]:
         return obj.to_dict(), "trace", "trace"
     if isinstance(obj, dict) and {"seq", "label", "body"} <= set(obj):
         hint = detect_type(obj["body"], label=obj.get("label"))
-        return obj["body"], f"{event_number(obj)} {obj['label']}（{obj.get('from')} → {obj.get('to')}）", hint
+        number, label = event_number(obj), obj["label"]
+        title = t(
+            "tree.event_title", number=number, label=label, source=obj.get("from"), target=obj.get("to")
+        )
+        return obj["body"], title, hint
     if isinstance(obj, dict | list):
-        return obj, "消息", None
+        return obj, t("tree.message"), None
     if isinstance(obj, str) and obj.lstrip()[:1] in {"{", "["}:
         try:
-            return json.loads(obj), "消息", None
+            return json.loads(obj), t("tree.message"), None
         except ValueError as exc:
             raise ValueError(f"this text is not valid JSON ({exc}); paste the whole message") from None
     if isinstance(obj, str | Path):

@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, Kind
+from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
 from lessons_lib.core.htmltable import Cell, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import Field, PathT, format_path
 from lessons_lib.views.fieldtree import (
-    SHORT_ZH,
     FieldTree,
     _chip,
     _ink,
