@@ -173,16 +173,21 @@ class ChangeTable(Displayable):
         """The one definition of the comparison (``changecounts.scope_text``)."""
         return scope_text(self.messages, self.whole)
 
-    def _cells(self, r: ChangeRow) -> list[str]:
+    def _words(self) -> dict[str, str]:
+        """The words every row repeats, looked up once per drawing: kind names, changed / same."""
+        words = {str(k): kind_short(k) for k in KINDS}
+        return words | {"changed": t("changetable.changed"), "same": t("changetable.same")}
+
+    def _cells(self, r: ChangeRow, words: dict[str, str]) -> list[str]:
         note = [r.note] if self.view == KEY_VIEW else []
         return [
             self.message_ref(r.message).short(),
             r.path,
             *note,
-            kind_short(r.kind),
+            words[r.kind],
             abbreviate(r.before),
             abbreviate(r.after),
-            t("changetable.changed") if r.changed else t("changetable.same"),
+            words["changed" if r.changed else "same"],
         ]
 
     def headers(self) -> list[str]:
@@ -191,14 +196,16 @@ class ChangeTable(Displayable):
         return [*head, self.labels[0], self.labels[1], t("changetable.col_change")]
 
     def text(self) -> str:
-        table = text_table(self.headers(), [self._cells(r) for r in self.rows])
+        words = self._words()
+        table = text_table(self.headers(), [self._cells(r, words) for r in self.rows])
         return f"{self.title()}\n{self.caption()}\n{table}"
 
     def html(self) -> str:
         body = []
         wrap = self.view == KEY_VIEW  # the note (what to look at) wraps; the rest stays on one line
+        words = self._words()
         for r in self.rows:
-            *lead, kind, before, after, verdict = self._cells(r)
+            *lead, kind, before, after, verdict = self._cells(r, words)
             bar = f"border-left:4px solid {KINDS[r.kind].colour}"
             body.append(
                 [

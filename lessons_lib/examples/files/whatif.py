@@ -15,6 +15,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
 
@@ -23,7 +24,7 @@ from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
-from lessons_lib.core.messages import language, t, zh
+from lessons_lib.core.messages import language, t, text_in, zh
 from lessons_lib.views.changecounts import MessageRef
 from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, abbreviate, same_value
 from lessons_lib.views.textwidth import text_table
@@ -52,10 +53,16 @@ _ABOUT: Final = ("tools/list", "request_1", "response_1", "parsed", "mcp_request
 """The compared messages the captions name (``第 6 条消息 request_1（第一次模型请求）``)."""
 
 
+@cache
+def _derived_ids(lang: str) -> dict[str, str]:
+    """The derived messages' names in ``lang`` -> their ids (``读出的行`` -> ``lines``)."""
+    return {text_in(lang, f"whatif.{d}"): d for d in DERIVED}
+
+
 def about(name: str) -> str:
     """What a compared message (``mcp_request#2`` too) is, in the current language; else its name."""
     base = name.split("#")[0]
-    base = {derived(d): d for d in DERIVED}.get(base, base)
+    base = _derived_ids(language()).get(base, base)
     return t(f"whatif.about.{base}") if base in _ABOUT else name
 
 
@@ -184,9 +191,10 @@ def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
             yield format_path(f.path), f.value, msg.kind or f.kind
 
 
-def _key_note(message: str, path: str) -> str | None:
+def _key_note(message: str, path: str, ids: dict[str, str]) -> str | None:
+    """The key field's note; ``ids`` maps the derived names of the current language to their ids."""
     base = message.split("#")[0]
-    base = {derived(d): d for d in DERIVED}.get(base, base)
+    base = ids.get(base, base)
     note = next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
     return None if note is None else t(f"whatif.key.{note}")
 
@@ -214,6 +222,7 @@ def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] | None =
     names = sorted(set(sides[0]) | set(sides[1]), key=lambda n: _order(n, sides))
     rows: list[ChangeRow] = []
     refs: list[MessageRef] = []
+    ids = _derived_ids(language())
     for name in names:
         msg = (sides[0].get(name) or sides[1][name])[0]
         refs.append(msg.ref())
@@ -221,7 +230,7 @@ def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] | None =
         for path in list(fields[0]) + [p for p in fields[1] if p not in fields[0]]:
             (b, b_kind), (a, a_kind) = (f.get(path, (ABSENT, None)) for f in fields)
             kind: Kind = b_kind or a_kind or "envelope"
-            note = _key_note(name, path) or ""
+            note = _key_note(name, path, ids) or ""
             rows.append(ChangeRow(msg.step, name, path, kind, b, a, not same_value(b, a), note))
     return ChangeTable(rows, labels, messages=refs)
 
