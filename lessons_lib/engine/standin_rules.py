@@ -65,6 +65,7 @@ _QUOTED_PATH = re.compile(r'"(?:[^"\\]|\\.)*"')  # a path quoted as a JSON strin
 # A sign is kept: "前 -3 行" becomes head -3, and the service (not the stand-in) refuses it.
 _HEAD = re.compile(r"前\s*(-?\d+)\s*行|first\s+(-?\d+)\s+lines?", re.I)
 _TAIL = re.compile(r"(?:最后|末尾|后)\s*(-?\d+)\s*行|last\s+(-?\d+)\s+lines?", re.I)
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _FILE_WORDS = ("文件", "笔记", "读", "file", "read", "notes")
 
 
@@ -123,7 +124,9 @@ def arguments_from(task: str) -> str:
     if quoted:
         args["path"] = json.loads(quoted.group(0))
     elif path:
-        args["path"] = path.group(1)
+        value = path.group(1)
+        # an English sentence's full stop ends the path's match: dropped in a task without CJK text
+        args["path"] = value[:-1] if value.endswith(".") and not _CJK.search(task) else value
     counts = _line_counts(task)
     for key in ("head", "tail"):
         if key in counts:

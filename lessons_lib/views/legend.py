@@ -48,7 +48,7 @@ class ColourLegend(Displayable):
             (markup(_swatch(colour)), code(name), Cell(local, nowrap=True), meaning)
             for colour, _, name, local, meaning in self.rows()
         ]
-        verdicts = " ".join(status_badge(s) for s in STATUSES)
+        verdicts = " ".join(status_badge(s, status_word(s)) for s in STATUSES)
         note = f"<p>{t('legend.verdicts', verdicts=verdicts)}</p>"
         headers = (t("legend.colour"), "English", t("legend.name"), t("legend.meaning"))
         return html_table(headers, body) + note
