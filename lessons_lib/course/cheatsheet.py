@@ -19,7 +19,7 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, kind_short
 from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.messages import t, zh
+from lessons_lib.core.messages import catalogue, t, zh
 from lessons_lib.views.textwidth import shorten, text_table, width
 
 _PREVIEW: Final = 56  # display columns of an example value
@@ -232,4 +232,9 @@ def command_list() -> CommandList:
     from lessons_lib.core.commands import COMMANDS
 
     known = [name for name in COMMANDS if name in EXAMPLES]
-    return CommandList(tuple((n, EXAMPLES[n][0], t(f"cheatsheet.cmd.{n}"), EXAMPLES[n][2]) for n in known))
+    return CommandList(tuple((n, EXAMPLES[n][0], _what(n), EXAMPLES[n][2]) for n in known))
+
+
+def _what(name: str) -> str:
+    """What a command shows, in the current language (a row not yet on the catalogue: as written)."""
+    return t(f"cheatsheet.cmd.{name}") if f"cheatsheet.cmd.{name}" in catalogue() else EXAMPLES[name][1]
