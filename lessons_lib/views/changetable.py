@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind, Step, kind_short
+from lessons_lib.core.glossary import SHORT_ZH as SHORT_ZH  # re-exported for examples.mcp.revisiontable
 from lessons_lib.core.htmltable import Cell, code, html_table
 from lessons_lib.core.messages import t
 from lessons_lib.views.changecounts import ChangeCounts, MessageRef, scope_text
