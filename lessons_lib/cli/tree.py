@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.msgtype import detect_type
 from lessons_lib.core.trace import Trace, event_number
 from lessons_lib.core.tracetypes import Event
@@ -18,8 +19,8 @@ from lessons_lib.views.fieldtree import FieldTree, load_message
 
 def _event_list(name: str, events: list[Event]) -> str:
     lines = [
-        f"{name}：{len(events)} 条消息；用 --event 选一条（编号，从 1 数，或标签 label）",
-        "  编号  通道   方向                        标签",
+        t("clitree.events", name=name, n=len(events)),
+        t("clitree.header"),
     ]
     for e in events:
         route = f"{e['from']} → {e['to']}"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessons_lib.core.commands import command_help
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import NOTEBOOK_DIR, lesson_notebooks
 from lessons_lib.course.trust import trust_notebooks
 
@@ -34,8 +35,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for path, reason in report.refused:
         print(f"trust: not trusted {path.name}: {reason}", file=sys.stderr)
-    print(
-        f"已信任 {len(report.signed)} 个笔记本：JupyterLab 打开时直接显示存储的图和表"
-        f"（trusted {len(report.signed)}, refused {len(report.refused)}）。"
-    )
+    print(t("trust.done", signed=len(report.signed), refused=len(report.refused)))
     return 1 if report.refused else 0

@@ -17,6 +17,7 @@ from typing import Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import html_table, status
+from lessons_lib.core.messages import t
 
 PYTHON_MIN: Final = (3, 11)
 
@@ -32,7 +33,6 @@ REQUIREMENTS: Final[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]] = 
 
 NOTES_NAME: Final = "data/workspace/notes.txt"
 MIN_NOTES_LINES: Final = 21  # the example reads the first 20 lines, so the file needs more
-_FIX: Final = "在仓库根目录运行 pip install -e . 后重启内核"
 _OK: Final = "✓"
 _BAD: Final = "✗"
 
@@ -58,19 +58,23 @@ class EnvReport(Displayable):
 
     def verdict(self) -> str:
         if self.ok:
-            return "结论：环境可用，可以按顺序学习。"
-        bad = "、".join(r.item for r in self.rows if not r.ok)
-        return f"结论：{bad} 需要处理（见标 {_BAD} 的行）。"
+            return t("envcheck.ready")
+        bad = t("sep.list").join(r.item for r in self.rows if not r.ok)
+        return t("envcheck.not_ready", items=bad, mark=_BAD)
 
     def text(self) -> str:
-        lines = ["环境检查（版本一栏是本课程要求的范围，满足即打 ✓）"]
-        lines += [f"{_OK if r.ok else _BAD} {r.item}：{r.detail}" for r in self.rows]
+        lines = [t("envcheck.title", mark=_OK)]
+        lines += [
+            t("envcheck.line", mark=_OK if r.ok else _BAD, item=r.item, detail=r.detail) for r in self.rows
+        ]
         lines.append(self.verdict())
         return "\n".join(lines)
 
     def html(self) -> str:
         rows = [(status("pass" if r.ok else "fail", ""), r.item, r.detail) for r in self.rows]
-        table = html_table(("", "项目", "情况"), rows, nowrap=(1,), css_class="lessons-envcheck")
+        table = html_table(
+            ("", t("envcheck.item"), t("envcheck.detail")), rows, nowrap=(1,), css_class="lessons-envcheck"
+        )
         return f"{table}<p>{html.escape(self.verdict())}</p>"
 
     def repr_args(self) -> str:
@@ -104,7 +108,7 @@ def _python_row(version: tuple[int, int]) -> Row:
     wanted = f">={_spell(PYTHON_MIN)}"
     if version >= PYTHON_MIN:
         return Row("Python", wanted, True)
-    return Row("Python", f"找到 {_spell(version)}，需要 {wanted}：换用更新的 Python", False)
+    return Row("Python", t("envcheck.python_old", found=_spell(version), wanted=wanted), False)
 
 
 def _package_row(name: str, low: tuple[int, ...], high: tuple[int, ...]) -> Row:
@@ -114,27 +118,27 @@ def _package_row(name: str, low: tuple[int, ...], high: tuple[int, ...]) -> Row:
     try:
         found = metadata.version(name)
     except metadata.PackageNotFoundError:
-        return Row(name, f"没有安装（需要 {wanted}）：{_FIX}", False)
+        return Row(name, t("envcheck.missing", wanted=wanted, fix=t("envcheck.fix")), False)
     if in_range(found, low, high):
         return Row(name, wanted, True)
-    return Row(name, f"找到 {found}，需要 {wanted}：{_FIX}", False)
+    return Row(name, t("envcheck.wrong", found=found, wanted=wanted, fix=t("envcheck.fix")), False)
 
 
 def _renderer_row() -> Row:
-    from lessons_lib.views.dot import INSTALL_HINT, renderer_name
+    from lessons_lib.views.dot import install_hint, renderer_name
 
     name = renderer_name()
     if name == "dot":
-        return Row("图形渲染", "系统 Graphviz（dot）", True)
+        return Row(t("envcheck.renderer"), t("envcheck.system_dot"), True)
     if name == "graphviz-pure":
-        return Row("图形渲染", "pip 备用渲染器 graphviz-pure", True)
-    return Row("图形渲染", INSTALL_HINT, False)
+        return Row(t("envcheck.renderer"), t("envcheck.pip_dot"), True)
+    return Row(t("envcheck.renderer"), install_hint(), False)
 
 
 def _mode_row() -> Row:
     from lessons_lib.engine.models import live_status
 
-    return Row("模型", live_status(), True)
+    return Row(t("envcheck.model"), live_status(), True)
 
 
 def _data_row() -> Row:
@@ -145,14 +149,18 @@ def _data_row() -> Row:
         text = notes.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return Row(
-            "数据",
-            f"没有找到 {NOTES_NAME}（找过：{notes}）：从仓库根目录安装，或设置 LESSONS_DATA_DIR",
+            t("envcheck.data"),
+            t("envcheck.no_data", name=NOTES_NAME, looked=notes),
             False,
         )
     count = len(text.splitlines())
     if count < MIN_NOTES_LINES:
-        return Row("数据", f"{NOTES_NAME}：{count} 行，示例至少需要 {MIN_NOTES_LINES} 行", False)
-    return Row("数据", f"{NOTES_NAME}：{count} 行", True)
+        return Row(
+            t("envcheck.data"),
+            t("envcheck.short_data", name=NOTES_NAME, n=count, need=MIN_NOTES_LINES),
+            False,
+        )
+    return Row(t("envcheck.data"), t("envcheck.data_lines", name=NOTES_NAME, n=count), True)
 
 
 def environment_check() -> EnvReport:

@@ -17,6 +17,7 @@ from typing import Any
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import PRE_STYLE
+from lessons_lib.core.messages import t
 from lessons_lib.engine.redact import redact
 
 _HTML_STYLE = f"font-family:ui-monospace,Menlo,Consolas,monospace;{PRE_STYLE};margin:0"
@@ -58,7 +59,7 @@ def try_live(head: int = EXAMPLE_HEAD) -> LiveResult:
     try:
         setting = live_setting()
     except ValueError as exc:  # a malformed OPENAI_BASE_URL: one line, no run
-        return _redacted(LiveResult("live", f"实时运行没有开始：{exc}", status="error"), _key())
+        return _redacted(LiveResult("live", t("live.not_started", error=exc), status="error"), _key())
     if setting is None:
         return LiveResult("offline", ENABLE_LIVE)
     try:
@@ -78,14 +79,14 @@ def _live_run(head: int, name: str) -> LiveResult:
 
     trace = run_chain(live=True, head=head)
     status = str(trace.outcome.get("status"))
-    reason = str(trace.outcome.get("text") or trace.outcome.get("reason"))  # Chinese when the run wrote it
-    sections: list[tuple[str, str]] = [("实时运行的消息记录", narrate(trace))]
+    reason = str(trace.outcome.get("text") or trace.outcome.get("reason"))  # the run's language
+    sections: list[tuple[str, str]] = [(t("live.record"), narrate(trace))]
     if status == "answered":
-        headline = f"实时运行完成：模型 {name} 已经答复（{reason}）。下面用本课程的核对检查这次真实往返。"
-        sections.append(("核对两轮往返（verify_roundtrip）", _verify(trace)))
+        headline = t("live.answered", name=name, reason=reason)
+        sections.append((t("live.verify"), _verify(trace)))
     else:
-        headline = f"实时运行没有得到答复（{status}）：{reason}"
-    sections.append(("诊断（diagnose）", _diagnose(trace)))
+        headline = t("live.no_answer", status=status, reason=reason)
+    sections.append((t("live.diagnose"), _diagnose(trace)))
     return LiveResult("live", headline, tuple(sections), status, trace)
 
 
@@ -93,7 +94,7 @@ def _failed(exc: BaseException) -> LiveResult:
     """One line for a run that raised (stops and HTTP errors arrive as the trace's outcome)."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]  # a task group wraps the one error that stopped the run
-    return LiveResult("live", f"实时运行没有完成：{type(exc).__name__}: {exc}", status="error")
+    return LiveResult("live", t("live.failed", error=f"{type(exc).__name__}: {exc}"), status="error")
 
 
 def _verify(trace: Any) -> str:
@@ -109,7 +110,7 @@ def _diagnose(trace: object) -> str:
     try:
         return str(diagnose(trace))
     except Exception as exc:  # a verdict, not a crash
-        return f"诊断没有完成：{type(exc).__name__}: {exc}"
+        return t("live.diagnose_failed", error=f"{type(exc).__name__}: {exc}")
 
 
 def _redacted(result: LiveResult, key: str) -> LiveResult:

@@ -17,13 +17,17 @@ import httpx2
 
 from lessons_lib.core.example import MODEL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY
 
-ENABLE_LIVE: Final = (
-    "本课程默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 OPENAI_API_KEY"
-    "（可选 OPENAI_BASE_URL、LESSONS_MODEL），再重新运行（笔记本里重跑这个单元，命令行里加 --live）。"
-)
+
+def __getattr__(name: str) -> str:
+    """``ENABLE_LIVE``: how to turn the live model on, looked up in the current language when read."""
+    if name == "ENABLE_LIVE":
+        return t("models.enable_live")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 MAX_REPLY_BYTES: Final = 8 * 1024 * 1024
 """The largest model reply the client accepts (decoded); a larger one is refused unread."""
@@ -118,7 +122,7 @@ def live_setting(model: str | None = None) -> ModelSetting | None:
         return None
     name = model or os.environ.get("LESSONS_MODEL") or MODEL_NAME
     base = check_base_url(os.environ.get("OPENAI_BASE_URL", "").strip() or None)
-    return ModelSetting("live", name, "真实模型（经 OPENAI_API_KEY）", base, key)
+    return ModelSetting("live", name, t("models.live_label"), base, key)
 
 
 def check_base_url(url: str | None) -> str | None:
@@ -139,9 +143,7 @@ def check_base_url(url: str | None) -> str | None:
 
 
 def offline_setting(model: str | None = None) -> ModelSetting:
-    from lessons_lib.engine.offline_model import LABEL
-
-    return ModelSetting("offline", model or MODEL_NAME, LABEL)
+    return ModelSetting("offline", model or MODEL_NAME, t("models.offline_label"))
 
 
 def live_status() -> str:
@@ -149,10 +151,10 @@ def live_status() -> str:
     try:
         setting = live_setting()
     except ValueError as exc:
-        return f"已检测到 OPENAI_API_KEY，但设置有误：{exc}"
+        return t("models.key_wrong", error=exc)
     if setting is None:
-        return ENABLE_LIVE
-    return f"已检测到 OPENAI_API_KEY：实时单元将调用模型 {setting.name}。"
+        return t("models.enable_live")
+    return t("models.key_found", name=setting.name)
 
 
 def make_http_client(

@@ -25,17 +25,19 @@ import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX as FAILURE_PREFIX  # re-exported for older imports
 from lessons_lib.core.jsonvalue import JSONObject, get_in, objects
+from lessons_lib.core.messages import zh
 from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.engine.standin_rules import (
-    NO_TOOLS_DECLARED,
     Script,
     arguments_text,
     chosen_tools,
     feedback_paragraph,
     first_answer,
+    no_tools_text,
 )
 
-LABEL: Final = "离线替身模型（确定性规则程序，不是语言模型）"
+LABEL: Final = zh("models.offline_label")
+"""The Chinese label, for older imports; ``offline_setting`` labels a run in the current language."""
 
 __all__ = ["LABEL", "OfflineModel"]
 
@@ -77,7 +79,7 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         forced = get_in(choice, "name") if isinstance(choice, dict) else None
         chosen = chosen_tools(aliases, task, self.script, str(forced) if forced is not None else None)
         if not chosen:
-            return [self._message(NO_TOOLS_DECLARED)]
+            return [self._message(no_tools_text())]
         moves = [(name, arguments_text(task, self.script, name)) for name in chosen]
         moves += [(chosen[0], extra) for extra in self.script.also]
         calls = function_calls(self.turns, moves)

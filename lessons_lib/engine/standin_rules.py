@@ -19,17 +19,31 @@ from typing import TYPE_CHECKING
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.messages import t, zh
 from lessons_lib.engine.standin_search import is_search, search_arguments
 
 if TYPE_CHECKING:
     import httpx2
 
-NO_TOOL_TEXT = "这一轮没有调用工具（tool_choice 不允许调用），所以文件内容没有被读取，我不能编造它。"
-NO_TOOLS_DECLARED = "没有可用的工具，无法读取文件。"
-NO_FILE_TEXT = (
-    "这个请求里没有要读取的 /workspace 路径，不需要调用工具："
-    "我可以按工作区路径读取文本文件，例如前 N 行或最后 N 行。"
-)
+NO_TOOL_TEXT = zh("standin.no_tool")
+NO_TOOLS_DECLARED = zh("standin.no_tools")
+NO_FILE_TEXT = zh("standin.no_file")
+"""The Chinese texts, for older imports; the stand-ins call the functions below (current language)."""
+
+
+def no_tool_text() -> str:
+    """The answer when ``tool_choice`` allows no call (lesson 08), in the current language."""
+    return t("standin.no_tool")
+
+
+def no_tools_text() -> str:
+    """The answer when the request declares no tool, in the current language."""
+    return t("standin.no_tools")
+
+
+def no_file_text() -> str:
+    """The answer when the task names no /workspace path and asks for no file, in the current language."""
+    return t("standin.no_file")
 
 
 @dataclass
@@ -51,7 +65,8 @@ _QUOTED_PATH = re.compile(r'"(?:[^"\\]|\\.)*"')  # a path quoted as a JSON strin
 # A sign is kept: "前 -3 行" becomes head -3, and the service (not the stand-in) refuses it.
 _HEAD = re.compile(r"前\s*(-?\d+)\s*行|first\s+(-?\d+)\s+lines?", re.I)
 _TAIL = re.compile(r"(?:最后|末尾|后)\s*(-?\d+)\s*行|last\s+(-?\d+)\s+lines?", re.I)
-_FILE_WORDS = ("文件", "笔记", "读", "file", "read")
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+_FILE_WORDS = ("文件", "笔记", "读", "file", "read", "notes")
 
 
 def needs_a_file(task: str) -> bool:
@@ -67,16 +82,15 @@ def ask_for_file(task: str) -> str | None:
     """
     if needs_a_file(task):
         return None
-    lines = [f"{side} {n} 行" for side, n in _line_counts(task).items()]
+    lines = [t(f"standin.lines_{side}", n=n) for side, n in _line_counts(task).items()]
     if not lines and not any(word in task.lower() for word in _FILE_WORDS):
         return None
-    what = f"{lines[0]}的" if lines else ""
-    return f"任务里没有给出文件路径，我不猜。你要我读{what}是 /workspace 下的哪一个文件？"
+    return t("standin.ask_lines", lines=lines[0]) if lines else t("standin.ask")
 
 
 def _line_counts(task: str) -> dict[str, int]:
     found = {}
-    for side, pattern in (("前", _HEAD), ("最后", _TAIL)):
+    for side, pattern in (("head", _HEAD), ("tail", _TAIL)):
         match = pattern.search(task)
         if match:
             found[side] = int(match.group(1) or match.group(2))
@@ -86,9 +100,9 @@ def _line_counts(task: str) -> dict[str, int]:
 def first_answer(task: str, choice: str) -> str | None:
     """The text the stand-in writes instead of a call under ``choice`` (``none``/``auto``), or None."""
     if choice == "none":
-        return NO_TOOL_TEXT
+        return no_tool_text()
     if choice == "auto" and not needs_a_file(task):
-        return ask_for_file(task) or NO_FILE_TEXT
+        return ask_for_file(task) or no_file_text()
     return None
 
 
@@ -110,11 +124,13 @@ def arguments_from(task: str) -> str:
     if quoted:
         args["path"] = json.loads(quoted.group(0))
     elif path:
-        args["path"] = path.group(1)
+        value = path.group(1)
+        # an English sentence's full stop ends the path's match: dropped in a task without CJK text
+        args["path"] = value[:-1] if value.endswith(".") and not _CJK.search(task) else value
     counts = _line_counts(task)
-    for side, key in (("前", "head"), ("最后", "tail")):
-        if side in counts:
-            args[key] = counts[side]
+    for key in ("head", "tail"):
+        if key in counts:
+            args[key] = counts[key]
     return json.dumps(args, ensure_ascii=False)
 
 
@@ -155,20 +171,14 @@ def feedback_paragraph(
         reason = output[len(FAILURE_PREFIX) :]
         args = _arguments_object(arguments)
         has_path = args is not None and isinstance(args.get("path"), str)
-        what = _describe(arguments, None, tool) if has_path else f"{_source(tool)}的结果"
+        what = _describe(arguments, None, tool) if has_path else t("standin.result_of", source=_source(tool))
         if declared is not None and tool and tool not in declared:
-            return (
-                f"没有读到{what}：我调用的 {tool} 不在应用声明的工具里，应用找不到它的路由"
-                f"（{reason}）。这是应用的路由失败，不是工具的失败：没有任何工具运行。"
-                "文件内容没有被读取，我不能编造它。"
-            )
+            return t("standin.unrouted", what=what, tool=tool, reason=reason)
         # the tool's own message is wire text: quoted as such, in the tool's language
         if not has_path:
-            return f"没有读到{what}：工具报告失败，我不能编造它。（工具返回的原文：“{reason}”）"
-        return (
-            f"没有读到{what}：工具报告失败，文件内容没有被读取，我不能编造它。（工具返回的原文：“{reason}”）"
-        )
-    return f"这是{_describe(arguments, output, tool)}：\n\n{output}"
+            return t("standin.failed", what=what, reason=reason)
+        return t("standin.failed_file", what=what, reason=reason)
+    return t("standin.here_is", what=_describe(arguments, output, tool), output=output)
 
 
 def _describe(arguments: JSON, output: str | None = None, tool: str = "") -> str:
@@ -177,25 +187,30 @@ def _describe(arguments: JSON, output: str | None = None, tool: str = "") -> str
     no file, e.g. the order desk's) is named by its tool, never called "该文件"."""
     args = _arguments_object(arguments)
     if args is None or not isinstance(args.get("path"), str):
-        return f"{_source(tool)}返回的内容"
-    path = f" {args['path']} "
+        return t("standin.returned", source=_source(tool))
+    path = args["path"]
     got = None if output is None else len(output.splitlines())
-    for key, side in (("head", "前"), ("tail", "最后")):
+    for key in ("head", "tail"):
         asked = args.get(key)
         if asked is None:
             continue
+        side = t(f"standin.lines_{key}", n=asked)
         if got is None:
-            return f"{path}的{side} {asked} 行"
+            return t("standin.path_lines", path=path, lines=side)
         if got == 0:
-            return f"{path}：文件是空的，0 行（请求了{side} {asked} 行）"
+            return t("standin.path_empty", path=path, asked=side)
         if isinstance(asked, int) and not isinstance(asked, bool) and got < asked:
-            return f"{path}的全部 {got} 行（请求了{side} {asked} 行，文件到第 {got} 行就结束了）"
-        return f"{path}的{side} {got} 行"
-    return f"{path}的内容" if got is None else f"{path}的内容（共 {got} 行）"
+            return t("standin.path_all", path=path, got=got, asked=side)
+        return t("standin.path_lines", path=path, lines=t(f"standin.lines_{key}", n=got))
+    return (
+        t("standin.path_content", path=path)
+        if got is None
+        else t("standin.path_content_n", path=path, got=got)
+    )
 
 
 def _source(tool: str) -> str:
-    return f"工具 {tool} " if tool else "所调用的工具"
+    return t("standin.tool_named", tool=tool) if tool else t("standin.tool_called")
 
 
 def _arguments_object(arguments: JSON) -> JSONObject | None:

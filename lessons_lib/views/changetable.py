@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind, Step
+from lessons_lib.core.glossary import KINDS, Kind, Step, kind_short
+from lessons_lib.core.glossary import SHORT_ZH as SHORT_ZH  # re-exported for examples.mcp.revisiontable
 from lessons_lib.core.htmltable import Cell, code, html_table
+from lessons_lib.core.messages import t
 from lessons_lib.views.changecounts import ChangeCounts, MessageRef, scope_text
 from lessons_lib.views.textwidth import shorten, text_table
 
@@ -34,9 +36,20 @@ class _Absent:
 
 
 ABSENT: Final = _Absent()
-ALL_VIEW: Final = "全部字段"
-KEY_VIEW: Final = "关键字段"
-CHANGED_VIEW: Final = "只看改变的字段"
+ALL_VIEW: Final = "all"
+KEY_VIEW: Final = "key"
+CHANGED_VIEW: Final = "changed"
+"""The three views of a table; :func:`view_name` names one in the current language (``全部字段``)."""
+
+
+def view_name(view: str) -> str:
+    """A view's name in the current language (``关键字段`` / ``key fields``); another text as it is."""
+    return t(f"changetable.view_{view}") if view in (ALL_VIEW, KEY_VIEW, CHANGED_VIEW) else view
+
+
+def run_labels() -> tuple[str, str]:
+    """The default names of the two runs compared (``改前``, ``改后``), in the current language."""
+    return t("changetable.before"), t("changetable.after")
 
 
 @dataclass(frozen=True)
@@ -74,14 +87,14 @@ class ChangeTable(Displayable):
     def __init__(
         self,
         rows: Sequence[ChangeRow],
-        labels: tuple[str, str] = ("改前", "改后"),
+        labels: tuple[str, str] | None = None,
         view: str = ALL_VIEW,
         *,
         messages: Sequence[MessageRef] = (),
         whole: Sequence[ChangeRow] | None = None,
     ) -> None:
         self.rows = list(rows)
-        self.labels = labels
+        self.labels = run_labels() if labels is None else labels
         self.view = view
         known = {m.name for m in messages}
         extra = [MessageRef(n, n) for n in dict.fromkeys(r.message for r in self.rows) if n not in known]
@@ -140,46 +153,60 @@ class ChangeTable(Displayable):
         pair = f"{self.labels[0]} → {self.labels[1]}"
         total, changed = len(self.whole), sum(r.changed for r in self.whole)
         if self.view == CHANGED_VIEW:
-            return f"只看改变的字段：{pair}，比较的 {total} 个字段里改变的 {changed} 个"
+            return t("changetable.title_changed", view=view_name(CHANGED_VIEW), pair=pair, total=total,
+                     changed=changed)  # fmt: skip
         if self.view != KEY_VIEW:
-            return f"{self.view}：{pair}，比较的全部 {total} 个字段，{changed} 个改变"
+            return t(
+                "changetable.title_all", view=view_name(self.view), pair=pair, total=total, changed=changed
+            )
         shown = sum(r.changed for r in self.rows)
-        title = f"关键字段：{pair}，从比较的 {total} 个字段里挑出 {len(self.rows)} 个，其中 {shown} 个改变"
+        title = t("changetable.title_key", view=view_name(KEY_VIEW), pair=pair, total=total, n=len(self.rows),
+                  shown=shown)  # fmt: skip
         missing = [r for r in self.whole if r.changed and r not in self.rows]
         if missing:
-            where = "、".join(self.message_ref(n).short() for n in dict.fromkeys(r.message for r in missing))
-            title += f"；另有 {len(missing)} 个改变的字段不在本表（在 {where}里，见“只看改变的字段”）"
+            where = t("sep.list").join(
+                self.message_ref(n).short() for n in dict.fromkeys(r.message for r in missing)
+            )
+            title += t("changetable.title_missing", n=len(missing), where=where, view=view_name(CHANGED_VIEW))
         return title
 
     def caption(self) -> str:
         """The one definition of the comparison (``changecounts.scope_text``)."""
         return scope_text(self.messages, self.whole)
 
-    def _cells(self, r: ChangeRow) -> list[str]:
+    def _words(self) -> dict[str, str]:
+        """The words every row repeats, looked up once per drawing: kind names, changed / same."""
+        words = {str(k): kind_short(k) for k in KINDS}
+        return words | {"changed": t("changetable.changed"), "same": t("changetable.same")}
+
+    def _cells(self, r: ChangeRow, words: dict[str, str]) -> list[str]:
         note = [r.note] if self.view == KEY_VIEW else []
         return [
             self.message_ref(r.message).short(),
             r.path,
             *note,
-            SHORT_ZH[r.kind],
+            words[r.kind],
             abbreviate(r.before),
             abbreviate(r.after),
-            "改变" if r.changed else "不变",
+            words["changed" if r.changed else "same"],
         ]
 
     def headers(self) -> list[str]:
-        note = ["看什么"] if self.view == KEY_VIEW else []
-        return ["所在消息（编号）", "字段路径", *note, "种类", self.labels[0], self.labels[1], "变化"]
+        note = [t("changetable.col_note")] if self.view == KEY_VIEW else []
+        head = [t("changetable.col_message"), t("changetable.col_path"), *note, t("changetable.col_kind")]
+        return [*head, self.labels[0], self.labels[1], t("changetable.col_change")]
 
     def text(self) -> str:
-        table = text_table(self.headers(), [self._cells(r) for r in self.rows])
+        words = self._words()
+        table = text_table(self.headers(), [self._cells(r, words) for r in self.rows])
         return f"{self.title()}\n{self.caption()}\n{table}"
 
     def html(self) -> str:
         body = []
         wrap = self.view == KEY_VIEW  # the note (what to look at) wraps; the rest stays on one line
+        words = self._words()
         for r in self.rows:
-            *lead, kind, before, after, verdict = self._cells(r)
+            *lead, kind, before, after, verdict = self._cells(r, words)
             bar = f"border-left:4px solid {KINDS[r.kind].colour}"
             body.append(
                 [
@@ -231,5 +258,5 @@ def abbreviate(value: object, width: int = 52) -> str:
     if not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     flat = value.replace("\n", "⏎")
-    suffix = f"〔{value.count(chr(10)) + 1} 行〕" if "\n" in value else ""
+    suffix = t("changetable.lines", n=value.count(chr(10)) + 1) if "\n" in value else ""
     return f'"{shorten(flat, width, tail=min(12, width // 3))}"{suffix}'

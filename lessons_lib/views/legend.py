@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, STATUSES, STEP_COLOURS, STEP_ZH, STEPS
+from lessons_lib.core.glossary import KINDS, STATUSES, STEP_COLOURS, STEPS, status_word, step_name
 from lessons_lib.core.htmltable import Cell, code, html_table, markup, status_badge
+from lessons_lib.core.messages import t
 
 
 def _swatch(colour: str) -> str:
@@ -26,27 +27,31 @@ class ColourLegend(Displayable):
     """The kinds of field (field trees, tables) and the chain steps (diagrams), one swatch each."""
 
     def rows(self) -> list[tuple[str, str, str, str, str]]:
-        """(colour, group, English, 中文, 含义) for each kind, then each step."""
-        rows = [(s.colour, "种类", str(k), s.zh, s.meaning_zh) for k, s in KINDS.items()]
+        """(colour, group, identifier, name, meaning) for each kind, then each step (current language)."""
+        rows = [(s.colour, t("legend.kind"), str(k), s.name, s.meaning) for k, s in KINDS.items()]
         for i, step in enumerate(STEPS, 1):
             rows.append(
-                (STEP_COLOURS[step], "步骤", str(step), STEP_ZH[step], f"链路第 {i} 步（只在图里用这个颜色）")
+                (STEP_COLOURS[step], t("legend.step"), str(step), step_name(step), t("legend.step_n", i=i))
             )
         return rows
 
     def text(self) -> str:
-        lines = [f"{group}  {zh}（{name}）：{meaning}" for _, group, name, zh, meaning in self.rows()]
-        verdicts = " ".join(f"{s.mark} {s.zh}" for s in STATUSES.values())
-        return "\n".join([*lines, f"结论  核对结论另用一组颜色，总带着符号和文字：{verdicts}"])
+        lines = [
+            t("legend.row", group=group, name=local, id=name, meaning=meaning)
+            for _, group, name, local, meaning in self.rows()
+        ]
+        verdicts = " ".join(f"{s.mark} {status_word(k)}" for k, s in STATUSES.items())
+        return "\n".join([*lines, t("legend.verdicts_line", verdicts=verdicts)])
 
     def html(self) -> str:
         body = [
-            (markup(_swatch(colour)), code(name), Cell(zh, nowrap=True), meaning)
-            for colour, _, name, zh, meaning in self.rows()
+            (markup(_swatch(colour)), code(name), Cell(local, nowrap=True), meaning)
+            for colour, _, name, local, meaning in self.rows()
         ]
-        verdicts = " ".join(status_badge(s) for s in STATUSES)
-        note = f"<p>核对结论另用一组颜色，总带着符号和文字：{verdicts}</p>"
-        return html_table(("颜色", "English", "中文", "含义"), body) + note
+        verdicts = " ".join(status_badge(s, status_word(s)) for s in STATUSES)
+        note = f"<p>{t('legend.verdicts', verdicts=verdicts)}</p>"
+        headers = (t("legend.colour"), "English", t("legend.name"), t("legend.meaning"))
+        return html_table(headers, body) + note
 
 
 def colour_legend() -> ColourLegend:

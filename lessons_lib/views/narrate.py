@@ -7,8 +7,9 @@ from typing import Any
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apiregistry import is_reference
-from lessons_lib.core.glossary import ACTOR_ZH
+from lessons_lib.core.glossary import ACTOR_ZH, actor_name
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.trace import Trace, event_number
 from lessons_lib.core.tracetypes import Event
@@ -16,7 +17,7 @@ from lessons_lib.views.textwidth import one_line, shorten
 
 
 def _who(actor: str) -> str:
-    return ACTOR_ZH.get(actor, f"服务 {actor}")
+    return actor_name(actor) if actor in ACTOR_ZH else t("narrate.service", name=actor)
 
 
 def describe_event(event: Event) -> str:
@@ -57,10 +58,10 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
                 parts.append(f"message {shorten(one_line(' '.join(texts)), 60)}")
             else:
                 parts.append(str(item.get("type")))
-        return "; ".join(parts) or "（没有输出项）"
+        return "; ".join(parts) or t("narrate.no_output")
     raw = body.get("error")
     error: JSONObject = raw if isinstance(raw, dict) else {}
-    return f"HTTP 错误：{shorten(one_line(error.get('message', body)), 100)}"
+    return t("narrate.http_error", message=shorten(one_line(error.get("message", body)), 100))
 
 
 def _mcp_summary(body: dict[str, Any]) -> str:
@@ -69,7 +70,7 @@ def _mcp_summary(body: dict[str, Any]) -> str:
         params = body.get("params") or {}
         if body["method"] == "tools/call":
             return f"{rid}{params.get('name')} {shorten(one_line(params.get('arguments')), 60)}".rstrip()
-        return rid.rstrip() or "（通知）"
+        return rid.rstrip() or t("narrate.notification")
     if "error" in body:
         return (
             f"{rid}error {body['error'].get('code')}: {shorten(one_line(body['error'].get('message')), 60)}"
@@ -79,10 +80,10 @@ def _mcp_summary(body: dict[str, Any]) -> str:
         text = "\n".join(c.get("text", "") for c in result["content"] if isinstance(c, dict))
         lines = len(text.split("\n")) if text else 0
         flag = str(result.get("isError", False)).lower()
-        return f"{rid}isError={flag} {lines} 行 {shorten(one_line(text), 40)}"
+        return t("narrate.content", rid=rid, flag=flag, lines=lines, text=shorten(one_line(text), 40))
     if "tools" in result:
         return f"{rid}tools={[t.get('name') for t in result['tools']]}"
-    return f"{rid}结果"
+    return t("narrate.result", rid=rid)
 
 
 def unsent_calls(trace: object, label: str) -> list[str]:
@@ -100,39 +101,38 @@ def unsent_calls(trace: object, label: str) -> list[str]:
         if link is None or link.get("mcp_id") is not None:
             continue
         if link.get("service") is None:
-            lines.append(
-                f"     应用：别名 {call.name} 不在应用的路由表里，这是应用的路由失败，不是工具的失败："
-                "没有工具运行，没有 tools/call 发给 MCP 服务，失败反馈直接写给模型"
-            )
+            lines.append(t("narrate.unrouted", name=call.name))
         else:
-            lines.append(
-                f"     应用：{call.name} 的 arguments 不是 JSON 对象，应用没有发出 tools/call，"
-                "失败反馈直接写给模型"
-            )
+            lines.append(t("narrate.not_object", name=call.name))
     return lines
 
 
 def narrate(trace: Trace) -> str:
     """The whole run as text: one line per message, then the outcome and the answer."""
-    lines = [f"任务：{trace.task}", f"模型：{trace.model.get('label')} ({trace.model.get('name')})", ""]
+    model = t("narrate.model", label=trace.model.get("label"), name=trace.model.get("name"))
+    lines = [t("narrate.task", task=trace.task), model, ""]
     for event in trace.events:
         lines.append(describe_event(event))
         if event.get("channel") == "model":
             lines += unsent_calls(trace, str(event.get("label")))
-    lines += ["", f"结果：{outcome_text(trace.outcome)}"]
+    lines += ["", t("narrate.outcome", outcome=outcome_text(trace.outcome))]
     if trace.answer is not None:
-        lines += ["", "答复：", trace.answer]
+        lines += ["", t("narrate.answer"), trace.answer]
     return "\n".join(lines)
 
 
 def message_counts(trace: object) -> str:
-    """How many messages each side exchanged, in one Chinese sentence per channel (lesson 08)."""
+    """How many messages each side exchanged, in one sentence per channel (lesson 08)."""
     model = [e for e in q.events(trace) if e.get("channel") == "model"]
     mcp = [e for e in q.events(trace) if e.get("channel") == "mcp"]
     by_label = Counter(str(e.get("label")) for e in mcp)
-    frames = "、".join(f"{label} {n} 帧" for label, n in by_label.items())
+    frames = t("sep.list").join(t("narrate.frames_of", label=label, n=n) for label, n in by_label.items())
     requests = sum(1 for e in model if str(e.get("label")).startswith("request_"))
-    return (
-        f"应用与模型接口之间：{len(model)} 条消息（请求 {requests} 条，回复 {len(model) - requests} 条）\n"
-        f"应用与 MCP 服务之间：{len(mcp)} 帧（{frames}）"
+    return t(
+        "narrate.counts",
+        model=len(model),
+        requests=requests,
+        replies=len(model) - requests,
+        mcp=len(mcp),
+        frames=frames,
     )

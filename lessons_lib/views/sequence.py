@@ -22,6 +22,7 @@ from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.apishapes import tool_calls
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import get_in, objects
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import Trace, event_number, load_trace
 from lessons_lib.core.tracetypes import Event, TraceData
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
@@ -64,19 +65,24 @@ def _event_label(e: Event) -> str:
             elif kind == "function_call_output":
                 lines += ["function_call_output", f"call_id={item.get('call_id')}"]
             elif kind == "message" and "output" in body:
-                lines.append("message：答复文本")
+                lines.append(t("sequence.answer_text"))
         if "input" in body and len(lines) == 1:
-            lines.append("input：任务 + tools 声明" if body.get("tools") else "input：任务")
+            lines.append(t("sequence.input_tools") if body.get("tools") else t("sequence.input_task"))
         return "\n".join(lines)
     if "method" in body:  # a request: "· id=N" on its first line; a notification has no id
-        head = f"{event_number(e)} " + (f"{body['method']} · id={body['id']}" if "id" in body else "通知")
+        head = f"{event_number(e)} " + (
+            f"{body['method']} · id={body['id']}" if "id" in body else t("sequence.notification")
+        )
         if "id" not in body:
             return f"{head}\n{body['method']}"
         if body["method"] == "tools/call":
             name, arguments = get_in(body, "params", "name"), get_in(body, "params", "arguments")
             return f"{head}\n{name}\n{_short(arguments, 2 * LABEL_EM)}"
         return head
-    head, rid = f"{event_number(e)} {label} 的结果", f"id={body.get('id')}"  # a reply: the id below
+    head, rid = (
+        t("sequence.result_of", number=event_number(e), label=label),
+        f"id={body.get('id')}",
+    )  # a reply: the id below
     if "error" in body:
         return f"{head}\n{rid} · error\n{_short(body['error'], 2 * LABEL_EM)}"
     result = body.get("result")
@@ -97,7 +103,9 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
         return lanes, native_rows(rows, data, api)
     events = data["events"]
     lanes = ["user", "model", "application"]  # the order drawn: model | application | services
-    for name in [t["service"] for t in data["tools"]] + [x for e in events for x in (e["from"], e["to"])]:
+    for name in [tool["service"] for tool in data["tools"]] + [
+        x for e in events for x in (e["from"], e["to"])
+    ]:
         if name and name not in lanes:
             lanes.append(name)
     after: dict[int, list[SeqRow]] = {}  # event index -> missing rows drawn after it
@@ -107,7 +115,7 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     for x in exchanges:
         if x.reply is None:
             e = events[x.request_at]
-            text = f"缺失：{x.request.get('method')} 的结果\nid={x.id}"
+            text = t("sequence.missing_result", method=x.request.get("method"), id=x.id)
             replies.setdefault(x.request_at, []).append(SeqRow(e["to"], e["from"], text, True))
     model_at = [i for i, e in enumerate(events) if e["channel"] == "model"]
     api = q.model_api(data)
@@ -116,7 +124,9 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
         later = [j for j in model_at if j > i]
         if "input" in body and (not later or "input" in events[later[0]]["body"]):
             missing = e["label"].replace("request", "response")
-            after.setdefault(i, []).append(SeqRow("model", "application", f"缺失：{missing}", True))
+            after.setdefault(i, []).append(
+                SeqRow("model", "application", t("sequence.missing", what=missing), True)
+            )
         if "output" not in body:
             continue
         for call in tool_calls(body, api):
@@ -125,24 +135,31 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
             service = service if service in lanes else services[0]
             exchange = q.exchange_for(data, call.call_id)
             if exchange is None:
-                text = f"缺失：tools/call\ncall_id={call.call_id} 没有对应的 MCP 请求"
+                text = t("sequence.missing_call", call_id=call.call_id)
                 after.setdefault(i, []).append(SeqRow("application", service, text, True))
             fed = any(apishapes.feedback_for(events[j]["body"], call.call_id, api) for j in later)
             if not fed:
                 where = i if exchange is None else (exchange.reply_at or exchange.request_at)
-                text = "function_call_output" if later else "下一次模型请求（function_call_output）"
+                text = "function_call_output" if later else t("sequence.next_request")
                 after.setdefault(where, []).append(
-                    SeqRow("application", "model", f"缺失：{text}\ncall_id={call.call_id}", True)
+                    SeqRow(
+                        "application",
+                        "model",
+                        t("sequence.missing_fed", what=text, call_id=call.call_id),
+                        True,
+                    )
                 )
-    rows = [SeqRow("user", "application", f"任务\n{_short(data['task'], 2 * LABEL_EM)}")]
+    rows = [SeqRow("user", "application", t("sequence.task", task=_short(data["task"], 2 * LABEL_EM)))]
     for i, e in enumerate(events):
         rows.append(SeqRow(e["from"], e["to"], _event_label(e)))
         rows += replies.get(i, []) + after.get(i, [])
     if data.get("answer"):
-        rows.append(SeqRow("application", "user", f"呈现答复\n{_short(data['answer'], 2 * LABEL_EM)}"))
+        rows.append(
+            SeqRow("application", "user", t("sequence.answer", answer=_short(data["answer"], 2 * LABEL_EM)))
+        )
     elif not any(r.missing for r in rows):
         reason = (data.get("outcome") or {}).get("status", "")
-        rows.append(SeqRow("application", "user", f"缺失：呈现答复\noutcome: {reason}", True))
+        rows.append(SeqRow("application", "user", t("sequence.missing_answer", reason=reason), True))
     return lanes, rows
 
 
@@ -186,18 +203,18 @@ def trace_diagram(trace: Trace | TraceData | str | Path) -> Diagram:
     (read through ``load_trace``: a malformed trace is refused with one line). Arrows carry
     ``call_id`` and MCP ``id``, and the SVG classes ``seq-arrow seq-model|seq-mcp|seq-user``
     (lane heads: ``seq-lane seq-model|seq-application|seq-service``); an expected message that is
-    missing is drawn as a red dashed link labelled 缺失.
+    missing is drawn as a red dashed link labelled 缺失 (missing).
     """
     data = _trace_dict(trace)
     lanes, rows = build_rows(data)
     columns = [lane for lane in lanes if lane != "user"]
     app = columns.index("application")
-    a = glossary.ACTOR_ZH
+    a = {actor: glossary.actor_name(actor) for actor in ("user", "application", "model", "service")}
     model = data["model"]
     titles = {
-        "application": f"{a['application']}\n（含 MCP 客户端）",
+        "application": t("sequence.application", application=a["application"]),
         "model": f"{a['model']}\n{model.get('name', '')}"
-        + ("\n（离线替身）" if model.get("mode") == "offline" else ""),
+        + (t("sequence.offline") if model.get("mode") == "offline" else ""),
     }
     g = digraph("trace", rankdir="TB", nodesep="0.08", ranksep="0.18", pad="0.05", splines="line")
     for j, lane in enumerate(columns):
@@ -236,12 +253,15 @@ def trace_diagram(trace: Trace | TraceData | str | Path) -> Diagram:
     zh = {lane: titles.get(lane, f"{a['service']} {lane}").split("\n")[0] for lane in columns}
     zh["user"] = a["user"]
     order = " | ".join(zh[lane] for lane in columns)
-    text = (
-        f"图：运行记录的时序（纵列：{order}；{a['user']}在{zh['application']}一列的上下两端）\n"
-        + "\n".join(
-            f"{i + 1:>2}. {zh[r.sender]} → {zh[r.receiver]}：{r.label.replace(chr(10), ' ')}"
-            for i, r in enumerate(rows)
+    text = t("sequence.caption", order=order, user=a["user"], application=zh["application"]) + "\n".join(
+        t(
+            "sequence.row",
+            n=f"{i + 1:>2}",
+            sender=zh[r.sender],
+            receiver=zh[r.receiver],
+            label=r.label.replace(chr(10), " "),
         )
+        for i, r in enumerate(rows)
     )
     return Diagram("trace", g.source, text)
 

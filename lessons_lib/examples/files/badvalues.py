@@ -22,6 +22,7 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import ALIAS, EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, status
+from lessons_lib.core.messages import language, t, zh
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.standin_rules import Script
@@ -33,15 +34,23 @@ if TYPE_CHECKING:
     import pandas as pd
 
 LAYERS: Final[dict[str, str]] = {
-    "schema": "模型侧 schema（strict:false，接口不强制）",
-    "parse": "应用：解析 arguments",
-    "route": "应用：别名路由",
-    "protocol": "MCP 协议（JSON-RPC 错误）",
-    "input": "服务：输入检查",
-    "access": "服务：文件访问检查",
-    "none": "没有被拦下",
+    layer: zh(f"badvalues.layer.{layer}")
+    for layer in ("schema", "parse", "route", "protocol", "input", "access", "none")
 }
-COLUMNS: Final = ("坏值", "schema 检查（jsonschema，示意）", "拦下它的层", "模型收到的反馈", "验证器")
+"""Each layer's Chinese name; :func:`layer_name` gives it in the current language."""
+COLUMNS: Final = tuple(zh(f"badvalues.col.{c}") for c in ("value", "schema", "layer", "feedback", "verifier"))
+
+
+def layer_name(layer: str) -> str:
+    """A layer's name in the current language (``服务：输入检查`` / ``service: input check``)."""
+    return t(f"badvalues.layer.{layer}")
+
+
+def columns() -> tuple[str, ...]:
+    """The table's headings in the current language."""
+    return tuple(t(f"badvalues.col.{c}") for c in ("value", "schema", "layer", "feedback", "verifier"))
+
+
 _INPUT_REFUSALS: Final = ("Invalid arguments", "Cannot specify both")
 
 
@@ -54,23 +63,27 @@ class BadValue:
     """One bad move: the model's exact ``arguments`` text, or a bad tool name on either side."""
 
     name: str
-    label: str
     arguments: str | None = None
     tool: str | None = None  # the alias the model calls
     service_tool: str | None = None  # the original name the application sends over MCP (a stale mapping)
+
+    @property
+    def label(self) -> str:
+        """The bad value in words, in the current language."""
+        return t(f"badvalues.bad.{self.name}", outside=OUTSIDE_PATH)
 
 
 BAD_VALUES: Final[dict[str, BadValue]] = {
     b.name: b
     for b in (
-        BadValue("head_text", 'head: "five"（文本）', _args(head="five")),
-        BadValue("head_negative", "head: -1", _args(head=-1)),
-        BadValue("head_zero", "head: 0", _args(head=0)),
-        BadValue("head_and_tail", "head: 5 与 tail: 5 同时给出", _args(head=5, tail=5)),
-        BadValue("unknown_alias", "模型调用没有声明的工具 fs__nope", tool="fs__nope"),
-        BadValue("unknown_mcp_tool", "应用把调用发给服务没有的工具名 nope", service_tool="nope"),
-        BadValue("invalid_json", "arguments 不是合法 JSON（少了右花括号）", _args(head=EXAMPLE_HEAD)[:-1]),
-        BadValue("outside_path", f'path: "{OUTSIDE_PATH}"', json.dumps({"path": OUTSIDE_PATH, "head": 20})),
+        BadValue("head_text", _args(head="five")),
+        BadValue("head_negative", _args(head=-1)),
+        BadValue("head_zero", _args(head=0)),
+        BadValue("head_and_tail", _args(head=5, tail=5)),
+        BadValue("unknown_alias", tool="fs__nope"),
+        BadValue("unknown_mcp_tool", service_tool="nope"),
+        BadValue("invalid_json", _args(head=EXAMPLE_HEAD)[:-1]),
+        BadValue("outside_path", json.dumps({"path": OUTSIDE_PATH, "head": 20})),
     )
 }
 
@@ -92,14 +105,14 @@ class BadValueResult(Displayable):
         return any(q.reply_is_error(x.reply) is False for x in q.mcp_exchanges(self.trace))
 
     def cells(self) -> list[str]:
-        judged = (
-            "；".join(f"{n}：{verdict_line(r)}" for n, r in self.reports[:1])
-            or "（只有应用与服务一段，不适用）"
-        )
-        return [self.bad.label, self.schema, LAYERS[self.layer], self.feedback, judged]
+        judged = t("badvalues.sep").join(
+            t("badvalues.verdict", name=n, verdict=verdict_line(r)) for n, r in self.reports[:1]
+        ) or t("badvalues.no_verifier")
+        return [self.bad.label, self.schema, layer_name(self.layer), self.feedback, judged]
 
     def text(self) -> str:
-        return "\n".join(f"{h}：{c}" for h, c in zip(COLUMNS, self.cells(), strict=True)) + "\n"
+        rows = zip(columns(), self.cells(), strict=True)
+        return "\n".join(t("badvalues.verdict", name=h, verdict=c) for h, c in rows) + "\n"
 
     def html_cells(self) -> list[CellValue]:
         """The row's cells with the two verdicts (schema check, verifier) in the status colours."""
@@ -117,9 +130,9 @@ class BadValueResult(Displayable):
         ]
 
     def html(self) -> str:
-        cells = zip(COLUMNS, self.html_cells(), strict=True)
+        cells = zip(columns(), self.html_cells(), strict=True)
         rows = [[Cell(h, nowrap=True, style="font-weight:bold"), c] for h, c in cells]
-        return html_table(("项目", "结果"), rows, css_class="lessons-badvalue")
+        return html_table((t("badvalues.item"), t("badvalues.result")), rows, css_class="lessons-badvalue")
 
     def repr_args(self) -> str:
         return f"{self.bad.name!r}, layer={self.layer!r}"
@@ -139,11 +152,16 @@ def stopping_layer(trace: Trace, call_id: str, feedback: str) -> str:
     return "input" if q.reply_text(reply).startswith(_INPUT_REFUSALS) else "access"
 
 
-@cache
 def run_bad_value(name: str) -> BadValueResult:
     """Run one bad value through the real chain and report the layer that stops it (lesson 09)."""
     if name not in BAD_VALUES:
         raise ValueError(f"unknown bad value {name!r}; choose one of: {', '.join(BAD_VALUES)}")
+    return _run_bad_value(name, language())
+
+
+@cache
+def _run_bad_value(name: str, lang: str) -> BadValueResult:
+    """One run per bad value and language (``lang`` keys the cache: the answer is in that language)."""
     bad = BAD_VALUES[name]
     from lessons_lib.engine.host import run_chain
 
@@ -167,14 +185,16 @@ def run_bad_value(name: str) -> BadValueResult:
 class BadValueTable(Displayable):
     """One row per bad value: value, schema check, the layer that stops it, the feedback (lesson 09)."""
 
-    HEADERS: Final = COLUMNS
-    NOTE: Final = (
-        "strict: false：模型接口不按 parameters 强制检查，schema 一栏只是用 jsonschema 对照声明得到的"
-        "示意结果；真正拦下坏值的是后面的层。"
-    )
-
     def __init__(self, results: list[BadValueResult]) -> None:
         self.results = results
+
+    @property
+    def HEADERS(self) -> tuple[str, ...]:  # noqa: N802 (was a class constant; now in the current language)
+        return columns()
+
+    @property
+    def NOTE(self) -> str:  # noqa: N802
+        return t("badvalues.note")
 
     @property
     def df(self) -> pd.DataFrame:
@@ -194,14 +214,14 @@ class BadValueTable(Displayable):
             [c if i in (0, 2) else abbreviate(c, 56).strip('"') for i, c in enumerate(r.cells())]
             for r in self.results
         ]
-        return f"坏值由哪一层拦下\n{self.NOTE}\n" + text_table(self.HEADERS, rows)
+        return f"{t('badvalues.title')}\n{self.NOTE}\n" + text_table(self.HEADERS, rows)
 
     def html(self) -> str:
         rows = [r.html_cells() for r in self.results]
         table = html_table(self.HEADERS, rows, style="font-size:13px;border-collapse:collapse")
         return (
-            f'<div class="lessons-badvalues"><p><b>坏值由哪一层拦下</b></p><p>{html.escape(self.NOTE)}</p>'
-            f"{table}</div>"
+            f'<div class="lessons-badvalues"><p><b>{t("badvalues.title")}</b></p>'
+            f"<p>{html.escape(self.NOTE)}</p>{table}</div>"
         )
 
     def repr_args(self) -> str:

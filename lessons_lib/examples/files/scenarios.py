@@ -27,6 +27,7 @@ from lessons_lib.core.example import (
 )
 from lessons_lib.core.htmltable import html_table, status_badge
 from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.messages import language, t
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
@@ -36,46 +37,31 @@ from lessons_lib.views.changetable import abbreviate
 ARCHIVE_DIR: Final = DATA_DIR / "archive"
 """The second service's root (served as ``/workspace`` too): same file name, other content."""
 TWO_SERVICES_TASK: Final = "请分别从 fs 和 archive 两个服务读取 /workspace/notes.txt 的前 3 行。"
+"""The user's task (data, Chinese in both editions, like the lessons' task text)."""
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """One what-if of seed section 9: the question and the expected answer, in Chinese."""
+    """One what-if of seed section 9: the question and the expected answer, in the current language."""
 
     name: str
-    title: str
-    question: str
-    expectation: str
+
+    @property
+    def title(self) -> str:
+        return t(f"scenarios.{self.name}.title")
+
+    @property
+    def question(self) -> str:
+        return t(f"scenarios.{self.name}.question")
+
+    @property
+    def expectation(self) -> str:
+        return t(f"scenarios.{self.name}.expectation")
 
 
 SCENARIOS: Final[dict[str, Scenario]] = {
-    s.name: s
-    for s in (
-        Scenario(
-            "no_second_request",
-            "应用拿到结果，却不再请求模型",
-            "应用收到 MCP 返回值，却未再次请求模型，会怎样？",
-            "应用手里有反馈，但模型没有通过后续输入收到它；不能说模型已结合执行结果回答。",
-        ),
-        Scenario(
-            "two_services",
-            "两个服务都提供 read_text_file",
-            "两个服务都提供 read_text_file，怎样区分？",
-            "应用给每个服务的工具一个别名，收到调用后映射回服务与原名；参数值不因别名转换而改变。",
-        ),
-        Scenario(
-            "missing_file",
-            "schema 检查通过，文件却不存在",
-            "schema 校验通过，读取仍失败，是否矛盾？",
-            "不矛盾：输入结构对，文件存在性是另一项检查；失败作为反馈继续处理，答复不说读到了文件。",
-        ),
-        Scenario(
-            "outside_workspace",
-            "schema 检查通过，路径却在 /workspace 之外",
-            "schema 校验通过，读取仍失败，是否矛盾？",
-            "不矛盾：路径是合法字符串，但访问范围是另一项检查；服务拒绝，失败作为反馈回到模型。",
-        ),
-    )
+    name: Scenario(name)
+    for name in ("no_second_request", "two_services", "missing_file", "outside_workspace")
 }
 
 
@@ -98,30 +84,42 @@ class ScenarioResult(Displayable):
     def verdict(self) -> str:
         if self.ok:
             return self.scenario.expectation
-        return "与预期不符：" + "；".join(what for what, held in self.checks if not held)
+        return t(
+            "scenarios.unexpected", failed=t("scenarios.sep").join(w for w, held in self.checks if not held)
+        )
 
     def text(self) -> str:
         s = self.scenario
-        lines = [f"{s.title}（{s.name}）", f"问题：{s.question}", "", "事实（来自这次运行的 trace）："]
-        lines += [f"  {k}：{v}" for k, v in self.facts]
-        lines += ["", "核对："] + [f"  {'✓' if held else '✗'} {what}" for what, held in self.checks]
-        lines += ["", "验证器："] + [f"  {name}：{verdict_line(r)}" for name, r in self.reports]
-        return "\n".join([*lines, "", f"结论：{self.verdict}", ""])
+        colon = t("scenarios.colon")
+        lines = [
+            t("scenarios.heading", title=s.title, name=s.name),
+            t("scenarios.question", question=s.question),
+        ]
+        lines += ["", t("scenarios.facts")] + [f"  {k}{colon}{v}" for k, v in self.facts]
+        lines += ["", t("scenarios.checks")] + [
+            f"  {'✓' if held else '✗'} {what}" for what, held in self.checks
+        ]
+        lines += ["", t("scenarios.verifiers")] + [
+            f"  {name}{colon}{verdict_line(r)}" for name, r in self.reports
+        ]
+        return "\n".join([*lines, "", t("scenarios.verdict", verdict=self.verdict), ""])
 
     def html(self) -> str:
         s = self.scenario
-        facts = html_table(("事实", "这次运行的值"), self.facts, code_columns=(1,))
+        facts = html_table((t("scenarios.fact"), t("scenarios.value")), self.facts, code_columns=(1,))
         checks = "".join(
             f"<li>{status_badge('pass' if held else 'fail', what)}</li>" for what, held in self.checks
         )
         reports = "".join(
-            f"<li><b>{html.escape(n)}</b>：{html.escape(verdict_line(r))}</li>" for n, r in self.reports
+            f"<li><b>{html.escape(n)}</b>{t('scenarios.colon')}{html.escape(verdict_line(r))}</li>"
+            for n, r in self.reports
         )
         return (
             f'<div class="lessons-scenario"><h4>{html.escape(s.title)}</h4>'
-            f"<p>问题：{html.escape(s.question)}</p>"
-            f"{facts}<p>核对：</p><ul>{checks}</ul>"
-            f"<p>验证器：</p><ul>{reports}</ul><p><b>结论：{html.escape(self.verdict)}</b></p></div>"
+            f"<p>{html.escape(t('scenarios.question', question=s.question))}</p>"
+            f"{facts}<p>{t('scenarios.checks')}</p><ul>{checks}</ul>"
+            f"<p>{t('scenarios.verifiers')}</p><ul>{reports}</ul>"
+            f"<p><b>{html.escape(t('scenarios.verdict', verdict=self.verdict))}</b></p></div>"
         )
 
     def repr_args(self) -> str:
@@ -138,26 +136,27 @@ def _no_second_request() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, 
     sent = q.model_rounds(trace)
     fed = bool(q.sent_feedback(trace))
     facts = [
-        ("模型请求次数", str(len(sent))),
+        (t("scenarios.f.requests"), str(len(sent))),
         (
-            "MCP 执行结果",
-            f"isError={json.dumps(get_in(reply, 'result', 'isError'))}，{len(held.splitlines())} 行",
-        ),
-        ("应用手里的反馈", abbreviate(held)),
-        ("模型输入里的 function_call_output", "有" if fed else "没有"),
-        ("答复", trace.answer or "（没有答复）"),
-        ("结果", outcome_text(trace.outcome)),
+            t("scenarios.f.mcp_result"),
+            t(
+                "scenarios.f.mcp_result_value",
+                is_error=json.dumps(get_in(reply, "result", "isError")),
+                n=len(held.splitlines()),
+            ),
+        ),  # fmt: skip
+        (t("scenarios.f.held"), abbreviate(held)),
+        (t("scenarios.f.fed"), t("scenarios.yes") if fed else t("scenarios.no")),
+        (t("scenarios.f.answer"), trace.answer or t("scenarios.no_answer")),
+        (t("scenarios.f.outcome"), outcome_text(trace.outcome)),
     ]
     checks = [
+        (t("scenarios.c.read"), bool(held) and q.reply_is_error(reply) is False),
+        (t("scenarios.c.one_request"), len(sent) == 1 and trace.body("request_2") is None),
+        (t("scenarios.c.not_fed"), not fed),
+        (t("scenarios.c.no_answer"), trace.answer is None),
         (
-            "服务确实读了文件（MCP 响应 isError=false，有文本）",
-            bool(held) and q.reply_is_error(reply) is False,
-        ),
-        ("只有一次模型请求，没有 request_2", len(sent) == 1 and trace.body("request_2") is None),
-        ("任何一次模型请求的 input 里都没有 function_call_output", not fed),
-        ("没有答复，不能声称答复基于执行结果", trace.answer is None),
-        (
-            "运行停止，理由写明结果没有发给模型",
+            t("scenarios.c.stopped"),
             trace.outcome["status"] == "stopped" and "not sent" in trace.outcome["reason"],
         ),
     ]
@@ -170,7 +169,7 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
     trace = run_chain(TWO_SERVICES_TASK, services={"fs": WORKSPACE_DIR, "archive": ARCHIVE_DIR})
     calls = {c.call_id: c for c in q.calls(trace, 1)}
     outputs = {f.call_id: f.output for f in q.sent_feedback(trace)}
-    facts = [("声明的别名", "、".join(t["alias"] for t in trace.tools))]
+    facts = [(t("scenarios.f.aliases"), t("sep.list").join(tool["alias"] for tool in trace.tools))]
     routed = untouched = paired = True
     texts = []
     for link in trace.links:
@@ -187,8 +186,14 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
         facts.append(
             (
                 str(call.name),
-                f"→ 服务 {exchange.service}，MCP params.name={name}，"
-                f"arguments {call.arguments} → params.arguments {sent}，第一行：{first}",
+                t(
+                    "scenarios.f.routed",
+                    service=exchange.service,
+                    name=name,
+                    arguments=call.arguments,
+                    sent=sent,
+                    first=first,
+                ),  # fmt: skip
             )
         )
         service, _, _ = str(call.name).partition(ALIAS_SEPARATOR)
@@ -197,14 +202,14 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
         paired &= outputs.get(link["call_id"]) == text
     checks = [
         (
-            "两个别名不同，都指向原名 read_text_file",
-            len({t["alias"] for t in trace.tools}) == 2
-            and {t["name"] for t in trace.tools} == {"read_text_file"},
+            t("scenarios.c.two_aliases"),
+            len({tool["alias"] for tool in trace.tools}) == 2
+            and {tool["name"] for tool in trace.tools} == {"read_text_file"},
         ),
-        ("每个调用都送到别名前缀所指的服务，用原名 read_text_file", routed and len(trace.links) == 2),
-        ("参数值没有因别名转换而改变（arguments 解析后 == params.arguments）", untouched),
-        ("两个服务读出的内容不同（根目录不同）", len(set(texts)) == 2),
-        ("每份反馈按 call_id 回到自己的调用，内容与该服务的结果一致", paired and len(outputs) == 2),
+        (t("scenarios.c.routed"), routed and len(trace.links) == 2),
+        (t("scenarios.c.untouched"), untouched),
+        (t("scenarios.c.different"), len(set(texts)) == 2),
+        (t("scenarios.c.paired"), paired and len(outputs) == 2),
     ]
     return trace, facts, checks
 
@@ -223,23 +228,27 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
         schema = schema_check(trace, call.name, call.arguments)
         facts = [
             ("arguments", str(call.arguments)),
-            ("schema 检查（jsonschema，示意）", schema),
+            (t("scenarios.f.schema"), schema),
             (
                 "MCP result",
-                f"isError={json.dumps(get_in(reply, 'result', 'isError'))}：{message}" if reply else "无",
+                t(
+                    "scenarios.f.refused",
+                    is_error=json.dumps(get_in(reply, "result", "isError")),
+                    message=message,
+                )
+                if reply
+                else t("scenarios.none"),
             ),
             ("function_call_output.output", output),
-            ("答复", answer),
+            (t("scenarios.f.answer"), answer),
         ]
+        claims, admits = t("standin.marker_read"), t("standin.marker_unread")
         checks = [
-            ("schema 检查通过（输入结构没有问题）", schema == "通过"),
-            (
-                "服务拒绝读取：isError=true，没有文件内容",
-                q.reply_is_error(reply) is True,
-            ),
-            (f"反馈以 {FAILURE_PREFIX.strip()} 开头，带着服务的原话", output == FAILURE_PREFIX + message),
-            ("答复转述了失败原因", bool(message) and message in answer),
-            ("答复没有说读到了文件（没有“这是……的前 N 行”）", "这是" not in answer and "没有读到" in answer),
+            (t("scenarios.c.schema"), schema == "通过"),  # the verdict text of examples.files.verdicts
+            (t("scenarios.c.refused"), q.reply_is_error(reply) is True),
+            (t("scenarios.c.prefix", prefix=FAILURE_PREFIX.strip()), output == FAILURE_PREFIX + message),
+            (t("scenarios.c.reason"), bool(message) and message in answer),
+            (t("scenarios.c.no_claim", marker=claims), claims not in answer and admits in answer),
         ]
         return trace, facts, checks
 
@@ -254,11 +263,16 @@ _RUNNERS: Final[dict[str, Callable[[], tuple[Trace, list[tuple[str, str]], list[
 }
 
 
-@cache
 def run_scenario(name: str) -> ScenarioResult:
     """Run one what-if of seed section 9 offline and judge it (lesson 09); ``SCENARIOS`` lists the names."""
     if name not in SCENARIOS:
         raise ValueError(f"unknown scenario {name!r}; choose one of: {', '.join(SCENARIOS)}")
+    return _run_scenario(name, language())
+
+
+@cache
+def _run_scenario(name: str, lang: str) -> ScenarioResult:
+    """One run per scenario and language (``lang`` keys the cache: the facts are in that language)."""
     trace, facts, checks = _RUNNERS[name]()
     return ScenarioResult(SCENARIOS[name], trace, facts, checks, verifiers(trace))
 

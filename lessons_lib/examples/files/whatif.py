@@ -15,6 +15,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
 
@@ -23,6 +24,7 @@ from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.messages import language, t, text_in, zh
 from lessons_lib.views.changecounts import MessageRef
 from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, same_value
 
@@ -30,51 +32,63 @@ if TYPE_CHECKING:
     from lessons_lib.core.trace import Trace
 
 
-PARSED: Final = "arguments（解析后）"
+PARSED: Final = zh("whatif.parsed")
 """Derived message: the application's ``json.loads`` of the ``arguments`` text."""
-LINES: Final = "读出的行"
+LINES: Final = zh("whatif.lines")
 """Derived message: how many lines the service returned, and the first and last one."""
-ANSWER: Final = "答复"
+ANSWER: Final = zh("whatif.answer")
 """Derived message: the answer the application shows the user (``trace.answer``)."""
+DERIVED: Final = ("parsed", "lines", "answer")
+"""The derived messages; their names above are the Chinese ones, :func:`derived` gives the current one."""
 
-ABOUT: Final[dict[str, str]] = {
-    # what each compared message is, for the captions (``第 6 条消息 request_1（第一次模型请求）``)
-    "tools/list": "tools/list 的答复",
-    "request_1": "第一次模型请求",
-    "response_1": "模型的第一次回复",
-    PARSED: "应用解析 arguments 的结果",
-    "mcp_request": "MCP 请求 tools/call",
-    "mcp_response": "MCP 结果",
-    LINES: "服务读出的行",
-    "request_2": "第二次模型请求",
-    "response_2": "模型的第二次回复",
-    ANSWER: "应用呈现给用户的答复",
-}
+
+def derived(which: str) -> str:
+    """A derived message's name in the current language (``读出的行`` / ``lines read``)."""
+    return t(f"whatif.{which}")
+
+
+_ABOUT: Final = ("tools/list", "request_1", "response_1", "parsed", "mcp_request", "mcp_response", "lines",
+                 "request_2", "response_2", "answer")  # fmt: skip
+"""The compared messages the captions name (``第 6 条消息 request_1（第一次模型请求）``)."""
+
+
+@cache
+def _derived_ids(lang: str) -> dict[str, str]:
+    """The derived messages' names in ``lang`` -> their ids (``读出的行`` -> ``lines``)."""
+    return {text_in(lang, f"whatif.{d}"): d for d in DERIVED}
+
+
+def about(name: str) -> str:
+    """What a compared message (``mcp_request#2`` too) is, in the current language; else its name."""
+    base = name.split("#")[0]
+    base = _derived_ids(language()).get(base, base)
+    return t(f"whatif.about.{base}") if base in _ABOUT else name
+
 
 KEY_FIELDS: Final[tuple[tuple[str, str, str], ...]] = (
-    # (message, path pattern with [*] for any index, what the learner should look at)
-    ("request_1", "input[*].content", "任务文本（用户原话）"),
-    ("request_1", "tools[*].name", "模型侧别名（声明）"),
-    ("request_1", "tools[*].parameters.properties.head.type", "head 的类型规则"),
-    ("request_1", "tools[*].parameters.properties.tail.type", "tail 的类型规则"),
-    ("response_1", "output[*].name", "模型选中的别名"),
-    ("response_1", "output[*].call_id", "call_id（配对用）"),
-    ("response_1", "output[*].arguments", "arguments（JSON 文本）"),
-    (PARSED, "path", "解析后的 path"),
-    (PARSED, "head", "解析后的 head"),
-    (PARSED, "tail", "解析后的 tail"),
-    ("mcp_request", "id", "MCP id（配对用）"),
-    ("mcp_request", "params.name", "MCP 工具原名"),
-    ("mcp_request", "params.arguments.path", "MCP params.arguments.path"),
-    ("mcp_request", "params.arguments.head", "MCP params.arguments.head"),
-    ("mcp_request", "params.arguments.tail", "MCP params.arguments.tail"),
-    ("mcp_response", "result.content[*].text", "服务返回的 content 文本"),
-    ("mcp_response", "result.isError", "isError"),
-    (LINES, "line_count", "读出的行数"),
-    (LINES, "last_line", "读出的最后一行"),
-    ("request_2", "input[*].output", "function_call_output.output（反馈）"),
-    ("response_2", "output[*].content[*].text", "模型的答复文本"),
-    (ANSWER, "answer", "应用呈现给用户的答复"),
+    # (message or derived id, path pattern with [*] for any index, what to look at: catalogue whatif.key.*)
+    ("request_1", "input[*].content", "task"),
+    ("request_1", "tools[*].name", "alias"),
+    ("request_1", "tools[*].parameters.properties.head.type", "head_type"),
+    ("request_1", "tools[*].parameters.properties.tail.type", "tail_type"),
+    ("response_1", "output[*].name", "chosen"),
+    ("response_1", "output[*].call_id", "call_id"),
+    ("response_1", "output[*].arguments", "arguments"),
+    ("parsed", "path", "path"),
+    ("parsed", "head", "head"),
+    ("parsed", "tail", "tail"),
+    ("mcp_request", "id", "mcp_id"),
+    ("mcp_request", "params.name", "mcp_name"),
+    ("mcp_request", "params.arguments.path", "mcp_path"),
+    ("mcp_request", "params.arguments.head", "mcp_head"),
+    ("mcp_request", "params.arguments.tail", "mcp_tail"),
+    ("mcp_response", "result.content[*].text", "content"),
+    ("mcp_response", "result.isError", "is_error"),
+    ("lines", "line_count", "line_count"),
+    ("lines", "last_line", "last_line"),
+    ("request_2", "input[*].output", "output"),
+    ("response_2", "output[*].content[*].text", "answer_text"),
+    ("answer", "answer", "answer"),
 )
 _KEY_RE: Final = [
     (m, re.compile(re.escape(p).replace(r"\[\*\]", r"\[\d+\]")), note) for m, p, note in KEY_FIELDS
@@ -98,8 +112,7 @@ class ChainMessage:
     source: int | None = None
 
     def ref(self) -> MessageRef:
-        about = ABOUT.get(self.name.split("#")[0], self.name)
-        return MessageRef(self.name, about, self.number, self.source)
+        return MessageRef(self.name, about(self.name), self.number, self.source)
 
 
 def _nth(name: str, i: int) -> str:
@@ -123,20 +136,20 @@ def chain_messages(trace: Trace) -> list[ChainMessage]:
         msgs.append(ChainMessage("call", "response_1", rounds[0].response, number=called))
         for i, call in enumerate(q.calls(trace, 1)):
             parsed = _parsed(call.arguments)
-            msgs.append(ChainMessage("call", _nth(PARSED, i), parsed, "value", source=called))
+            msgs.append(ChainMessage("call", _nth(derived("parsed"), i), parsed, "value", source=called))
     for i, x in enumerate(q.mcp_exchanges(trace)):
         msgs.append(ChainMessage("execution", _nth("mcp_request", i), x.request, number=_num(x.request_at)))
         if x.reply is not None:
             replied = _num(x.reply_at)
             msgs.append(ChainMessage("execution", _nth("mcp_response", i), x.reply, number=replied))
             lines = _lines_read(x.reply)
-            msgs.append(ChainMessage("execution", _nth(LINES, i), lines, "result", source=replied))
+            msgs.append(ChainMessage("execution", _nth(derived("lines"), i), lines, "result", source=replied))
     later = {e["label"]: e["body"] for e in q.events(trace) if e.get("channel") == "model"}
     for label, body in later.items():
         if label not in {"request_1", "response_1"}:
             msgs.append(ChainMessage("feedback", label, body, number=at.get(label)))
     last = next((m.number for m in reversed(msgs) if m.name.startswith("response_")), None)
-    msgs.append(ChainMessage("feedback", ANSWER, {"answer": trace.answer}, "result", source=last))
+    msgs.append(ChainMessage("feedback", derived("answer"), {"answer": trace.answer}, "result", source=last))
     return msgs
 
 
@@ -148,10 +161,12 @@ def _parsed(arguments: JSON) -> JSON:
     if isinstance(arguments, dict):  # Anthropic's input is already an object
         return arguments
     try:
-        value: JSON = json.loads(arguments) if isinstance(arguments, str) else {"(无法解析)": arguments}
+        value: JSON = (
+            json.loads(arguments) if isinstance(arguments, str) else {t("whatif.unparsable"): arguments}
+        )
     except ValueError:
-        return {"(无法解析)": arguments}
-    return value if isinstance(value, dict) else {"(不是对象)": value}
+        return {t("whatif.unparsable"): arguments}
+    return value if isinstance(value, dict) else {t("whatif.not_object"): value}
 
 
 def _lines_read(reply: JSONObject) -> JSONObject:
@@ -176,9 +191,12 @@ def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
             yield format_path(f.path), f.value, msg.kind or f.kind
 
 
-def _key_note(message: str, path: str) -> str | None:
+def _key_note(message: str, path: str, ids: dict[str, str]) -> str | None:
+    """The key field's note; ``ids`` maps the derived names of the current language to their ids."""
     base = message.split("#")[0]
-    return next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
+    base = ids.get(base, base)
+    note = next((note for m, rx, note in _KEY_RE if m == base and rx.fullmatch(path)), None)
+    return None if note is None else t(f"whatif.key.{note}")
 
 
 Fields = dict[str, tuple[JSON, Kind]]
@@ -190,17 +208,21 @@ def chain_fields(trace: Trace) -> Chain:
     return [(m, {p: (v, k) for p, v, k in leaves(m)}) for m in chain_messages(trace)]
 
 
-def compare_runs(before: Trace, after: Trace, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
+def compare_runs(before: Trace, after: Trace, labels: tuple[str, str] | None = None) -> ChangeTable:
     """Line up every field of every message of two runs; mark what changed. Lesson 09."""
     return compare_chains(chain_fields(before), chain_fields(after), labels)
 
 
-def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] = ("改前", "改后")) -> ChangeTable:
-    """:func:`compare_runs` on runs already split into fields (see :func:`chain_fields`)."""
+def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] | None = None) -> ChangeTable:
+    """:func:`compare_runs` on runs already split into fields (see :func:`chain_fields`).
+
+    ``labels`` name the two runs (default ``改前``, ``改后`` in the current language).
+    """
     sides = [{m.name: (m, f) for m, f in chain} for chain in (before, after)]
     names = sorted(set(sides[0]) | set(sides[1]), key=lambda n: _order(n, sides))
     rows: list[ChangeRow] = []
     refs: list[MessageRef] = []
+    ids = _derived_ids(language())
     for name in names:
         msg = (sides[0].get(name) or sides[1][name])[0]
         refs.append(msg.ref())
@@ -208,7 +230,7 @@ def compare_chains(before: Chain, after: Chain, labels: tuple[str, str] = ("改�
         for path in list(fields[0]) + [p for p in fields[1] if p not in fields[0]]:
             (b, b_kind), (a, a_kind) = (f.get(path, (ABSENT, None)) for f in fields)
             kind: Kind = b_kind or a_kind or "envelope"
-            note = _key_note(name, path) or ""
+            note = _key_note(name, path, ids) or ""
             rows.append(ChangeRow(msg.step, name, path, kind, b, a, not same_value(b, a), note))
     return ChangeTable(rows, labels, messages=refs)
 
@@ -241,7 +263,8 @@ def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: s
     return _cached(head, tail, path)[0]
 
 
-_Key = tuple[int | None, int | None, str, str]
+_Key = tuple[int | None, int | None, str, str, str]
+"""head, tail, path, api and the language: a run's derived names and notes are in one language."""
 
 
 class _RunCache:
@@ -262,7 +285,7 @@ class _RunCache:
     def __call__(
         self, head: int | None, tail: int | None, path: str, api: str = "responses"
     ) -> tuple[Trace, Chain]:
-        key = (head, tail, path, api)
+        key = (head, tail, path, api, language())
         if key in self._runs:
             self._runs.move_to_end(key)
             return self._runs[key]
@@ -288,7 +311,7 @@ _cached = _RunCache(256)
 
 def has_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> bool:
     """Whether :func:`cached_run` already holds this run (the slider says so, lesson 09)."""
-    return (head, tail, path, "responses") in _cached
+    return (head, tail, path, "responses", language()) in _cached
 
 
 def compare_head(

@@ -24,8 +24,9 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import pre
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import Language, language, t
 from lessons_lib.core.trace import Trace
-from lessons_lib.examples.files.whatif import LINES, cached_run, compare_head, has_run, notes_line_count
+from lessons_lib.examples.files.whatif import cached_run, compare_head, derived, has_run, notes_line_count
 from lessons_lib.views.changetable import ChangeTable
 
 MCP_REQUEST = "mcp_request"
@@ -68,78 +69,81 @@ class HeadView(Displayable):
             field_tree(
                 self.mcp_request,
                 highlight=self.highlights[MCP_REQUEST] or None,
-                title=f"mcp_request（head={self.head}）",
+                title=t("widgets.tree_title", name=MCP_REQUEST, head=self.head),
             ),
             field_tree(
                 self.feedback_item,
                 highlight=self.highlights[FEEDBACK] or None,
-                title=f"function_call_output（head={self.head}）",
+                title=t("widgets.tree_title", name=FEEDBACK, head=self.head),
             ),
         ]
 
     def summary(self) -> str:
         """The changed fields by message and kind (``ChangeCounts.changed_line``), plus the file's end."""
         pair = f"head={self.baseline} → head={self.head}"
-        return f"{pair}：{self.table.counts().changed_line()}{self.past_end()}"
+        return t(
+            "widgets.summary", pair=pair, changed=self.table.counts().changed_line(), end=self.past_end()
+        )
 
     def past_end(self) -> str:
         """Said when ``head`` asks for more lines than the file has: the feedback stops at its end."""
         try:
-            read = self.table.row(LINES, "line_count").after
+            read = self.table.row(derived("lines"), "line_count").after
         except KeyError:
             return ""
         if not isinstance(read, int) or read >= self.head:
             return ""
-        return (
-            f"head={self.head} 超过了文件的行数：服务读到文件末尾就停下，"
-            f"只返回 {read} 行，反馈里也只有这 {read} 行。"
-        )
+        return t("widgets.past_end", head=self.head, read=read)
 
     def feedback_caption(self) -> str:
         """``function_call_output.output，5 行`` (the lines the model receives in this run)."""
-        return f"{FEEDBACK}.output，{len(self.result_text.splitlines())} 行"
+        return t("widgets.feedback_caption", name=FEEDBACK, n=len(self.result_text.splitlines()))
 
     def text(self) -> str:
         key = self.table.key()
         return "\n".join(
             [
-                f"head 实验：{self.summary()}",
+                t("widgets.lab", summary=self.summary()),
                 "",
                 key.text(),
-                f"MCP 请求（{MCP_REQUEST}，head={self.head}）：",
+                t("widgets.mcp_request_head", name=MCP_REQUEST, head=self.head),
                 self.mcp_request_json,
                 "",
-                f"模型收到的反馈（{self.feedback_caption()}）：",
+                t("widgets.feedback", caption=self.feedback_caption()),
                 self.result_text,
                 "",
             ]
         )
 
     def html(self) -> str:
-        trees = "".join(f'<div style="flex:1 1 24em;min-width:0">{t.html()}</div>' for t in self.trees())
+        trees = "".join(
+            f'<div style="flex:1 1 24em;min-width:0">{tree.html()}</div>' for tree in self.trees()
+        )
         return (
-            f'<div class="lessons-headview"><p><b>head 实验</b>：{html.escape(self.summary())}</p>'
-            f"{_diagram_html(self.head != self.baseline)}"
+            f'<div class="lessons-headview"><p><b>{t("widgets.lab_html")}</b>{t("widgets.colon")}'
+            f"{html.escape(self.summary())}</p>"
+            f"{_diagram_html(self.head != self.baseline, language())}"
             f"{self.table.key().html()}"
             f"<details><summary>{html.escape(self.table.changed().title())}</summary>"
             f"{self.table.changed().html()}</details>"
             f'<div style="display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start">{trees}</div>'
-            f"<p>MCP 请求（{MCP_REQUEST}）：</p>{pre(self.mcp_request_json)}"
-            f"<p>模型收到的反馈（{html.escape(self.feedback_caption())}）：</p>{pre(self.result_text)}</div>"
+            f"<p>{html.escape(t('widgets.mcp_request', name=MCP_REQUEST))}</p>{pre(self.mcp_request_json)}"
+            f"<p>{html.escape(t('widgets.feedback', caption=self.feedback_caption()))}</p>"
+            f"{pre(self.result_text)}</div>"
         )
 
     def repr_args(self) -> str:
         return f"head={self.head}, baseline={self.baseline}, changed={sum(r.changed for r in self.table)}"
 
 
-@lru_cache(maxsize=2)
-def _diagram_html(changed: bool) -> str:
+@lru_cache(maxsize=4)
+def _diagram_html(changed: bool, lang: Language) -> str:
     """The chain diagram; with a change the call step is lit: the new value enters the chain there."""
     from lessons_lib.views.diagrams import chain_diagram
 
     # without a Graphviz renderer the bundle holds the DOT text and an install hint instead of SVG
     bundle = chain_diagram("call" if changed else None)._repr_mimebundle_()
-    note = "新值从“调用”进入链路（arguments），再经执行、反馈到达答复；声明中的规则不变。" if changed else ""
+    note = t("widgets.diagram_note") if changed else ""  # ``lang`` keys the cache: the note's language
     picture = bundle.get("image/svg+xml") or pre(bundle.get("text/plain", ""))
     return f'<div class="lessons-chain">{picture}<p>{html.escape(note)}</p></div>'
 
@@ -178,10 +182,7 @@ def _lab_class() -> Any:
             # strict nbval (which skips widget views, their model ids are random) read text/html.
             bundle: dict[str, object] = super()._repr_mimebundle_(**kwargs) or {}
             view: dict[str, str] = self.view._repr_mimebundle_()
-            note = (
-                f"head 滑块（{self.slider.min}–{self.slider.max}）此刻停在 head={self.slider.value}："
-                "下面是它此刻显示的内容。在 JupyterLab 里运行本格，就能拖动滑块。"
-            )
+            note = t("widgets.slider_note", low=self.slider.min, high=self.slider.max, head=self.slider.value)
             bundle["text/html"] = (
                 f'<div class="lessons-headlab"><p>{html.escape(note)}</p>{view["text/html"]}</div>'
             )
@@ -192,10 +193,10 @@ def _lab_class() -> Any:
 
 
 def _status(head: int, fresh: bool, ran: list[int], lines: int) -> str:
-    done = "刚刚完成这个 head 的离线运行" if fresh else "这个 head 之前已经运行过，直接读出结果"
-    end = f"（文件只有 {lines} 行）" if head > lines else ""
-    heads = "、".join(map(str, ran))
-    return f"head={head}{end}：{done}。滑块停过的 head：{heads}（每个 head 第一次被选中时才运行一次链路）。"
+    done = t("widgets.fresh") if fresh else t("widgets.cached")
+    end = t("widgets.file_lines", lines=lines) if head > lines else ""
+    heads = t("sep.list").join(map(str, ran))
+    return t("widgets.status", head=head, end=end, done=done, heads=heads)
 
 
 def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
@@ -218,7 +219,7 @@ def head_lab(baseline: int = EXAMPLE_HEAD) -> JSON:
     def redraw(head: int) -> None:
         fresh = not has_run(head)
         if fresh:
-            status.value = html.escape(f"head={head}：正在运行这一次离线链路……")
+            status.value = html.escape(t("widgets.running", head=head))
         view = head_view(head, baseline)
         ran.add(head)
         box.view = view
