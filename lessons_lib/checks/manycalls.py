@@ -101,11 +101,29 @@ def windows(trace: object) -> list[tuple[int, JSONObject]]:
     return found
 
 
+def _without(event: JSONObject, fields: JSON) -> JSONObject:
+    """A ``tools/call`` request event without the call layer's own argument fields."""
+    event = copy.deepcopy(event)
+    arguments = get_in(event, "body", "params", "arguments")
+    if isinstance(arguments, dict) and isinstance(fields, list):
+        for name in fields:
+            arguments.pop(str(name), None)
+    return event
+
+
 def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
     mine = {str(x.get("call_id")) for x in links}
     rename = {f"request_{k}": "request_1", f"response_{k}": "response_1"}
     rename |= {f"request_{k + 1}": "request_2", f"response_{k + 1}": "response_2"}
     calls = {(x.get("service"), a) for x in reached for a in attempts_of(x) or [x.get("mcp_id")]}
+    # fields the application's call layer added itself (lesson 32's key) are not the model's values:
+    # they are set aside so that the single-call rule "the model's values reach the service" applies
+    filled = {
+        (x.get("service"), a): x["filled"]
+        for x in reached
+        if isinstance(x.get("filled"), list)
+        for a in attempts_of(x) or [x.get("mcp_id")]
+    }
     events: list[JSON] = []
     for event in objects(data.get("events")):
         label, body = event.get("label"), _object(event.get("body"))
@@ -117,6 +135,9 @@ def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSO
             service = event.get("to") if "method" in body else event.get("from")
             if (service, body.get("id")) not in calls:
                 continue
+            added = filled.get((service, body.get("id"))) if "method" in body else None
+            if added:
+                event = _without(event, added)
         events.append(event)
     kept: list[JSON] = [x for x in links if x in reached]
     window: JSONObject = copy.deepcopy({**data, "events": events, "links": kept})

@@ -221,13 +221,19 @@ async def _execute(
 ) -> CallResult:
     """One call -> one result: route the alias, parse the arguments, send ``tools/call``.
 
-    With ``policy.tool_retries`` set, a failure ``policy.retryable`` accepts is sent again (same
+    With ``policy.calls`` set, the call layer fills its own fields first (``link["filled"]`` names
+    them). With ``policy.tool_retries`` set, a failure ``policy.retryable`` accepts is sent again (same
     ``call_id``, same arguments) and every JSON-RPC id lands in ``link["attempts"]``.
     """
     routed = route_call(call, routes, link)
     if isinstance(routed, CallResult):
         return routed
     route, args = routed
+    if policy.calls is not None:  # lesson 32: the call layer adds what the model never sends
+        filled = policy.calls.fill(route.service, route.tool, args)
+        if filled != args:
+            link["filled"] = sorted(k for k in filled if args.get(k) != filled[k])
+        args = filled
     attempts: list[int | str | None] = []
     for _ in range(1 + (policy.tool_retries or 0)):
         output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)

@@ -19,7 +19,9 @@ its runs as well:
 - ``finish``: called with the trace when the run ended, before the key is cleaned from it;
 - ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced);
 - ``screen``: the application's own filter (lesson 52): which declarations the model gets, a
-  call refused before anything runs (before confirmation is asked), what the model sees of a result.
+  call refused before anything runs (before confirmation is asked), what the model sees of a result;
+- ``calls``: the application's call layer (lesson 32): fields it fills itself (an idempotency key)
+  are left out of what the model is declared and added to the arguments before ``tools/call``.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.adapters import CallResult, ToolCall, marked
+from lessons_lib.engine.adapters import CallResult, Declared, ToolCall, marked
 
 if TYPE_CHECKING:
     import httpx2
@@ -39,6 +41,14 @@ if TYPE_CHECKING:
 
 Allow = Callable[[ToolCall, str, str, Trace], bool]
 """``allow(call, service, tool, trace)``: may this call run? (False: declined, nothing runs)"""
+
+
+class CallLayer(Protocol):
+    """What the application adds to a call itself (lesson 32): the model never sees or sends it."""
+
+    def declare(self, declared: list[Declared]) -> list[Declared]: ...
+
+    def fill(self, service: str, tool: str, arguments: dict[str, object]) -> dict[str, object]: ...
 
 
 def _never(output: str) -> bool:
@@ -63,6 +73,7 @@ class Policy:
     finish: Callable[[Trace], None] | None = None
     turn_seconds: list[float] | None = None
     screen: Screen | None = None
+    calls: CallLayer | None = None
 
 
 DEFAULT_POLICY = Policy()

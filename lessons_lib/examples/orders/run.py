@@ -10,6 +10,8 @@ run hold here too:
 - a write tool (the application's own list, never the MCP annotations) runs only after
   ``confirm`` said yes; a no becomes a ``declined`` tool error and nothing is written;
 - a per-tool timeout (``Guards.timeouts``), a round limit with a fallback answer;
+- the call layer (:mod:`~lessons_lib.examples.orders.calllayer`) computes a write's idempotency
+  key from its intent and adds it before ``tools/call``: the model is never declared that field;
 - tool-layer retry: a ``tools/call`` that failed with ``code: internal`` is sent again, same
   ``call_id``, same arguments (so the same idempotency key);
 - model-layer retry: a model request answered with HTTP 5xx restarts the turn from the user's
@@ -36,6 +38,7 @@ from lessons_lib.engine.host import Limits, arun_chain
 from lessons_lib.engine.policy import Policy
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.calllayer import IntentKeys
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.examples.orders.standin import LABEL, OrdersModel, Quirks
@@ -123,6 +126,7 @@ async def arun_orders(
         finish=write_ledger,
         turn_seconds=turn_seconds,
         screen=screen,
+        calls=IntentKeys(),  # the key comes from the intent, never from the model (lesson 32)
     )
     limits = Limits(
         max_rounds=guards.max_rounds,

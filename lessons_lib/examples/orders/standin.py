@@ -8,7 +8,8 @@ for the order desk, read from the user's task and from what the input already ho
 - round 1 -> ``get_order`` and, when the task asks for a policy, ``search_delivery_policy``
   in the same reply (parallel calls);
 - once the order is back -> ``track_shipment`` with the waybill number it carries (the
-  dependent call) and/or ``create_investigation`` with a key derived from the intent;
+  dependent call) and/or ``create_investigation`` (order, reason, note: the idempotency key is
+  not the model's to write; the application's call layer adds it, lesson 32);
 - everything asked is answered, or a call failed -> an answer that cites the evidence, or
   says what failed (never a retry of the same call, seed 003, rule 3).
 
@@ -134,13 +135,11 @@ def plan(
 
 
 def _investigation_args(task: str, order: JSONObject, tools: dict[str, JSONObject]) -> str:
+    # No idempotency key: the application's call layer adds it from the intent (calllayer.py);
+    # the model is never declared that field. The note is the user's own words, so it differs
+    # from one wording of the same intent to the next, as a real model's would.
     reason = _pick(task, _REASONS, "delayed")
-    args: JSONObject = {"order_id": order["order_id"], "reason": reason, "note": task[:200]}
-    declared = get_in(tools.get("orders__create_investigation"), "parameters", "properties")
-    if isinstance(declared, dict) and "idempotency_key" in declared:
-        # the same business intent always gives the same key, whatever the call id
-        args["idempotency_key"] = f"inv-{order['order_id']}-{reason}"
-    return _args(args)
+    return _args({"order_id": order["order_id"], "reason": reason, "note": task[:200]})
 
 
 def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
