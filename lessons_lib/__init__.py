@@ -129,6 +129,8 @@ _EXPORTS: dict[str, str] = {
     "ORDER_TOOLS": "lessons_lib.examples.orders.tools",
     "OrderDesk": "lessons_lib.examples.orders.service",
     "run_orders": "lessons_lib.examples.orders.run",
+    "sent_key": "lessons_lib.examples.orders.calllayer",
+    "intent_key": "lessons_lib.examples.orders.calllayer",
     "Guards": "lessons_lib.examples.orders.guards",
     "SYSTEM_RULES": "lessons_lib.examples.orders.guards",
     "Quirks": "lessons_lib.examples.orders.standin",
