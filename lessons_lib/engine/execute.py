@@ -177,6 +177,8 @@ async def execute_calls(
         links.append(link)
     screen = policy.screen  # lesson 52: refused before confirmation is asked, nothing runs
     refused = [screen.refuse(trace.task, call) if screen is not None else None for call in calls]
+    if policy.coordinate is not None:  # lesson 31: the reply's calls together (two writes to one order)
+        refused = [r or c for r, c in zip(refused, policy.coordinate(calls), strict=True)]
     allowed = [r is None and _allowed(c, routes, trace, policy) for c, r in zip(calls, refused, strict=True)]
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order

@@ -21,13 +21,15 @@ its runs as well:
 - ``screen``: the application's own filter (lesson 52): which declarations the model gets, a
   call refused before anything runs (before confirmation is asked), what the model sees of a result;
 - ``calls``: the application's call layer (lesson 32): fields it fills itself (an idempotency key)
-  are left out of what the model is declared and added to the arguments before ``tools/call``.
+  are left out of what the model is declared and added to the arguments before ``tools/call``;
+- ``coordinate``: the calls of one reply seen together (lesson 31): a call it answers with a result
+  does not run (two writes to one order: the second is refused), before confirmation is asked.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -38,6 +40,9 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.screens import Screen
+
+Coordinate = Callable[[Sequence[ToolCall]], list[CallResult | None]]
+"""``coordinate(calls)``: per call of one reply, the result that replaces running it, or None."""
 
 Allow = Callable[[ToolCall, str, str, Trace], bool]
 """``allow(call, service, tool, trace)``: may this call run? (False: declined, nothing runs)"""
@@ -74,6 +79,7 @@ class Policy:
     turn_seconds: list[float] | None = None
     screen: Screen | None = None
     calls: CallLayer | None = None
+    coordinate: Coordinate | None = None
 
 
 DEFAULT_POLICY = Policy()

@@ -122,8 +122,9 @@ def plan(
     if order:
         if wants_track and order.get("waybill_no"):
             wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
-        if wants_write:
-            wanted.append(("orders__create_investigation", _investigation_args(task, order, tools)))
+        if wants_write:  # one write per reason the user names, all in one reply (lesson 31's conflict)
+            for reason in [v for w, v in _REASONS if w in task] or ["delayed"]:
+                wanted.append(("orders__create_investigation", _investigation_args(reason, task, order)))
     made = {(str(i.get("name")), str(i.get("arguments"))) for i in items if i.get("type") == "function_call"}
     calls = [c for c in wanted if c not in made]
     if calls:
@@ -134,11 +135,10 @@ def plan(
     return _answer(by_alias, [r for alias, r in done if alias == "orders__get_order" and r])
 
 
-def _investigation_args(task: str, order: JSONObject, tools: dict[str, JSONObject]) -> str:
+def _investigation_args(reason: str, task: str, order: JSONObject) -> str:
     # No idempotency key: the application's call layer adds it from the intent (calllayer.py);
     # the model is never declared that field. The note is the user's own words, so it differs
     # from one wording of the same intent to the next, as a real model's would.
-    reason = _pick(task, _REASONS, "delayed")
     return _args({"order_id": order["order_id"], "reason": reason, "note": task[:200]})
 
 
@@ -189,6 +189,12 @@ def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     if error.get("code") == "internal":
         # the desk says the fault may pass and nothing was written: waiting and trying again is safe
         return f"{tool}暂时失败（订单台内部故障，没有写入任何内容），请稍后再试。（{wire_quote(message)}）"
+    if error.get("code") == "conflict" and "in this reply" in message:
+        # the application ran only the first write to this order (lesson 31): say so, ask about the rest
+        return (
+            f"同一张订单一次只办一件写操作：第一张调查单已提交，另一张{tool}没有执行。"
+            f"如果还需要，请确认后我再单独创建。（应用的说明原文：“{message}”）"
+        )
     if error.get("code") == "not_found":
         return f"{tool}没有找到对应的记录，请核对订单号后再告诉我。（{wire_quote(message)}）"
     return f"{tool}没有成功，请按说明修改后再试。（{wire_quote(message)}）"
