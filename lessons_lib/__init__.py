@@ -130,6 +130,7 @@ _EXPORTS: dict[str, str] = {
     "OrderDesk": "lessons_lib.examples.orders.service",
     "run_orders": "lessons_lib.examples.orders.run",
     "sent_key": "lessons_lib.examples.orders.calllayer",
+    "run_finder": "lessons_lib.examples.orders.finder",
     "intent_key": "lessons_lib.examples.orders.calllayer",
     "Guards": "lessons_lib.examples.orders.guards",
     "SYSTEM_RULES": "lessons_lib.examples.orders.guards",

@@ -112,7 +112,9 @@ def _without(event: JSONObject, fields: JSON) -> JSONObject:
 
 
 def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
-    mine = {str(x.get("call_id")) for x in links}
+    # only the calls that reached a service: one refused before it ran (declined, a conflict) has no
+    # exchange to verify, and the pairing rules of check_calls cover it
+    mine = {str(x.get("call_id")) for x in reached}
     rename = {f"request_{k}": "request_1", f"response_{k}": "response_1"}
     rename |= {f"request_{k + 1}": "request_2", f"response_{k + 1}": "response_2"}
     calls = {(x.get("service"), a) for x in reached for a in attempts_of(x) or [x.get("mcp_id")]}
@@ -154,16 +156,19 @@ def _as_dict(trace: object) -> JSONObject:
 
 
 def _project(body: JSONObject, mine: set[str]) -> JSONObject:
-    """A request without the calls and outputs of other rounds (they were checked in theirs)."""
-    items = body.get("input")
-    if not isinstance(items, list):
-        return body
-    kept: list[JSON] = [
-        i
-        for i in items
-        if not (isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine)
-    ]
-    return {**body, "input": kept}
+    """A request (or reply) without the calls and outputs of other rounds or of calls that never ran."""
+    projected = dict(body)
+    for key in ("input", "output"):
+        items = body.get(key)
+        if isinstance(items, list):
+            projected[key] = [
+                i
+                for i in items
+                if not (
+                    isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine
+                )
+            ]
+    return projected
 
 
 def verify_calls(trace: object) -> ManyCallsReport:

@@ -35,6 +35,8 @@ from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
 _ORDER_TOKEN = re.compile(r"订单\s*(?:号\s*)?([A-Za-z0-9][^\s，。？！,?!]*)")
+_FINDER: Final = "finder__find_orders"
+_BOUGHT = re.compile(r"买的(.{1,10}?)(?:到哪|怎么|还没|呢|[，。？?！!])")
 _REASONS: Final = (("丢", "lost"), ("破损", "damaged"), ("错", "wrong_item"), ("延误", "delayed"))
 _TOPICS: Final = (("丢", "lost"), ("破损", "damage"), ("退货", "return"), ("改地址", "address_change"))
 _REGIONS: Final = (("北区", "north"), ("东区", "east"), ("南区", "south"), ("西区", "west"))
@@ -104,6 +106,17 @@ def plan(
         alias, _ = failures[-1]
         return [(alias, _last_arguments(items, alias))]
     by_alias = {alias: r for alias, r in done if r is not None}
+    if order_id is None and _FINDER in tools:  # seed 003: search first, then look up (finder.py)
+        found = by_alias.get(_FINDER)
+        keyword = _BOUGHT.search(task)
+        if found is None and keyword:
+            return [(_FINDER, _args({"keyword": keyword.group(1)}))]
+        matches = objects((found or {}).get("items"))
+        if len(matches) == 1:
+            order_id = str(matches[0]["order_id"])
+        elif matches:
+            listed = "；".join(f"{m['order_id']}（{m['item']}）" for m in matches)
+            return f"找到几张可能的订单：{listed}。请告诉我是哪一张，我再查。"
     if order_id is None and (wants_track or wants_write or not wants_policy):
         return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
     wanted: list[tuple[str, str]] = []
@@ -123,7 +136,8 @@ def plan(
         if wants_track and order.get("waybill_no"):
             wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
         if wants_write:  # one write per reason the user names, all in one reply (lesson 31's conflict)
-            for reason in [v for w, v in _REASONS if w in task] or ["delayed"]:
+            named = sorted((task.find(w), v) for w, v in _REASONS if w in task)  # in the user's order
+            for reason in [v for _, v in named] or ["delayed"]:
                 wanted.append(("orders__create_investigation", _investigation_args(reason, task, order)))
     made = {(str(i.get("name")), str(i.get("arguments"))) for i in items if i.get("type") == "function_call"}
     calls = [c for c in wanted if c not in made]
