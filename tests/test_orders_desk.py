@@ -163,6 +163,10 @@ def test_the_acceptance_matrix_holds_and_leaves_the_database_unchanged(db: Path)
     cases = {c.case for c in matrix.cases}
     for needed in ("合法输入", "缺失字段", "额外字段", "权限撤销", "分页：第 2 页", "订单号里夹带 SQL"):
         assert needed in cases
+    # seed 001's 超长结果: the page is bounded (asking for more is refused, the largest page is served)
+    long = [c for c in matrix.cases if c.case.startswith("超长结果")]
+    assert [c.got for c in long] == ["invalid_arguments", "ok"]
+    assert "truncated=" in long[1].message
     assert matrix.unchanged
     assert "用例" in matrix._repr_mimebundle_()["text/html"]
 

@@ -15,6 +15,7 @@ import pytest
 from lessons_lib.checks.ledger import check_calls, ledger
 from lessons_lib.checks.manycalls import verify_calls
 from lessons_lib.core import queries as q
+from lessons_lib.examples.orders.calllayer import sent_key
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, ConfirmRequest, Guards
 from lessons_lib.examples.orders.lab import (
     INVESTIGATE,
@@ -92,7 +93,8 @@ def test_two_model_retries_leave_one_row_with_the_key_and_two_without(runs: dict
     with_key, without = runs["retry"], runs["retry_no_key"]
     writes = [r for r in ledger(with_key.trace) if r.alias == "orders__create_investigation"]
     assert len({r.call_id for r in writes}) == 2  # the model proposed the write twice, new call ids
-    assert {json.loads(r.arguments)["idempotency_key"] for r in writes} == {"inv-O-1042-delayed"}
+    assert all("idempotency_key" not in json.loads(r.arguments) for r in writes)  # the model never sends it
+    assert sent_key(with_key.trace) == ["inv-O-1042-delayed"] * 3  # the call layer adds it to every try
     assert [r.status for r in writes] == ["created", "replayed"]
     assert writes[0].mcp_ids == (4, 5)  # tool layer: the same call sent again after an internal error
     assert with_key.rows("O-1042") == 1

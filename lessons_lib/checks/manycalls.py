@@ -101,11 +101,31 @@ def windows(trace: object) -> list[tuple[int, JSONObject]]:
     return found
 
 
+def _without(event: JSONObject, fields: JSON) -> JSONObject:
+    """A ``tools/call`` request event without the call layer's own argument fields."""
+    event = copy.deepcopy(event)
+    arguments = get_in(event, "body", "params", "arguments")
+    if isinstance(arguments, dict) and isinstance(fields, list):
+        for name in fields:
+            arguments.pop(str(name), None)
+    return event
+
+
 def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
-    mine = {str(x.get("call_id")) for x in links}
+    # only the calls that reached a service: one refused before it ran (declined, a conflict) has no
+    # exchange to verify, and the pairing rules of check_calls cover it
+    mine = {str(x.get("call_id")) for x in reached}
     rename = {f"request_{k}": "request_1", f"response_{k}": "response_1"}
     rename |= {f"request_{k + 1}": "request_2", f"response_{k + 1}": "response_2"}
     calls = {(x.get("service"), a) for x in reached for a in attempts_of(x) or [x.get("mcp_id")]}
+    # fields the application's call layer added itself (lesson 32's key) are not the model's values:
+    # they are set aside so that the single-call rule "the model's values reach the service" applies
+    filled = {
+        (x.get("service"), a): x["filled"]
+        for x in reached
+        if isinstance(x.get("filled"), list)
+        for a in attempts_of(x) or [x.get("mcp_id")]
+    }
     events: list[JSON] = []
     for event in objects(data.get("events")):
         label, body = event.get("label"), _object(event.get("body"))
@@ -117,6 +137,9 @@ def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSO
             service = event.get("to") if "method" in body else event.get("from")
             if (service, body.get("id")) not in calls:
                 continue
+            added = filled.get((service, body.get("id"))) if "method" in body else None
+            if added:
+                event = _without(event, added)
         events.append(event)
     kept: list[JSON] = [x for x in links if x in reached]
     window: JSONObject = copy.deepcopy({**data, "events": events, "links": kept})
@@ -133,16 +156,19 @@ def _as_dict(trace: object) -> JSONObject:
 
 
 def _project(body: JSONObject, mine: set[str]) -> JSONObject:
-    """A request without the calls and outputs of other rounds (they were checked in theirs)."""
-    items = body.get("input")
-    if not isinstance(items, list):
-        return body
-    kept: list[JSON] = [
-        i
-        for i in items
-        if not (isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine)
-    ]
-    return {**body, "input": kept}
+    """A request (or reply) without the calls and outputs of other rounds or of calls that never ran."""
+    projected = dict(body)
+    for key in ("input", "output"):
+        items = body.get(key)
+        if isinstance(items, list):
+            projected[key] = [
+                i
+                for i in items
+                if not (
+                    isinstance(i, dict) and i.get("type") in _PAIRED and str(i.get("call_id")) not in mine
+                )
+            ]
+    return projected
 
 
 def verify_calls(trace: object) -> ManyCallsReport:

@@ -66,6 +66,8 @@ class Link(TypedDict):
     mcp_id: int | str | None
     attempts: NotRequired[list[int | str | None]]
     """The JSON-RPC id of every try when the tool layer may retry (``Policy.tool_retries``)."""
+    filled: NotRequired[list[str]]
+    """Argument fields the application's call layer filled itself (``Policy.calls``, lesson 32)."""
     round: NotRequired[int]
     """The ledger fields (lesson 31), written when the order desk's run ends:"""
     arguments: NotRequired[str]

@@ -181,7 +181,13 @@ async def execute_calls(
         }
         trace.links.append(link)
         links.append(link)
-    refused = [_gate(call, routes, trace, policy) for call in calls]  # all asked before any runs
+    # lesson 31: the reply's calls seen together first (two writes to one order: the second is
+    # refused), then the one gate per call (lesson 52's screen, lesson 33's confirmation), all
+    # asked before any call runs; a call refused by coordination is never put to the user
+    together: list[CallResult | None] = (
+        policy.coordinate(calls) if policy.coordinate is not None else [None] * len(calls)
+    )
+    refused = [c or _gate(call, routes, trace, policy) for call, c in zip(calls, together, strict=True)]
     results: list[CallResult | None] = [None] * len(calls)
     sending = anyio.Lock()  # one request on its way at a time: they leave in the calls' order
 
@@ -225,13 +231,19 @@ async def _execute(
 ) -> CallResult:
     """One call -> one result: route the alias, parse the arguments, send ``tools/call``.
 
-    With ``policy.tool_retries`` set, a failure ``policy.retryable`` accepts is sent again (same
+    With ``policy.calls`` set, the call layer fills its own fields first (``link["filled"]`` names
+    them). With ``policy.tool_retries`` set, a failure ``policy.retryable`` accepts is sent again (same
     ``call_id``, same arguments) and every JSON-RPC id lands in ``link["attempts"]``.
     """
     routed = route_call(call, routes, link)
     if isinstance(routed, CallResult):
         return routed
     route, args = routed
+    if policy.calls is not None:  # lesson 32: the call layer adds what the model never sends
+        filled = policy.calls.fill(route.service, route.tool, args)
+        if filled != args:
+            link["filled"] = sorted(k for k in filled if args.get(k) != filled[k])
+        args = filled
     attempts: list[int | str | None] = []
     for _ in range(1 + (policy.tool_retries or 0)):
         output, is_error = await services[route.service].call(route.tool, args, timeout, link, sending)

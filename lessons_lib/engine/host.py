@@ -161,6 +161,8 @@ async def _loop(
         for d in declared:
             routes[d.alias] = Route(d.alias, d.service, stale_routes.get(d.alias, d.tool))
             trace.tools.append({"alias": d.alias, "service": d.service, "name": d.tool})
+        if run.policy.calls is not None:  # lesson 32: fields the call layer fills are not the model's
+            declared = run.policy.calls.declare(declared)
         tools = adapter.declare(declared)
         if run.policy.screen is not None:  # lesson 52: the application declares only what the task may use
             tools = run.policy.screen.declare(trace.task, tools)

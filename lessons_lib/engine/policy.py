@@ -23,23 +23,30 @@ its runs as well:
 - ``turn_seconds``: when given, the wall time of each round's calls is appended (never traced);
 - ``screen``: the application's own filter (lesson 52): which declarations the model gets and
   what the model sees of a result; its refusals reach the loop through ``gate`` (``screen_gate``).
+- ``calls``: the application's call layer (lesson 32): fields it fills itself (an idempotency key)
+  are left out of what the model is declared and added to the arguments before ``tools/call``;
+- ``coordinate``: the calls of one reply seen together (lesson 31): a call it answers with a result
+  does not run (two writes to one order: the second is refused), before confirmation is asked.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.adapters import CallResult, marked
+from lessons_lib.engine.adapters import CallResult, Declared, marked
 
 if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.screens import Screen
+
+Coordinate = Callable[[Sequence[ToolCall]], list[CallResult | None]]
+"""``coordinate(calls)``: per call of one reply, the result that replaces running it, or None."""
 
 Allow = Callable[[ToolCall, str, str, Trace], bool]
 """``allow(call, service, tool, trace)``: may this routed call run? (False: declined, nothing runs)"""
@@ -49,6 +56,14 @@ Gate = Callable[[ToolCall, str | None, str | None, Trace], CallResult | None]
 
 ``service`` and ``tool`` are where the call's alias leads (None: no route, the call will fail).
 """
+
+
+class CallLayer(Protocol):
+    """What the application adds to a call itself (lesson 32): the model never sees or sends it."""
+
+    def declare(self, declared: list[Declared]) -> list[Declared]: ...
+
+    def fill(self, service: str, tool: str, arguments: dict[str, object]) -> dict[str, object]: ...
 
 
 def _never(output: str) -> bool:
@@ -73,6 +88,8 @@ class Policy:
     finish: Callable[[Trace], None] | None = None
     turn_seconds: list[float] | None = None
     screen: Screen | None = None
+    calls: CallLayer | None = None
+    coordinate: Coordinate | None = None
 
 
 DEFAULT_POLICY = Policy()

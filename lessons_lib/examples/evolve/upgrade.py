@@ -52,13 +52,15 @@ def executor_replay(
     from lessons_lib.examples.evolve.toolreplay import load_baseline
     from lessons_lib.examples.evolve.toolversions import VersionedDesk
     from lessons_lib.examples.orders import data as od
+    from lessons_lib.examples.orders.calllayer import with_key
 
     recorded = baseline or load_baseline()
     desks = [VersionedDesk(od.create_database(), version=v) for v in (old, new)]
     found = []
     for name, run in recorded["runs"].items():
         for tool, arguments in run["calls"]:
-            got = [_status(desk.call(tool, json.loads(arguments))[0]) for desk in desks]
+            sent = with_key(tool, json.loads(arguments))  # the model's arguments + the call layer's key
+            got = [_status(desk.call(tool, sent)[0]) for desk in desks]
             found.append((name, tool, got[0], got[1]))
     return found
 

@@ -1,9 +1,10 @@
 """Seed 001's acceptance matrix for the order desk, the rejecting side drawn from the schemas. Lesson 30.
 
-The rows are seed 001's cases (valid input, missing field, extra field, out-of-bounds values,
-paging, permission revoked) plus SQL in an id. The values that must be refused are not
-written by hand: :func:`rejecting_values` asks ``hypothesis-jsonschema`` for a value that
-violates each property's own schema (``{"not": <property schema>}``), and the smallest such
+The rows are seed 001's cases that one desk can run (valid input, missing field, extra field,
+over-long result, paging, permission revoked) plus values outside the rules and SQL in an id;
+the seed's 服务升级 needs two versions of the desk and is lesson 50's replay. The values that
+must be refused are not written by hand: :func:`rejecting_values` asks ``hypothesis-jsonschema``
+for a value that violates each property's own schema (``{"not": <property schema>}``), and the smallest such
 value is taken (``hypothesis.find``, derandomised), so the matrix is the same on every run.
 ``hypothesis-jsonschema`` 0.23 cannot build whole objects with this Hypothesis (its object
 strategy fails), so objects are assembled here from one generated value per property.
@@ -177,7 +178,16 @@ def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, st
         for name, bad in rejecting_values(schemas[tool]).items():
             rows.append((f"违反规则的值：{name}", tool, {**VALID[tool], name: bad}, "refused"))
     rows.append(("订单号里夹带 SQL", "get_order", {"order_id": "O-1042' OR '1'='1"}, "refused"))
-    rows.append(("超大页长", "search_delivery_policy", {"topic": "delay", "page_size": 1_000_000}, "refused"))
+    # seed 001's 超长结果: a result is bounded by the declaration (at most 5 items a page, then a flag)
+    rows.append(
+        (
+            "超长结果：要一百万条",
+            "search_delivery_policy",
+            {"topic": "delay", "page_size": 1_000_000},
+            "refused",
+        )
+    )
+    rows.append(("超长结果：取满一页", "search_delivery_policy", {"topic": "delay", "page_size": 5}, "ok"))
     rows.append(("分页：第 1 页", "search_delivery_policy", {"topic": "delay", "page_size": 2}, "ok"))
     rows.append(
         ("分页：第 2 页", "search_delivery_policy", {"topic": "delay", "page_size": 2, "page": 2}, "ok")

@@ -203,13 +203,22 @@ def fetch_investigation(conn: sqlite3.Connection, investigation_id: int) -> Inve
 
 
 def insert_investigation(
-    conn: sqlite3.Connection, order_id: str, reason: str, note: str, idempotency_key: str | None
+    conn: sqlite3.Connection,
+    order_id: str,
+    reason: str,
+    note: str,
+    idempotency_key: str | None,
+    *,
+    note_is_intent: bool = True,
 ) -> tuple[InvestigationRow, bool]:
     """Create an investigation; return ``(row, created)`` (lesson 32).
 
     With a key already stored for the same intent, nothing is written and the first row comes
     back with ``created=False``. The same key with another order, reason or note raises
-    :class:`IdempotencyConflict`. Without a key every call writes a new row.
+    :class:`IdempotencyConflict` (the HTTP API's rule, lesson 40: a reused key must carry the same
+    payload). ``note_is_intent=False`` is the MCP desk's rule, whose key the application computes
+    from the order and the reason (lesson 32): another wording of the note is the same intent.
+    Without a key every call writes a new row.
     """
     if idempotency_key is not None:
         found = conn.execute(
@@ -218,7 +227,8 @@ def insert_investigation(
         if found is not None:
             first = fetch_investigation(conn, int(found[0]))
             assert first is not None
-            if (first["order_id"], first["reason"], first["note"]) != (order_id, reason, note):
+            same_note = first["note"] == note or not note_is_intent
+            if (first["order_id"], first["reason"]) != (order_id, reason) or not same_note:
                 raise IdempotencyConflict(
                     f"idempotency key {idempotency_key!r} was used for investigation"
                     f" {first['investigation_id']} with other values: use a new key for a new intent"
@@ -235,7 +245,9 @@ def insert_investigation(
         if idempotency_key is None:
             raise
         # another connection stored the same key between our look-up and our insert
-        return insert_investigation(conn, order_id, reason, note, idempotency_key)
+        return insert_investigation(
+            conn, order_id, reason, note, idempotency_key, note_is_intent=note_is_intent
+        )
     created = fetch_investigation(conn, int(cursor.lastrowid or 0))
     assert created is not None
     return created, True

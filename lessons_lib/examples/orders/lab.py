@@ -21,6 +21,7 @@ from lessons_lib.core.trace import Trace
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
 THREE: Final = "订单 O-1042 和 O-1043 是什么状态？延误政策是什么？"
 INVESTIGATE: Final = "订单 O-1042 延误三天了，请帮我创建延误调查单。"
+TWO_WRITES: Final = "订单 O-1042 延误三天了，外包装还破损了，请帮我创建调查单。"
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ def _scenarios() -> dict[str, OrderScenario]:
         OrderScenario("sequential", "关掉并行：每轮只提一个调用", TRACK, {"parallel": False}),
         OrderScenario("investigate", "写操作：先确认，用户同意后才建单", INVESTIGATE, {"confirm": True}),
         OrderScenario("declined", "写操作：用户拒绝，什么也没写", INVESTIGATE, {"confirm": False}),
+        OrderScenario(
+            "two_writes",
+            "一轮里两个写同一张订单的调用：应用只放行第一个，第二个作为冲突退回",
+            TWO_WRITES,
+            {"confirm": True},
+        ),
         OrderScenario(
             "retry",
             "两层重试：工具层重发同一调用，模型层重问得到新 call_id，幂等键让库里只有一条",

@@ -71,13 +71,25 @@ def investigable(order: od.OrderRow) -> od.OrderRow:
 
 
 def open_investigation(
-    conn: sqlite3.Connection, customer_id: str, order_id: str, reason: str, note: str, key: str | None
+    conn: sqlite3.Connection,
+    customer_id: str,
+    order_id: str,
+    reason: str,
+    note: str,
+    key: str | None,
+    *,
+    note_is_intent: bool = True,
 ) -> tuple[od.OrderRow, od.InvestigationRow, bool]:
-    """Check every rule, then write (or replay): (order, investigation row, created)."""
+    """Check every rule, then write (or replay): (order, investigation row, created).
+
+    ``note_is_intent``: see :func:`~lessons_lib.examples.orders.data.insert_investigation`.
+    """
     check_session(conn, customer_id)
     order = investigable(visible_order(conn, order_id, customer_id))
     try:
-        row, created = od.insert_investigation(conn, order["order_id"], reason, note, key)
+        row, created = od.insert_investigation(
+            conn, order["order_id"], reason, note, key, note_is_intent=note_is_intent
+        )
     except od.IdempotencyConflict as conflict:
         raise DeskError("conflict", str(conflict)) from None
     return order, row, created

@@ -7,9 +7,13 @@ run hold here too:
 
 - the calls of one reply run concurrently (``parallel=False`` runs them one by one and asks the
   model for one call per reply); feedback is paired by ``call_id``, in the calls' order;
+- two writes to the same order in one reply: only the first may run, the others get a
+  ``conflict`` tool error (:mod:`~lessons_lib.examples.orders.coordinate`, lesson 31);
 - a write tool (the application's own list, never the MCP annotations) runs only after
   ``confirm`` said yes; a no becomes a ``declined`` tool error and nothing is written;
 - a per-tool timeout (``Guards.timeouts``), a round limit with a fallback answer;
+- the call layer (:mod:`~lessons_lib.examples.orders.calllayer`) computes a write's idempotency
+  key from its intent and adds it before ``tools/call``: the model is never declared that field;
 - tool-layer retry: a ``tools/call`` that failed with ``code: internal`` is sent again, same
   ``call_id``, same arguments (so the same idempotency key);
 - model-layer retry: a model request answered with HTTP 5xx restarts the turn from the user's
@@ -36,6 +40,8 @@ from lessons_lib.engine.host import Limits, arun_chain
 from lessons_lib.engine.policy import Policy, confirm_gate, gates, screen_gate
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.calllayer import IntentKeys
+from lessons_lib.examples.orders.coordinate import one_write_per_order
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.examples.orders.standin import LABEL, OrdersModel, Quirks
@@ -123,6 +129,8 @@ async def arun_orders(
         finish=write_ledger,
         turn_seconds=turn_seconds,
         screen=screen,
+        calls=IntentKeys(),  # the key comes from the intent, never from the model (lesson 32)
+        coordinate=one_write_per_order,  # two writes to one order in one reply: the second is refused
     )
     limits = Limits(
         max_rounds=guards.max_rounds,

@@ -8,7 +8,8 @@ for the order desk, read from the user's task and from what the input already ho
 - round 1 -> ``get_order`` and, when the task asks for a policy, ``search_delivery_policy``
   in the same reply (parallel calls);
 - once the order is back -> ``track_shipment`` with the waybill number it carries (the
-  dependent call) and/or ``create_investigation`` with a key derived from the intent;
+  dependent call) and/or ``create_investigation`` (order, reason, note: the idempotency key is
+  not the model's to write; the application's call layer adds it, lesson 32);
 - everything asked is answered, or a call failed -> an answer that cites the evidence, or
   says what failed (never a retry of the same call, seed 003, rule 3).
 
@@ -35,6 +36,8 @@ from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
 _ORDER_TOKEN = re.compile(r"订单\s*(?:号\s*)?([A-Za-z0-9][^\s，。？！,?!]*)")
+_FINDER: Final = "finder__find_orders"
+_BOUGHT = re.compile(r"买的(.{1,10}?)(?:到哪|怎么|还没|呢|[，。？?！!])")
 _REASONS: Final = (("丢", "lost"), ("破损", "damaged"), ("错", "wrong_item"), ("延误", "delayed"))
 _TOPICS: Final = (("丢", "lost"), ("破损", "damage"), ("退货", "return"), ("改地址", "address_change"))
 _REGIONS: Final = (("北区", "north"), ("东区", "east"), ("南区", "south"), ("西区", "west"))
@@ -93,6 +96,17 @@ def plan(
         alias, _ = failures[-1]
         return [(alias, _last_arguments(items, alias))]
     by_alias = {alias: r for alias, r in done if r is not None}
+    if order_id is None and _FINDER in tools:  # seed 003: search first, then look up (finder.py)
+        found = by_alias.get(_FINDER)
+        keyword = _BOUGHT.search(task)
+        if found is None and keyword:
+            return [(_FINDER, _args({"keyword": keyword.group(1)}))]
+        matches = objects((found or {}).get("items"))
+        if len(matches) == 1:
+            order_id = str(matches[0]["order_id"])
+        elif matches:
+            listed = "；".join(f"{m['order_id']}（{m['item']}）" for m in matches)
+            return f"找到几张可能的订单：{listed}。请告诉我是哪一张，我再查。"
     if order_id is None and (wants_track or wants_write or not wants_policy):
         return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
     wanted: list[tuple[str, str]] = []
@@ -111,8 +125,10 @@ def plan(
     if order:
         if wants_track and order.get("waybill_no"):
             wanted.append(("orders__track_shipment", _args({"waybill_no": order["waybill_no"]})))
-        if wants_write:
-            wanted.append(("orders__create_investigation", _investigation_args(task, order, tools)))
+        if wants_write:  # one write per reason the user names, all in one reply (lesson 31's conflict)
+            named = sorted((task.find(w), v) for w, v in _REASONS if w in task)  # in the user's order
+            for reason in [v for _, v in named] or ["delayed"]:
+                wanted.append(("orders__create_investigation", _investigation_args(reason, task, order)))
     made = {(str(i.get("name")), str(i.get("arguments"))) for i in items if i.get("type") == "function_call"}
     calls = [c for c in wanted if c not in made]
     if calls:
@@ -123,14 +139,11 @@ def plan(
     return _answer(by_alias, [r for alias, r in done if alias == "orders__get_order" and r])
 
 
-def _investigation_args(task: str, order: JSONObject, tools: dict[str, JSONObject]) -> str:
-    reason = _pick(task, _REASONS, "delayed")
-    args: JSONObject = {"order_id": order["order_id"], "reason": reason, "note": task[:200]}
-    declared = get_in(tools.get("orders__create_investigation"), "parameters", "properties")
-    if isinstance(declared, dict) and "idempotency_key" in declared:
-        # the same business intent always gives the same key, whatever the call id
-        args["idempotency_key"] = f"inv-{order['order_id']}-{reason}"
-    return _args(args)
+def _investigation_args(reason: str, task: str, order: JSONObject) -> str:
+    # No idempotency key: the application's call layer adds it from the intent (calllayer.py);
+    # the model is never declared that field. The note is the user's own words, so it differs
+    # from one wording of the same intent to the next, as a real model's would.
+    return _args({"order_id": order["order_id"], "reason": reason, "note": task[:200]})
 
 
 def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
@@ -180,6 +193,12 @@ def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     if error.get("code") == "internal":
         # the desk says the fault may pass and nothing was written: waiting and trying again is safe
         return f"{tool}暂时失败（订单台内部故障，没有写入任何内容），请稍后再试。（{wire_quote(message)}）"
+    if error.get("code") == "conflict" and "in this reply" in message:
+        # the application ran only the first write to this order (lesson 31): say so, ask about the rest
+        return (
+            f"同一张订单一次只办一件写操作：第一张调查单已提交，另一张{tool}没有执行。"
+            f"如果还需要，请确认后我再单独创建。（应用的说明原文：“{message}”）"
+        )
     if error.get("code") == "not_found":
         return f"{tool}没有找到对应的记录，请核对订单号后再告诉我。（{wire_quote(message)}）"
     return f"{tool}没有成功，请按说明修改后再试。（{wire_quote(message)}）"

@@ -190,7 +190,7 @@ CREATE_INVESTIGATION: Final[JSONDict] = {
     "description": (
         "为一张已发货或已签收的订单创建物流调查单（写操作，会在系统里新增一条记录）。"
         "只有在用户明确要求调查、并且已经用 get_order 确认过订单之后才调用；调用前应用会请用户确认。"
-        "同一个调查意图重试时必须沿用同一个 idempotency_key，这样不会重复建单。"
+        "idempotency_key 由应用的调用层按调查意图（订单号 + 原因）填写，同一意图重试时不会重复建单。"
         "不要为了查询状态而调用，不要为取消或未发货的订单调用。"
     ),
     "input": {
@@ -202,7 +202,7 @@ CREATE_INVESTIGATION: Final[JSONDict] = {
             "idempotency_key": {
                 "type": "string",
                 "pattern": KEY_PATTERN,
-                "description": "业务幂等键：同一调查意图的每次重试都用同一个值（8 到 64 个字符）",
+                "description": "业务幂等键，由应用的调用层按调查意图算出（8 到 64 个字符）",
             },
         },
         "required": ["order_id", "reason", "note", "idempotency_key"],
@@ -239,7 +239,7 @@ def declarations(*, idempotency_key: bool = True) -> list[JSONDict]:
         del write["input"]["properties"]["idempotency_key"]
         write["input"]["required"].remove("idempotency_key")
         write["description"] = write["description"].replace(
-            "同一个调查意图重试时必须沿用同一个 idempotency_key，这样不会重复建单。", ""
+            "idempotency_key 由应用的调用层按调查意图（订单号 + 原因）填写，同一意图重试时不会重复建单。", ""
         )
         write["hints"]["idempotent_hint"] = False
     return tools
