@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 Language = Literal["zh", "en"]
 LANGUAGES: Final[tuple[Language, ...]] = ("zh", "en")
@@ -73,6 +74,20 @@ def language() -> Language:
     return "en" if _runs_in_english_folder() else "zh"
 
 
+def _once(name: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A ``json`` hook refusing a key written twice in one file (``json.loads`` keeps the last)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in items:
+            if key in seen:
+                raise ValueError(f"catalogue key {key!r} is written twice in {name}")
+            seen[key] = value
+        return seen
+
+    return pairs
+
+
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
     """Every entry, key -> {language: text}, read once from ``catalogue/*.json``."""
@@ -81,7 +96,8 @@ def catalogue() -> dict[str, dict[str, str]]:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json"):
             continue
-        for key, texts in json.loads(entry.read_text(encoding="utf-8")).items():
+        entries = json.loads(entry.read_text(encoding="utf-8"), object_pairs_hook=_once(entry.name))
+        for key, texts in entries.items():
             if key in merged:
                 raise ValueError(f"catalogue key {key!r} is defined twice (again in {entry.name})")
             merged[key] = texts

@@ -87,15 +87,12 @@ class IntentKeys:
 def sent_key(trace: object, tool: str = "create_investigation") -> list[str | None]:
     """The key each ``tools/call`` of ``tool`` carried on the wire, in order (lesson 32)."""
     from lessons_lib.core import queries as q
-    from lessons_lib.core.jsonvalue import objects
+    from lessons_lib.core.jsonvalue import get_in, objects
 
     keys: list[str | None] = []
-    for event in objects(q.get_in(q.as_data(trace), "events")):
-        if (
-            q.get_in(event, "body", "method") != "tools/call"
-            or q.get_in(event, "body", "params", "name") != tool
-        ):
+    for event in objects(get_in(q.as_data(trace), "events")):
+        if get_in(event, "body", "method") != "tools/call" or get_in(event, "body", "params", "name") != tool:
             continue
-        key = q.get_in(event, "body", "params", "arguments", KEY_FIELD)
+        key = get_in(event, "body", "params", "arguments", KEY_FIELD)
         keys.append(str(key) if key is not None else None)
     return keys

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from lessons_lib.engine.adapters import CallResult, ToolCall, marked
+from lessons_lib.core.apishapes import ToolCall
+from lessons_lib.engine.adapters import CallResult, marked
 from lessons_lib.engine.execute import parse_arguments
 from lessons_lib.examples.orders.tools import SERVICE, WRITE_TOOLS
 
