@@ -85,13 +85,19 @@ def code(text: object, *, nowrap: bool = True, title: str = "") -> Cell:
     return Cell(str(text), nowrap=nowrap, code=True, title=title)
 
 
-_BREAK_AFTER: Final = re.compile(r"(__|[,:./])")
+_BREAK_AFTER: Final = re.compile(r"(__|[,:./=_-])")
+
+
+def soft_breaks(text: object) -> str:
+    """``text`` escaped, with a ``<wbr>`` after every ``, : . / = _ -`` (once after ``__``): a long
+    path, alias or JSON snippet may wrap there, never inside a word (issue 25: tables fit 1,000 px)."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", html.escape(str(text)))
 
 
 def breakable_code(text: object) -> Cell:
-    """A long JSON snippet, path or alias in ``<code>`` that may wrap after ``, : . /`` or ``__``
-    (a ``<wbr>``), never inside a word: so a table of them fits a 1,000 px window (issue 25)."""
-    return Cell(markup=_BREAK_AFTER.sub(r"\1<wbr>", html.escape(str(text))), code=True)
+    """A long JSON snippet, path or alias in ``<code>`` that may wrap after ``, : . / = _ -`` (a
+    ``<wbr>``), never inside a word: so a table of them fits a 1,000 px window (issue 25)."""
+    return Cell(markup=soft_breaks(text), code=True)
 
 
 def markup(fragment: str, *, nowrap: bool = False, style: str = "") -> Cell:

@@ -164,13 +164,17 @@ class LedgerTable(Displayable):
         return f"{len(self.rows)} calls"
 
     def html(self) -> str:
-        # the arguments and the alias may break anywhere: one long JSON token must not widen the table
-        # past a 1,000 px window (issue 25); ids and statuses stay on one line
+        # ids, aliases and arguments may wrap after , : . / = _ - (never inside a word) and the
+        # JSON-RPC id shares a column with where its result is, so the ledger fits the 568 px
+        # output column of a 1,000 px window (issue 25); lesson 31 reads those two together
         rows = [
-            [breakable_code(c) if n in (2, 3) else code(c) for n, c in enumerate(cells)]
+            [code(cells[0]), *(breakable_code(c) for c in cells[1:5]), code(f"{cells[5]} → {cells[6]}")]
             for cells in self._cells()
         ]
-        return html_table(self.HEADERS, rows, css_class="lessons-ledger")
+        headers = (*self.HEADERS[:5], f"{self.HEADERS[5]} / {self.HEADERS[6]}")
+        return html_table(
+            headers, rows, css_class="lessons-ledger", style="border-collapse:collapse;font-size:12px"
+        )
 
 
 def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
