@@ -13,6 +13,8 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``, never a downloaded b
 * lessons 05 and 09 in a 1,000 px wide window (issue 13): Run All, a full-page screenshot
   each; no table cell of any output is right-aligned (``getComputedStyle``), and no MCP arrow
   of lesson 05's sequence diagram crosses the model's lane (coordinates read from the DOM).
+* every lesson 20-59 as stored, in one 1,000 px page without kernels (issue 25): no table of
+  an output or a markdown cell is wider than the column it sits in.
 
 A small generated notebook (an IntSlider wired with ``interactive_output`` and a graphviz SVG)
 runs through the same steps first, so the harness itself is tested whatever the lessons do.
