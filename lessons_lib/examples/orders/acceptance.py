@@ -161,7 +161,16 @@ class AcceptanceMatrix(Displayable):
             # matrix fits the output column of a 1,000 px window (issue 25)
             wrapped = breakable_code(arguments)
             said = markup(soft_breaks(message))
-            rows.append([markup(soft_breaks(name)), breakable_code(tool), wrapped, want, held, said])
+            rows.append(
+                [
+                    markup(soft_breaks(name)),
+                    breakable_code(tool),
+                    wrapped,
+                    Cell(want, nowrap=True),
+                    held,
+                    said,
+                ]
+            )
         note = f"<p>被拒绝的调用之后数据库没有变化：{self.unchanged}</p>"
         style = "border-collapse:collapse;font-size:12px"
         return html_table(self.HEADERS, rows, css_class="lessons-acceptance", style=style) + note
