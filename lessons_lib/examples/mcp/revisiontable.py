@@ -96,7 +96,7 @@ class RevisionTable(Displayable):
         return html_table(
             ["报文", "字段", "种类", *self.revisions, "对照"],
             body,
-            nowrap=(0, 2, 3 + len(self.revisions)),  # the verdict reads whole, not a char a line
+            nowrap=(0, 2),
             style="border-collapse:collapse;font-size:12px",
             row_styles=bars,
         )
