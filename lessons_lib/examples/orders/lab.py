@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import Cell, breakable_code, code, html_table, pre
+from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, code, html_table, pre
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -176,7 +176,7 @@ class LedgerTable(Displayable):
             ]
             for cells in self._cells()
         ]
-        headers = (
+        headers: tuple[CellValue, ...] = (
             Cell(self.HEADERS[0], nowrap=True),
             *self.HEADERS[1:5],
             f"{self.HEADERS[5]} / {self.HEADERS[6]}",
