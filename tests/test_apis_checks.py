@@ -168,12 +168,14 @@ def test_tool_choice_lab_rows_follow_each_value() -> None:
     from lessons_lib.apis.choices import compare_tool_choices
 
     table = compare_tool_choices("chat")
-    rows = {row[0][0]: [cell for cell, _ in row[1:]] for row in table.rows}
-    assert rows["none"][1].startswith("没有调用") and rows["none"][3].startswith("没有调用")
-    assert rows["auto"][1].endswith("tools/call 2 次") and rows["auto"][3].startswith("没有调用")
-    assert rows["required"][3].endswith("tools/call 1 次")  # forced even when no file is asked
-    assert rows["named"][1] == "fs__read_text_file｜tools/call 1 次"
-    anthropic = {row[0][0]: row[2][0] for row in compare_tool_choices("anthropic").rows}
+    # the first cell is the value's name and its JSON (one column, so the table fits 1,000 px)
+    rows = {row[0][0].split("｜")[0]: [cell for cell, _ in row[1:]] for row in table.rows}
+    assert rows["none"][0].startswith("没有调用") and rows["none"][2].startswith("没有调用")
+    assert rows["auto"][0].endswith("tools/call 2 次") and rows["auto"][2].startswith("没有调用")
+    assert rows["required"][2].endswith("tools/call 1 次")  # forced even when no file is asked
+    assert rows["named"][0] == "fs__read_text_file｜tools/call 1 次"
+    assert table.rows[3][0][0] == 'named｜{"type": "function", "function": {"name": "fs__read_text_file"}}'
+    anthropic = {row[0][0].split("｜")[0]: row[1][0] for row in compare_tool_choices("anthropic").rows}
     assert anthropic["any"].endswith("2 次") and anthropic["any + disable_parallel_tool_use"].endswith("1 次")
     with pytest.raises(ValueError):
         compare_tool_choices("responses")

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import KINDS, Kind
-from lessons_lib.core.htmltable import Cell, html_table, markup
+from lessons_lib.core.htmltable import Cell, html_table, markup, soft_breaks
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import text_table
 
@@ -120,11 +120,17 @@ class ApiTable:
         import html
 
         def td(cell: tuple[str, Kind | None]) -> Cell:
+            # paths, aliases and JSON wrap after . , : / = _ so three APIs side by side fit the
+            # 568 px output column of a 1,000 px JupyterLab window (issue 25)
             text, kind = cell
             style = f"border-left:4px solid {KINDS[kind].colour}" if kind else ""
-            return markup(html.escape(text).replace("｜", "<br>"), style=style)
+            return markup("<br>".join(soft_breaks(part) for part in text.split("｜")), style=style)
 
-        table = html_table(self.header, [[td(c) for c in row] for row in self.rows])
+        table = html_table(
+            self.header,
+            [[td(c) for c in row] for row in self.rows],
+            style="border-collapse:collapse;font-size:12px",
+        )
         return {"text/plain": self.text(), "text/html": f"<p><b>{html.escape(self.title)}</b></p>{table}"}
 
 

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind, Step, kind_short
-from lessons_lib.core.glossary import SHORT_ZH as SHORT_ZH  # re-exported for examples.mcp.revisiontable
-from lessons_lib.core.htmltable import Cell, code, html_table
+from lessons_lib.core.htmltable import Cell, breakable_code, html_table, soft_breaks
 from lessons_lib.core.messages import t
 from lessons_lib.views.changecounts import ChangeCounts, MessageRef, scope_text
 from lessons_lib.views.textwidth import shorten, text_table
@@ -211,11 +210,11 @@ class ChangeTable(Displayable):
             body.append(
                 [
                     Cell(lead[0]),  # the message and its number: Chinese, may wrap between characters
-                    code(lead[1]),
+                    breakable_code(lead[1]),  # a long path wraps after . or _ (issue 25: 1,000 px)
                     *(Cell(x, nowrap=not wrap) for x in lead[2:]),
                     Cell(kind, nowrap=True, style=bar),
                     *(
-                        Cell(c, code=True, title=full_text(v), style="max-width:16em")
+                        Cell(markup=soft_breaks(c), code=True, title=full_text(v), style="max-width:16em")
                         for v, c in ((r.before, before), (r.after, after))
                     ),
                     Cell(verdict, nowrap=True),

@@ -98,7 +98,7 @@ class RevisionTable(Displayable):
             ["报文", "字段", "种类", *self.revisions, "对照"],
             body,
             nowrap=(0, 2),
-            style="border-collapse:collapse;font-size:13px",
+            style="border-collapse:collapse;font-size:12px",
             row_styles=bars,
         )
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import CellValue, breakable_code, html_table, status
+from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, html_table, markup, soft_breaks
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.examples.orders import data as od
 
@@ -157,11 +157,24 @@ class AcceptanceMatrix(Displayable):
         rows: list[list[CellValue]] = []
         for case, row in zip(self.cases, self._rows(), strict=True):
             name, tool, arguments, want, got, message = row
-            held = status("pass" if case.holds else "fail", got)
-            wrapped = breakable_code(arguments)  # a long value must not widen the table
-            rows.append([name, breakable_code(tool), wrapped, want, held, message])
+            held = Cell(markup=soft_breaks(got), status="pass" if case.holds else "fail")
+            # long names, values and messages wrap after , : . / = _ (never inside a word), so the
+            # matrix fits the output column of a 1,000 px window (issue 25)
+            wrapped = breakable_code(arguments)
+            said = markup(soft_breaks(message))
+            rows.append(
+                [
+                    markup(soft_breaks(name)),
+                    breakable_code(tool),
+                    wrapped,
+                    Cell(want, nowrap=True),
+                    held,
+                    said,
+                ]
+            )
         note = f"<p>被拒绝的调用之后数据库没有变化：{self.unchanged}</p>"
-        return html_table(self.HEADERS, rows, css_class="lessons-acceptance") + note
+        style = "border-collapse:collapse;font-size:12px"
+        return html_table(self.HEADERS, rows, css_class="lessons-acceptance", style=style) + note
 
 
 def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, str]]:

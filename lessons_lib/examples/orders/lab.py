@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import breakable_code, code, html_table, pre
+from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, code, html_table, pre
 from lessons_lib.core.trace import Trace
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
@@ -171,13 +171,26 @@ class LedgerTable(Displayable):
         return f"{len(self.rows)} calls"
 
     def html(self) -> str:
-        # the arguments and the alias may break anywhere: one long JSON token must not widen the table
-        # past a 1,000 px window (issue 25); ids and statuses stay on one line
+        # ids, aliases and arguments may wrap after , : . / = _ - (never inside a word) and the
+        # JSON-RPC id shares a column with where its result is, so the ledger fits the 568 px
+        # output column of a 1,000 px window (issue 25); lesson 31 reads those two together
         rows = [
-            [breakable_code(c) if n in (2, 3) else code(c) for n, c in enumerate(cells)]
+            [
+                code(cells[0]),
+                code(cells[1]),  # the call_id stays whole: it is what the reader matches
+                *(breakable_code(c) for c in cells[2:5]),
+                code(f"{cells[5]} → {cells[6]}", nowrap=False),
+            ]
             for cells in self._cells()
         ]
-        return html_table(self.HEADERS, rows, css_class="lessons-ledger")
+        headers: tuple[CellValue, ...] = (
+            Cell(self.HEADERS[0], nowrap=True),
+            *self.HEADERS[1:5],
+            f"{self.HEADERS[5]} / {self.HEADERS[6]}",
+        )
+        return html_table(
+            headers, rows, css_class="lessons-ledger", style="border-collapse:collapse;font-size:12px"
+        )
 
 
 def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
