@@ -2,7 +2,9 @@
 
 One tool call followed end to end: ``read_text_file`` on an MCP file service, declared to an
 OpenAI Responses model, run by an application loop. Importing this package is cheap and has
-no side effects: every public name below is loaded from its module on first use.
+no side effects but one: every public name below is loaded from its module on first use, and
+the process's first ``import jsonschema`` builds its IRI grammars on first use too
+(:mod:`lessons_lib.engine.lazyschema`: the same checks, about 1-3 s less per kernel).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from lessons_lib.engine import lazyschema as _lazyschema
+
 __version__ = "0.1.0"
+_lazyschema.install()
 
 # public name -> module that defines it (``module:name`` when the module's name for it differs)
 _EXPORTS: dict[str, str] = {

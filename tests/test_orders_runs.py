@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -69,10 +70,30 @@ def test_sequential_asks_one_call_per_reply(runs: dict[str, Any]) -> None:
     assert run.trace.answer == runs["parallel"].trace.answer
 
 
-def test_three_parallel_calls_of_200_ms_finish_the_turn_in_under_400_ms(runs: dict[str, Any]) -> None:
-    run = runs["three_parallel"]
-    assert len(q.calls(run.trace, 1)) == 3
-    assert run.turn_seconds[0] < 0.4, run.turn_seconds
+def test_three_parallel_calls_of_200_ms_overlap_in_one_turn(
+    runs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Behaviour, not a wall-clock bound (benchmarks/run.py keeps the < 400 ms figure): the desk's
+    # 200 ms waits are recorded; in one turn all three are in progress at once, one per reply none.
+    import anyio
+
+    real_sleep = anyio.sleep
+    waits: list[tuple[float, float]] = []
+
+    async def sleep(seconds: float) -> None:
+        start = time.perf_counter()
+        await real_sleep(seconds)
+        if seconds == 0.2:  # the scenario's handler delay
+            waits.append((start, time.perf_counter()))
+
+    monkeypatch.setattr(anyio, "sleep", sleep)
+    run = run_scenario("three_parallel")
+    assert len(q.calls(run.trace, 1)) == 3 and len(waits) == 3, waits
+    assert max(start for start, _ in waits) < min(end for _, end in waits), f"no overlap: {waits}"
+    waits.clear()
+    run_scenario("three_parallel", parallel=False)
+    ends_before_next = [a[1] <= b[0] for a, b in zip(waits, waits[1:], strict=False)]
+    assert len(waits) == 3 and all(ends_before_next), f"one per reply, yet they overlap: {waits}"
 
 
 def test_results_out_of_order_are_paired_by_call_id() -> None:

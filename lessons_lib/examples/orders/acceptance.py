@@ -43,10 +43,16 @@ VALID: Final[dict[str, JSONObject]] = {
 
 
 def _settings() -> settings:
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
+    # No explain phase: it only words a failure report after shrinking, so ``find`` returns the
+    # same value without it, in about half the CPU time (lesson 30's matrix: 10.6 s -> 4.8 s).
     return settings(
-        database=None, derandomize=True, max_examples=300, suppress_health_check=list(HealthCheck)
+        database=None,
+        derandomize=True,
+        max_examples=300,
+        suppress_health_check=list(HealthCheck),
+        phases=[phase for phase in Phase if phase is not Phase.explain],
     )
 
 
