@@ -17,7 +17,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-CEILING = 1829  # 2026-12-01, after the first slice (main cbc8e14 had 1979); see the docstring
+CEILING = 1390  # 2026-12-02, after the files, evolve and MCP slices (cbc8e14 had 1979); see docstring
 CONVERTED = (
     "core/glossary.py",
     "core/kindtables.py",
@@ -28,6 +28,27 @@ CONVERTED = (
     "course/quiz.py",
     "course/edition.py",
     "cli/edition.py",
+    "examples/files/whatif.py",
+    "examples/files/widgets.py",
+    "engine/models.py",
+    "views/narrate.py",
+    "views/sequence.py",
+    "views/legend.py",
+    "views/changetable.py",
+    "views/dot.py",
+    "cli/tree.py",
+    "cli/trust.py",
+    "course/envcheck.py",
+    "course/live.py",
+    "course/cheatsheet.py",
+    "engine/offline_model.py",
+    "examples/evolve/cli.py",
+    "examples/evolve/fieldcompat.py",
+    "examples/evolve/toolreplay.py",
+    "examples/evolve/upgrade.py",
+    "examples/mcp/cli.py",
+    "examples/mcp/structured.py",
+    "examples/mcp/revisions.py",
 )
 
 
@@ -84,10 +105,9 @@ def test_the_chinese_left_outside_the_catalogue_does_not_grow() -> None:
         f"{total} string literals hold Chinese outside lessons_lib/core/catalogue/ (ceiling {CEILING}); "
         f"move the new ones into the catalogue. Most: {worst}"
     )
-    if total < CEILING:
-        print(
-            f"Chinese literals outside the catalogue: {total}; lower CEILING in {Path(__file__).name} to it"
-        )
+    assert total == CEILING, (  # a ratchet: a session that moves messages lowers the figure
+        f"Chinese literals outside the catalogue: {total}; lower CEILING in {Path(__file__).name} to it"
+    )
 
 
 def test_the_converted_modules_hold_no_chinese() -> None:

@@ -33,7 +33,7 @@ from lessons_lib.course.edition import (
 ROOT = NOTEBOOKS_DIR.parent / "i18n"
 LESSONS = course_notebooks()
 STARTED = [p for p in LESSONS if store_path(p).is_file() or edition_path(p).is_file()]
-REQUIRE_EVERY_LESSON = False
+REQUIRE_EVERY_LESSON = True
 """Set to True once every lesson is translated: then a lesson without a store fails too."""
 
 

@@ -73,12 +73,25 @@ def chinese_left(notebook: dict[str, Any], intended: frozenset[str] = INTENDED) 
 
 
 ENGLISH = sorted((NOTEBOOKS_DIR / "en").glob("[0-9][0-9]_*.ipynb"))
+NOT_YET = Path(__file__).with_name("edition_chinese_left.json")
+"""Per English lesson, how many places its outputs still show Chinese from library modules not yet
+on the message catalogue (``tests/test_chinese_literals.py`` counts those modules). A ratchet: a
+figure may only go down, and must be lowered when it does; the goal is none (issue 28)."""
+
+
+def not_yet() -> dict[str, int]:
+    return dict(json.loads(NOT_YET.read_text(encoding="utf-8"))) if NOT_YET.is_file() else {}
 
 
 @pytest.mark.parametrize("path", ENGLISH, ids=[p.stem for p in ENGLISH])
 def test_english_outputs_hold_no_chinese_but_the_task_and_the_files(path: Path) -> None:
     left = chinese_left(json.loads(path.read_text(encoding="utf-8")))
-    assert not left, f"{path.name}: Chinese outside the listed places ({len(left)}):\n" + "\n".join(left[:30])
+    allowed = not_yet().get(path.stem, 0)
+    assert len(left) <= allowed, (
+        f"{path.name}: Chinese outside the listed places in {len(left)} places (at most {allowed} "
+        f"while the library is moved to the catalogue):\n" + "\n".join(left[:30])
+    )
+    assert len(left) == allowed, f"{path.name}: {len(left)} places left; lower it in {NOT_YET.name}"
 
 
 def _nb(*texts: str) -> dict[str, Any]:
