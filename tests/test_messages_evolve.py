@@ -114,14 +114,14 @@ def test_selection_table_and_labels_in_english(english: None) -> None:
 def test_evolve_commands_in_english(english: None, capsys: pytest.CaptureFixture[str]) -> None:
     from lessons_lib.cli import main
 
-    assert main(["tool-catalogue", "--size", "50", "--task", TASK]) == 0
+    assert main(["--lang", "en", "tool-catalogue", "--size", "50", "--task", TASK]) == 0
     out = capsys.readouterr().out
     assert (
         "declarations of 50 tools: about" in out
         and "picks from the search results: refunds_get_refund" in out
     )
     assert chinese(out) == [], out
-    assert main(["tool-replay", "--version", "orders@1.1", "--task", "parallel"]) == 1
+    assert main(["--lang", "en", "tool-replay", "--version", "orders@1.1", "--task", "parallel"]) == 1
     out = capsys.readouterr().out
     assert "changed: track_shipment" in out and "| fail |" in out
     assert chinese(out) == [], out
@@ -133,7 +133,7 @@ def test_injection_command_prints_its_own_words_in_english(
     """Only the command's own words: the defences' names and the answer belong to other modules."""
     from lessons_lib.cli import main
 
-    assert main(["injection", "--defence", "none"]) == 1
+    assert main(["--lang", "en", "injection", "--defence", "none"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("defence: ") and lines[-1].startswith("answer: ")
     assert all(line.startswith("  call ") for line in lines[1:-2]) and "new investigation rows: " in lines[-2]
@@ -144,11 +144,11 @@ def test_mcp_commands_in_english(english: None, capsys: pytest.CaptureFixture[st
     from lessons_lib.examples.mcp.structure import tour_structure
 
     file_lines = notes_lines()  # the file's own lines, passed on unchanged
-    assert main(["mcp-revisions", "--head", "5"]) == 0
+    assert main(["--lang", "en", "mcp-revisions", "--head", "5"]) == 0
     out = capsys.readouterr().out
     assert out.count("every frame matches this revision's official schema") == 3 and "   frames: " in out
     assert chinese(out, file_lines) == [], out
-    assert main(["mcp-structure", "--lines", "2"]) == 0
+    assert main(["--lang", "en", "mcp-structure", "--lines", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("[origin: MCP ") == 3 and "| passed on by the application, not the user's words]" in out
     content = [piece.text for piece in tour_structure(2).pieces]  # tool result, resource, prompt: wire

@@ -68,7 +68,9 @@ def test_cli(tmp_path: Path, case: str) -> None:
     )
     assert "Traceback" not in proc.stderr
     if case == "all":
-        count = len(list(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")))
+        count = len(list(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))) + len(
+            list(NOTEBOOKS_DIR.glob("en/[0-9][0-9]_*.ipynb"))
+        )
         assert proc.returncode == 0, proc.stderr
         assert f"已信任 {count} 个笔记本" in proc.stdout
         assert _trusted(LESSON, tmp_path / "data")

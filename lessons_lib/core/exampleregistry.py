@@ -92,6 +92,9 @@ EXAMPLES: Final[dict[str, ExampleEntry]] = {
             "check_confirm",
             "lookup_key",
             "cancel_notice",
+            "intent_key",
+            "sent_key",
+            "run_finder",
         ),
     ),
     "openapi": ExampleEntry(
