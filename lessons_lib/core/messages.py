@@ -58,10 +58,16 @@ def set_language(lang: str | None) -> Language:
 
 def _runs_in_english_folder() -> bool:
     try:
-        parts = Path.cwd().parts
+        where = os.getcwd()
     except OSError:  # the working directory was removed
         return False
-    return tuple(p.lower() for p in parts[-2:]) == ENGLISH_FOLDER
+    return _is_english_folder(where)
+
+
+@cache
+def _is_english_folder(where: str) -> bool:
+    """Whether a working directory ends in ``notebooks/en`` (asked per ``t()``, so parsed once)."""
+    return tuple(p.lower() for p in Path(where).parts[-2:]) == ENGLISH_FOLDER
 
 
 def language() -> Language:
