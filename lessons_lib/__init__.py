@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "TERMS_ZH": "lessons_lib.core.glossary",
     "set_language": "lessons_lib.core.messages",
     "language": "lessons_lib.core.messages",
+    "say": "lessons_lib.core.messages",
     "colour_legend": "lessons_lib.views.legend",
     "left_aligned": "lessons_lib.views.frames",
     "DATA_DIR": "lessons_lib.core.paths",

@@ -137,3 +137,16 @@ def test_the_cli_takes_lang(capsys: pytest.CaptureFixture[str], monkeypatch: pyt
     assert main(["diagram", "chain"]) == 0 and 'label="declaration' in capsys.readouterr().out
     assert main(["--lang", "fr", "diagram", "chain"]) == 2
     assert "--lang 'fr' is not a language of the course" in capsys.readouterr().err
+
+
+def test_a_lessons_own_label_follows_the_notebooks_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lessons_lib import say
+
+    assert say("调用数：", "calls:") == "调用数："
+    english = tmp_path / "notebooks" / "en"
+    english.mkdir(parents=True)
+    monkeypatch.chdir(english)  # an English lesson's kernel: the same code cell prints English
+    assert say("调用数：", "calls:") == "calls:"
+    assert set_language("zh") == "zh" and say("调用数：", "calls:") == "调用数："

@@ -124,9 +124,30 @@ def t(key: str, /, **fields: object) -> str:
     return text_in(language(), key, **fields)
 
 
+def say(zh: str, en: str, /) -> str:
+    """A lesson's own label, ``zh`` or ``en`` as the notebook's language is. Lesson 00.
+
+    For the words a lesson's code cell prints itself (``print(say("调用数：", "calls:"), n)``):
+    the English edition runs the Chinese lesson's code byte for byte, so the cell carries both
+    texts where it prints them; what the library prints comes from the catalogue instead.
+    """
+    return en if language() == "en" else zh
+
+
 def zh(key: str, /, **fields: object) -> str:
     """The Chinese entry, for the library's fixed Chinese names (``KINDS[k].zh`` and the like)."""
     return text_in("zh", key, **fields)
 
 
-__all__ = ["LANGUAGES", "ENV_VAR", "Language", "catalogue", "language", "set_language", "t", "text_in", "zh"]
+__all__ = [
+    "LANGUAGES",
+    "ENV_VAR",
+    "Language",
+    "catalogue",
+    "language",
+    "say",
+    "set_language",
+    "t",
+    "text_in",
+    "zh",
+]
