@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeAlias
 
+from lessons_lib.checks._chainsteps import link_name
 from lessons_lib.checks._mistakes import (
     Trace,
     declaration_as_execution,
@@ -25,7 +26,7 @@ from lessons_lib.checks._mistakes import (
     rule_as_value,
 )
 from lessons_lib.checks.attachments import roundtrip_from_trace
-from lessons_lib.checks.doctor import STEP_ZH, Diagnosis, diagnose
+from lessons_lib.checks.doctor import Diagnosis, diagnose
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.checks.verify_report import Report, esc
@@ -33,6 +34,22 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import html_table, status
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
+
+
+@dataclass(frozen=True)
+class Said:
+    """A catalogue entry looked up each time it is shown (``str(Said(key))``), not at import (issue 28)."""
+
+    key: str
+    fields: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return t(self.key, **{name: str(value) for name, value in self.fields})
+
+
+Text: TypeAlias = str | Said
+"""A text as given (``str``) or a catalogue entry looked up when shown (``Said``)."""
 
 
 @dataclass(frozen=True)
@@ -40,15 +57,33 @@ class Sabotage:
     """One deliberate mistake: what it is, what it changes, which link it should break."""
 
     name: str
-    title: str
-    mistake: str
-    change: str
+    title_text: Text
+    mistake_text: Text
+    change_text: Text
     link: str
     apply: Callable[[object], Trace] = field(repr=False, compare=False)
 
     @property
+    def title(self) -> str:
+        return str(self.title_text)
+
+    @property
+    def mistake(self) -> str:
+        return str(self.mistake_text)
+
+    @property
+    def change(self) -> str:
+        return str(self.change_text)
+
+    @property
+    def link_name(self) -> str:
+        """The name of the link it should break, in the current language."""
+        return link_name(self.link)
+
+    @property
     def link_zh(self) -> str:
-        return STEP_ZH[self.link]
+        """The name the lessons' code reads (``link_name``): in the notebook's language, despite its name."""
+        return self.link_name
 
     def row(self) -> dict[str, str]:
         return {
@@ -70,16 +105,17 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
     def get(self, name: str) -> Sabotage:
         found = next((s for s in self if s.name == name), None)
         if found is None:
-            raise ValueError(f"没有名为 {name!r} 的破坏；可选：{', '.join(self.names())}")
+            raise ValueError(t("sabotage.unknown", name=repr(name), names=", ".join(self.names())))
         return found
 
     def rows(self) -> list[dict[str, str]]:
         return [s.row() for s in self]
 
     def text(self) -> str:
-        lines = ["破坏目录（第 8 节的常见错误，各做一次）"]
+        lines = [t("sabotage.heading")]
         lines += [
-            f"{n}. {s.name}｜{s.title}｜预期断开：{s.link_zh}｜{s.change}" for n, s in enumerate(self, 1)
+            t("sabotage.line", n=n, name=s.name, title=s.title, link=s.link_name, change=s.change)
+            for n, s in enumerate(self, 1)
         ]
         return "\n".join(lines)
 
@@ -87,62 +123,33 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
         return str(self.names())
 
     def html(self) -> str:
-        rows = [(n, s.name, s.title, s.change, s.link_zh) for n, s in enumerate(self, 1)]
+        rows = [(n, s.name, s.title, s.change, s.link_name) for n, s in enumerate(self, 1)]
         return html_table(
-            ("序号", "名称", "常见错误", "这次改了什么", "预期断开的环节"),
+            tuple(t(f"sabotage.head.{key}") for key in ("n", "name", "mistake", "change", "link")),
             rows,
             nowrap=(1,),
             code_columns=(1,),
         )
 
 
-def _entry(
-    apply: Callable[[object], Trace], title: str, change: str, link: str, mistake: str = ""
-) -> Sabotage:
-    """An entry named after its function; the mistake is the title unless the seed words it longer."""
-    return Sabotage(apply.__name__, title, mistake or title, change, link, apply)
+def _entry(apply: Callable[[object], Trace], link: str, worded_longer: bool = False) -> Sabotage:
+    """An entry named after its function, its texts ``sabotage.<name>.title/change`` in the catalogue;
+    the mistake is the title unless the seed words it longer (``sabotage.<name>.mistake``)."""
+    name = apply.__name__
+    title = Said(f"sabotage.{name}.title")
+    mistake = Said(f"sabotage.{name}.mistake") if worded_longer else title
+    return Sabotage(name, title, mistake, Said(f"sabotage.{name}.change"), link, apply)
 
 
 SABOTAGES: Final = Catalogue(
     (
-        _entry(
-            declaration_as_execution,
-            "把声明当作执行代码",
-            "删掉 tools/call 请求与响应，links 的 mcp_id 变成 null，反馈照旧声称有内容",
-            "route",
-        ),
-        _entry(
-            rule_as_value,
-            "把规则当成实际参数",
-            'head 的值变成规则 {"type": "number"}（arguments 文本与 MCP arguments 一起改）',
-            "parse",
-        ),
-        _entry(
-            parse_as_read,
-            "解析成功就标成读取成功",
-            "服务返回 isError: true 的失败，反馈却仍是文件内容",
-            "feedback",
-        ),
-        _entry(
-            format_as_permission,
-            "把格式正确当作拥有权限",
-            "路径改成 /workspace/../etc/passwd，服务却报告读取成功",
-            "service",
-        ),
-        _entry(mixed_ids, "混用两个编号", "function_call_output 的 call_id 写成了 MCP 的 id", "ids"),
-        _entry(
-            logged_not_fed_back,
-            "只写入日志，没有加入模型输入",
-            "第二次请求的 input 里删掉 function_call_output",
-            "next_input",
-            mistake="只写入服务日志却没有把结果加入模型输入",
-        ),
-        _entry(
-            raw_as_answer,
-            "把原始工具数据直接说成最终回答",
-            "删掉第二轮模型请求与响应，回答换成原始工具文本",
-            "next_input",
-        ),
+        _entry(declaration_as_execution, "route"),
+        _entry(rule_as_value, "parse"),
+        _entry(parse_as_read, "feedback"),
+        _entry(format_as_permission, "service"),
+        _entry(mixed_ids, "ids"),
+        _entry(logged_not_fed_back, "next_input", worded_longer=True),
+        _entry(raw_as_answer, "next_input"),
     )
 )
 
@@ -173,24 +180,31 @@ class SabotageOutcome(Displayable):
     def lines(self) -> list[tuple[str, str]]:
         def verdict(report: Report) -> str:
             bad = report.failed
-            return f"拒绝 —— {bad[0].name}：{bad[0].reason}" if bad else "通过（本地核对看不出这个错误）"
+            if not bad:
+                return t("sabotage.passed")
+            return t("sabotage.rejected", name=bad[0].name, reason=bad[0].reason)
 
-        match = "与预期一致" if self.as_expected else f"预期是「{self.sabotage.link_zh}」"
+        expected = t("sabotage.expected", link=self.sabotage.link_name)
+        match = t("sabotage.as_expected") if self.as_expected else expected
         return [
             ("verify-fields", verdict(self.fields)),
             ("verify-roundtrip", verdict(self.roundtrip)),
-            ("diagnose", f"{self.diagnosis.verdict()}（{match}）"),
+            ("diagnose", t("sabotage.diagnosis", verdict=self.diagnosis.verdict(), match=match)),
         ]
 
     def text(self) -> str:
-        head = f"破坏「{self.sabotage.title}」（{self.sabotage.name}）：{self.sabotage.change}"
-        return "\n".join([head] + [f"{who}：{what}" for who, what in self.lines()])
+        s = self.sabotage
+        head = t("sabotage.head", title=s.title, name=s.name, change=s.change)
+        return "\n".join(
+            [head] + [t("sabotage.answer_line", who=who, what=what) for who, what in self.lines()]
+        )
 
     def repr_args(self) -> str:
         return f"name={self.sabotage.name!r}, rejected={self.rejected}, found_link={self.found_link!r}"
 
     def html(self) -> str:
-        head = f"<p>破坏「{esc(self.sabotage.title)}」：{esc(self.sabotage.change)}</p>"
+        said = t("sabotage.html_head", title=esc(self.sabotage.title), change=esc(self.sabotage.change))
+        head = f"<p>{said}</p>"
         # green: this check caught the sabotage; grey: it cannot see this mistake; red: wrong link
         found = [not r.ok for r in (self.fields, self.roundtrip)] + [self.as_expected]
         states: list[Status] = ["pass" if f else "unchecked" for f in found[:2]]
@@ -199,7 +213,7 @@ class SabotageOutcome(Displayable):
             (who, status(state, what, nowrap=False))
             for (who, what), state in zip(self.lines(), states, strict=True)
         ]
-        return head + html_table(("检查", "回答"), rows, nowrap=(0,))
+        return head + html_table((t("sabotage.head.who"), t("sabotage.head.answer")), rows, nowrap=(0,))
 
 
 def run_sabotage(name: str, trace: object = None) -> SabotageOutcome:

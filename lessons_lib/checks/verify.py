@@ -49,19 +49,24 @@ from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
 from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.messages import t
 
-FIELDS_LIMITS: Final = (
-    ("JSON 解析", "文本解析后得到相同 path/head", "不能证明文件被读取"),
-    ("参数传递", "对象与 MCP arguments 相等", "不能证明服务有权限"),
-    ("两组配对", "MCP id 自配对，call_id 自配对", "不能证明真实系统实现正确"),
-    ("反馈内容", "output 与返回的文本一致", "不能保证模型正确理解或回答"),
-)
-ROUNDTRIP_LIMITS: Final = (
-    ("接口连通", "消息彼此对得上", "不能证明真实接口连通"),
-    ("路径访问", "路径作为值原样传递", "不能证明路径可以访问"),
-    ("模型选择", "调用的名称在声明里", "不能证明模型选择正确"),
-    ("最终答复", "第二次响应里有答复文本", "不能证明最终答复正确"),
-)
+FIELDS_LIMITS: Final = ("json", "arguments", "pairs", "feedback")
+"""What ``verify_fields`` cannot prove, by key: ``verify.fields.<key>.what/criterion/cannot``."""
+ROUNDTRIP_LIMITS: Final = ("connected", "path", "choice", "answer")
+"""What ``verify_roundtrip`` cannot prove, by key: ``verify.roundtrip.<key>.what/criterion/cannot``."""
+
+
+def limits(verifier: str, keys: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """The (what, criterion, cannot prove) rows of one verifier, in the current language."""
+    return tuple(
+        (
+            t(f"verify.{verifier}.{k}.what"),
+            t(f"verify.{verifier}.{k}.criterion"),
+            t(f"verify.{verifier}.{k}.cannot"),
+        )
+        for k in keys
+    )
 
 
 def verify_fields(fragments: object) -> Report:
@@ -76,7 +81,7 @@ def verify_fields(fragments: object) -> Report:
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
     fr = fragments_from_trace(fr) if kind == "trace" else fr
     fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
-    return Report("核对字段片段（verify-fields）", field_checks(fr), FIELDS_LIMITS)
+    return Report(t("verify.title.fields"), field_checks(fr), limits("fields", FIELDS_LIMITS))
 
 
 def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
@@ -87,9 +92,8 @@ def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     if not is_reference(api):
         return _verify_api_roundtrip(rt, api, sabotage)
     checks = roundtrip_checks(rt)
-    return Report(
-        "核对两轮往返（verify-roundtrip）", checks, ROUNDTRIP_LIMITS, trials(rt) if sabotage else []
-    )
+    title = t("verify.title.roundtrip")
+    return Report(title, checks, limits("roundtrip", ROUNDTRIP_LIMITS), trials(rt) if sabotage else [])
 
 
 def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
@@ -99,13 +103,14 @@ def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
 
     def judge(r: JSONObject) -> list[Check]:
         mapped = [
-            replace(c, name=f"{c.name}（对照 Responses 的位置）")
+            replace(c, name=t("verify.mapped", name=c.name))
             for c in roundtrip_checks(responses_roundtrip(r, api))
         ]
         return api_checks(r, api) + mapped
 
-    title = f"核对两轮往返（verify-roundtrip · {API_TITLES[api]}）"
-    return Report(title, judge(rt), ROUNDTRIP_LIMITS, api_trials(rt, api, judge) if sabotage else [])
+    title = t("verify.title.api_roundtrip", api=API_TITLES[api])
+    given_limits = limits("roundtrip", ROUNDTRIP_LIMITS)
+    return Report(title, judge(rt), given_limits, api_trials(rt, api, judge) if sabotage else [])
 
 
 __all__ = ["verify_fields", "verify_roundtrip"]

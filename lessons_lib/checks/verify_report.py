@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from lessons_lib.checks.jsoncheck import Fail
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, html_table, status, status_badge
+from lessons_lib.core.messages import t
 
 
 @dataclass(frozen=True)
@@ -45,15 +46,18 @@ class Report(Displayable):
         return [c for c in self.checks + self.sabotages if not c.passed]
 
     def text(self) -> str:
-        lines = [self.title] + [f"{mark(c)}  {c.name}：{c.reason}" for c in self.checks]
+        lines = [self.title] + [line(c) for c in self.checks]
         if self.sabotages:
-            lines.append("破坏试验（每一种都应当被拒绝）：")
-            lines += [f"{mark(c)}  {c.name}：{c.reason}" for c in self.sabotages]
+            lines.append(t("verify_report.sabotages"))
+            lines += [line(c) for c in self.sabotages]
         if self.cannot_prove:
-            lines.append("本地核对不能证明的事：")
-            lines += [f"  - {what}（{criterion}）：{cannot}" for what, criterion, cannot in self.cannot_prove]
+            lines.append(t("verify_report.limits"))
+            lines += [
+                t("verify_report.limit", what=what, criterion=criterion, cannot=cannot)
+                for what, criterion, cannot in self.cannot_prove
+            ]
         n_bad = len(self.failed)
-        lines.append("结论：全部通过。" if self.ok else f"结论：{n_bad} 项未通过。")
+        lines.append(t("verify_report.all_passed") if self.ok else t("verify_report.n_failed", n=n_bad))
         return "\n".join(lines)
 
     def repr_args(self) -> str:
@@ -61,20 +65,32 @@ class Report(Displayable):
 
     def html(self) -> str:
         rows = [(mark_cell(c), c.name, c.reason) for c in self.checks]
-        rows += [(mark_cell(c), f"破坏：{c.name}", c.reason) for c in self.sabotages]
-        body = html_table(("结果", "检查", "原因"), rows)
+        rows += [
+            (mark_cell(c), t("verify_report.sabotage_row", name=c.name), c.reason) for c in self.sabotages
+        ]
+        body = html_table(_heads("result", "check", "reason"), rows)
         limits = ""
         if self.cannot_prove:
-            limits = "<p>本地核对不能证明的事：</p>" + html_table(
-                ("核对", "成功判据", "不能证明的事"), self.cannot_prove
+            limits = f"<p>{esc(t('verify_report.limits'))}</p>" + html_table(
+                _heads("checked", "criterion", "cannot"), self.cannot_prove
             )
         verdict = (
-            status_badge("pass", "全部通过")
+            status_badge("pass", t("verify_report.badge.all_passed"))
             if self.ok
-            else status_badge("fail", f"{len(self.failed)} 项未通过")
+            else status_badge("fail", t("verify_report.badge.n_failed", n=len(self.failed)))
         )
         title = f"<p><b>{esc(self.title)}</b></p>"
-        return f'<div class="lessons-report">{title}{body}{limits}<p>结论：{verdict}</p></div>'
+        said = t("verify_report.verdict", verdict=verdict)
+        return f'<div class="lessons-report">{title}{body}{limits}<p>{said}</p></div>'
+
+
+def _heads(*keys: str) -> tuple[str, ...]:
+    return tuple(t(f"verify_report.head.{key}") for key in keys)
+
+
+def line(check: Check) -> str:
+    """One check as a line of the plain-text report: PASS or FAIL, its name and the reason."""
+    return t("verify_report.line", mark=mark(check), name=check.name, reason=check.reason)
 
 
 def mark(check: Check) -> str:
@@ -94,7 +110,7 @@ def run_check(key: str, name: str, fn: Callable[..., str], *args: object) -> Che
     except Fail as exc:
         return Check(key, name, False, str(exc))
     except Exception as exc:  # a wrong shape must FAIL with a reason, never raise
-        return Check(key, name, False, f"形状不对，无法核对（{type(exc).__name__}: {exc}）")
+        return Check(key, name, False, t("verify_report.bad_shape", error=type(exc).__name__, detail=exc))
 
 
 def esc(value: object) -> str:
