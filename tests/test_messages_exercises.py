@@ -1,5 +1,5 @@
 """The exercise checkers speak English (issue 28): lessons 03-11's step checkers, the part-two
-checkers (21-44) and lessons 50-52's, run for real under ``set_language("en")``.
+checkers (21-44) and lessons 50 and 51's, run for real under ``set_language("en")``.
 
 What a checker says itself must be English with no CJK character; the verdict heading of
 ``examples.orders.exercises.ExerciseResult`` (another module's words) is left out by reading
@@ -9,25 +9,14 @@ What a checker says itself must be English with no CJK character; the verdict he
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from test_exercises import EARLY, LESSON_11, cell_defining, define
+from test_messages_files import english  # noqa: F401 (autouse: English, then detection again)
 
 from lessons_lib import check_exercise, check_step
-from lessons_lib.core.messages import set_language
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
 
 
 def test_a_lesson_11_step_speaks_english(tmp_path: Path) -> None:
