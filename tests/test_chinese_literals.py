@@ -17,7 +17,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-CEILING = 1153  # 2026-12-02, after the files, evolve and MCP slices (cbc8e14 had 1979); see docstring
+CEILING = 973  # 2026-12-02, after the files, evolve and MCP slices (cbc8e14 had 1979); see docstring
 CONVERTED = (
     "core/glossary.py",
     "core/kindtables.py",
@@ -55,6 +55,14 @@ CONVERTED = (
     "checks/roundtripchecks.py",
     "checks/_chainsteps.py",
     "checks/sabotage.py",
+    "course/exercises.py",
+    "course/exercises_base.py",
+    "course/exercises_early.py",
+    "course/manytools_exercise.py",
+    "core/htmltable.py",
+    "core/outcomes.py",
+    "examples/files/verdicts.py",
+    "examples/files/badvalues.py",
 )
 
 

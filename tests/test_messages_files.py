@@ -69,7 +69,6 @@ def test_the_stand_in_answers_in_english_and_reads_an_english_task() -> None:
 
 
 def test_the_offline_chain_is_told_in_english() -> None:
-    from lessons_lib.core.outcomes import outcome_text
     from lessons_lib.engine.host import Limits, run_chain
     from lessons_lib.views.narrate import message_counts, narrate
     from lessons_lib.views.sequence import trace_diagram
@@ -77,7 +76,10 @@ def test_the_offline_chain_is_told_in_english() -> None:
     trace = run_chain(head=5, limits=Limits(call_timeout=60, total_timeout=180))  # a loaded CI machine
     printed = "\n".join([narrate(trace), message_counts(trace), trace_diagram(trace).text()])
     assert "Here is /workspace/notes.txt, the first 5 lines:" in printed
-    assert own_chinese(printed, outcome_text(trace.outcome)) == []  # core.outcomes: not on the catalogue yet
+    assert "outcome: Answered (answered): " in printed  # core.outcomes
+    assert (
+        own_chinese(printed, str(trace.outcome["text"])) == []
+    )  # the engine's text: not on the catalogue yet
 
 
 def test_the_colour_legend_is_in_english() -> None:
@@ -113,7 +115,7 @@ def test_the_what_if_tables_and_the_head_view_are_in_english() -> None:
 
 
 def test_the_scenarios_and_bad_values_are_in_english() -> None:
-    from lessons_lib.core.outcomes import outcome_text
+    from lessons_lib.checks.doctor import Diagnosis
     from lessons_lib.examples.files.badvalues import bad_values_table
     from lessons_lib.examples.files.scenarios import SCENARIOS, run_scenario
     from lessons_lib.examples.files.verdicts import verdict_line
@@ -123,12 +125,18 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     results = [run_scenario(name) for name in SCENARIOS]
     assert all(r.ok for r in results), [r.verdict for r in results]  # the checks hold in English too
     printed = "\n".join([bad.text(), *(r.text() for r in results)])
-    # examples.files.verdicts (schema and verifier verdicts), checks.doctor, core.outcomes: not yet
-    quoted = [r.schema for r in bad.results] + [verdict_line(v) for r in bad.results for _, v in r.reports]
-    quoted += [verdict_line(v) for r in results for _, v in r.reports]
-    quoted += [outcome_text(r.trace.outcome) for r in results] + [
-        abbreviate(v) for r in results for _, v in r.facts
+    assert "schema check (jsonschema, for comparison): pass\n" in bad.results[1].text()
+    assert {r.schema_status for r in bad.results} == {"pass", "fail", "unchecked"}  # examples.files.verdicts
+    assert "verify_roundtrip: not passed: " in printed and "verify_roundtrip: all passed" in printed
+    # checks.doctor's verdicts, verify_roundtrip's check names and reasons, the engine's outcome
+    # text: not on the catalogue yet
+    reports = [v for r in [*bad.results, *results] for _, v in r.reports]
+    quoted = [verdict_line(v) for v in reports if isinstance(v, Diagnosis)]
+    quoted += [
+        text for v in reports if not isinstance(v, Diagnosis) for c in v.checks for text in (c.name, c.reason)
     ]
+    quoted += [str(r.trace.outcome["text"]) for r in results]
+    quoted += [abbreviate(v) for r in results for _, v in r.facts]
     assert own_chinese(printed, *quoted) == []
 
 
@@ -142,3 +150,25 @@ def test_the_quick_reference_and_the_environment_check_are_in_english() -> None:
     )
     assert "Quick reference: five points" in printed
     assert own_chinese(printed, *(preview(r.value) for r in reference.rows)) == []
+
+
+def test_verdict_cells_and_run_outcomes_speak_english() -> None:
+    from lessons_lib.core.htmltable import as_cell, html_table, status, status_badge
+    from lessons_lib.core.messages import set_language
+    from lessons_lib.core.outcomes import outcome_text
+
+    assert status("fail").text == "fail" and "✓ pass</span>" in status_badge("pass")
+    assert [as_cell(w).status for w in ("all passed", "not passed", "broken", "not checked")] == [
+        "pass",
+        "fail",
+        "fail",
+        "unchecked",
+    ]
+    stopped = {"status": "stopped", "reason": "max_rounds=1"}
+    assert outcome_text(stopped) == "Stopped (stopped): max_rounds=1"
+    assert (
+        own_chinese(html_table(["check", "verdict"], [["one", "pass"], ["two", status("unchecked")]])) == []
+    )
+    set_language("zh")  # the Chinese words are still verdicts, and the line reads as before
+    assert as_cell("断开").status == "fail" and as_cell("pass").status == "pass"
+    assert outcome_text(stopped) == "已停止（stopped）：max_rounds=1" and status("pass").text == "通过"

@@ -20,7 +20,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from lessons_lib.core.glossary import STATUSES, Status
+from lessons_lib.core.glossary import STATUSES, Status, status_word
+from lessons_lib.core.messages import LANGUAGES, text_in
 
 CELL_STYLE: Final = (
     "text-align:left;vertical-align:top;padding:.2em .6em;word-break:normal;overflow-wrap:normal"
@@ -29,17 +30,22 @@ CELL_STYLE: Final = (
 NOWRAP: Final = "white-space:nowrap"
 PRE_STYLE: Final = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto"
 """For a ``<pre>`` in an HTML output: wrap at spaces only (JupyterLab's own ``pre`` breaks words)."""
+_VERDICT_KEYS: Final[dict[str, Status]] = {
+    "status.pass": "pass",
+    "htmltable.verdict.all_pass": "pass",
+    "status.fail": "fail",
+    "htmltable.verdict.not_passed": "fail",
+    "htmltable.verdict.broken": "fail",
+    "status.unchecked": "unchecked",
+}
 VERDICT_WORDS: Final[dict[str, Status]] = {
     "PASS": "pass",
-    "通过": "pass",
-    "全部通过": "pass",
     "FAIL": "fail",
-    "不通过": "fail",
-    "未通过": "fail",
-    "断开": "fail",
-    "未检查": "unchecked",
+    **{text_in(lang, key): state for key, state in _VERDICT_KEYS.items() for lang in LANGUAGES},
 }
-"""A plain cell whose whole text is one of these words is shown as that verdict."""
+"""A plain cell whose whole text is one of these words is shown as that verdict: PASS/FAIL and the
+catalogue's verdict words in both languages (通过/pass, 全部通过/all passed, 不通过/fail, 未通过/not
+passed, 断开/broken, 未检查/not checked), so a table in either edition marks them the same way."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +114,8 @@ def markup(fragment: str, *, nowrap: bool = False, style: str = "") -> Cell:
 
 
 def status(state: Status, word: object = None, *, nowrap: bool = True) -> Cell:
-    """A verdict cell: the status's mark and ``word`` (its own Chinese word by default)."""
-    return Cell(STATUSES[state].zh if word is None else str(word), nowrap=nowrap, status=state)
+    """A verdict cell: the status's mark and ``word`` (its own word in the current language by default)."""
+    return Cell(status_word(state) if word is None else str(word), nowrap=nowrap, status=state)
 
 
 def status_style(state: Status) -> str:
@@ -121,7 +127,7 @@ def status_style(state: Status) -> str:
 def status_badge(state: Status, word: object = None) -> str:
     """A verdict inside running text: mark and word on the status colours."""
     look = STATUSES[state]
-    text = html.escape(look.zh if word is None else str(word))
+    text = html.escape(status_word(state) if word is None else str(word))
     return (
         f'<span data-status="{state}" style="{status_style(state)};border-radius:3px;'
         f'padding:0 .35em;white-space:nowrap">{look.mark} {text}</span>'

@@ -2,9 +2,9 @@
 
 A trace's ``outcome`` keeps two things apart: ``status`` and ``reason`` are stable English
 for programs and tests (``status`` one of ``answered``/``stopped``/``error``, ``reason`` one
-line that may carry a value, e.g. ``max_rounds=1``), and ``text`` says the same in Chinese for
-the lessons. A trace written before ``text`` existed is still shown: its reason follows the
-status in Chinese. Standard library only.
+line that may carry a value, e.g. ``max_rounds=1``), and ``text`` says the same for the
+lessons. A trace written before ``text`` existed is still shown: its reason follows the status's
+word, in the current language (``lessons_lib.core.messages``). Standard library only.
 """
 
 from __future__ import annotations
@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.tracetypes import Outcome, Status
 
-STATUS_ZH: Final[dict[str, str]] = {
-    "running": "运行中",
-    "answered": "已答复",
-    "stopped": "已停止",
-    "error": "出错",
-}
+RUN_STATUSES: Final = ("running", "answered", "stopped", "error")
+"""The statuses with a word of their own (``outcomes.status.<status>`` in the catalogue)."""
+
+
+def run_status_word(status: str) -> str:
+    """A run's status in words, in the current language (``已停止`` / ``Stopped``); else as it is."""
+    return t(f"outcomes.status.{status}") if status in RUN_STATUSES else status
 
 
 def make_outcome(status: Status, reason: str, text: str) -> Outcome:
@@ -28,7 +30,7 @@ def make_outcome(status: Status, reason: str, text: str) -> Outcome:
 
 
 def outcome_text(outcome: Mapping[str, object]) -> str:
-    """One Chinese line: ``已停止（stopped）：已到轮数上限……``; the reason when there is no text."""
+    """One line: ``已停止（stopped）：已到轮数上限……``; the reason when there is no text."""
     status = str(outcome.get("status", ""))
     said = outcome.get("text") or outcome.get("reason") or ""
-    return f"{STATUS_ZH.get(status, status)}（{status}）：{said}"
+    return t("outcomes.line", word=run_status_word(status), status=status, said=said)

@@ -10,14 +10,15 @@ import copy
 import json
 from typing import Any
 
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
 
 
 def _tool() -> dict[str, Any]:
     return {
         "name": "get_refund",
-        "title": "查询退款",
-        "description": "按退款单号查询退款进度。",
+        "title": t("evolve_exercises.tool.title"),
+        "description": t("evolve_exercises.tool.description"),
         "inputSchema": {
             "type": "object",
             "properties": {"refund_id": {"type": "string"}},
@@ -32,7 +33,7 @@ def check_fingerprint(fingerprint: Any) -> ExerciseResult:
     blank = unfinished_function(
         fingerprint,
         "fingerprint",
-        "写 def fingerprint(tool): 用 json.dumps(..., sort_keys=True) 和 hashlib.sha256。",
+        t("evolve_exercises.50.hint"),
     )
     if blank:
         return blank
@@ -40,12 +41,12 @@ def check_fingerprint(fingerprint: Any) -> ExerciseResult:
     shuffled = dict(reversed(list(copy.deepcopy(base).items())))
     shuffled["inputSchema"] = dict(reversed(list(shuffled["inputSchema"].items())))
     variants = {
-        "说明改了一个字": {**copy.deepcopy(base), "description": "按退款单号查询全部退款记录。"},
-        "Schema 多了一个字段": copy.deepcopy(base),
-        "注解从只读改成可写": {**copy.deepcopy(base), "annotations": {"readOnlyHint": False}},
-        "标题改了": {**copy.deepcopy(base), "title": "退款"},
+        "description": {**copy.deepcopy(base), "description": t("evolve_exercises.tool.description_changed")},
+        "schema": copy.deepcopy(base),
+        "annotations": {**copy.deepcopy(base), "annotations": {"readOnlyHint": False}},
+        "title": {**copy.deepcopy(base), "title": t("evolve_exercises.tool.title_changed")},
     }
-    variants["Schema 多了一个字段"]["inputSchema"]["properties"]["reason"] = {"type": "string"}
+    variants["schema"]["inputSchema"]["properties"]["reason"] = {"type": "string"}
     try:
         first, again, reordered = (
             fingerprint(copy.deepcopy(base)),
@@ -54,12 +55,16 @@ def check_fingerprint(fingerprint: Any) -> ExerciseResult:
         )
         changed = {name: fingerprint(tool) for name, tool in variants.items()}
     except Exception as exc:
-        return ExerciseResult(False, (f"调用 fingerprint 时出错：{type(exc).__name__}: {exc}",))
+        return ExerciseResult(False, (t("evolve_exercises.50.raised", name=type(exc).__name__, exc=exc),))
     lines = [
-        ("✓ " if first == again else "✗ ") + "同一个定义算两次，指纹相同",
-        ("✓ " if first == reordered else "✗ ") + "只是键的顺序不同，指纹相同（用 sort_keys）",
+        ("✓ " if first == again else "✗ ") + t("evolve_exercises.50.same"),
+        ("✓ " if first == reordered else "✗ ") + t("evolve_exercises.50.order"),
     ]
-    lines += [("✓ " if fp != first else "✗ ") + f"{name}：指纹不同" for name, fp in changed.items()]
+    lines += [
+        ("✓ " if fp != first else "✗ ")
+        + t("evolve_exercises.50.changed", name=t(f"evolve_exercises.50.{what}"))
+        for what, fp in changed.items()
+    ]
     return ExerciseResult(all(line.startswith("✓") for line in lines), tuple(lines))
 
 
@@ -88,8 +93,7 @@ def check_screen(refuse: Any) -> ExerciseResult:
     blank = unfinished_function(
         refuse,
         "refuse",
-        "写 def refuse(task, alias, arguments): 写操作的 order_id 不在 task 里时返回一句理由，"
-        "否则返回 None。",
+        t("evolve_exercises.52.hint"),
     )
     if blank:
         return blank
@@ -100,15 +104,15 @@ def check_screen(refuse: Any) -> ExerciseResult:
         attack = run_attack("none", ATTACK_TASK, screen=_LearnerScreen(refuse))
         control = run_attack("none", asked, screen=_LearnerScreen(refuse))
     except Exception as exc:
-        return ExerciseResult(False, (f"运行时出错：{type(exc).__name__}: {exc}",))
+        return ExerciseResult(False, (t("evolve_exercises.52.raised", name=type(exc).__name__, exc=exc),))
     wrote = any(
         alias.endswith("create_investigation") and status in ("ok", "created")
         for alias, status in control.calls
     )
     read = any(alias == "fs__read_text_file" and status == "ok" for alias, status in attack.calls)
     lines = (
-        ("✓ " if not attack.harmed else "✗ ") + "笔记里注入的 create_investigation（O-1043）没有执行",
-        ("✓ " if read else "✗ ") + "读笔记这个调用照常执行（不要把读也拦了）",
-        ("✓ " if wrote else "✗ ") + "用户自己要求的 O-1001 调查单照常创建",
+        ("✓ " if not attack.harmed else "✗ ") + t("evolve_exercises.52.stopped"),
+        ("✓ " if read else "✗ ") + t("evolve_exercises.52.read"),
+        ("✓ " if wrote else "✗ ") + t("evolve_exercises.52.wrote"),
     )
     return ExerciseResult(all(line.startswith("✓") for line in lines), lines)

@@ -19,9 +19,26 @@ from typing import Any, Final, TypeAlias, cast
 from lessons_lib.checks.jsoncheck import Fail, show
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import verdict_box
+from lessons_lib.core.messages import t
 
-UNFINISHED: Final = "还没有完成"
-BLANK_TEXT: Final = f"{UNFINISHED}：把标着 ... 的空白换成你的代码，再运行。"
+
+def unfinished_word() -> str:
+    """``还没有完成`` / ``Not finished yet``, in the current language (lesson 03)."""
+    return t("exercises.base.unfinished")
+
+
+def blank_text() -> str:
+    """What a checker says of a starter blank left open, in the current language (lesson 03)."""
+    return t("exercises.base.blank")
+
+
+def __getattr__(name: str) -> str:
+    """``UNFINISHED`` and ``BLANK_TEXT``, the old constants, looked up when used (the language may change)."""
+    if name == "UNFINISHED":
+        return unfinished_word()
+    if name == "BLANK_TEXT":
+        return blank_text()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 Learner: TypeAlias = "Callable[..., Any]"
@@ -40,8 +57,9 @@ class StepResult(Displayable):
 
     def text(self) -> str:
         mark = "✓" if self.passed else "…" if self.unfinished else "✗"
-        lines = [f"{mark} {self.title}：{self.message}"]
-        return "\n".join([*lines, f"提示：{self.hint}"] if self.hint and not self.passed else lines)
+        lines = [t("exercises.base.line", mark=mark, title=self.title, message=self.message)]
+        hint = t("exercises.base.hint", hint=self.hint)
+        return "\n".join([*lines, hint] if self.hint and not self.passed else lines)
 
     __str__ = text
 
@@ -81,13 +99,15 @@ def has_blank(fn: object) -> bool:
 def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: object) -> StepResult:
     """Run one checker on a learner function; every outcome is a StepResult, never an exception."""
     if not callable(fn):
-        return StepResult(title, False, f"需要一个函数，收到的是 {show(fn)}", hint)
+        return StepResult(title, False, t("exercises.base.not_callable", got=show(fn)), hint)
     if has_blank(fn):
-        return StepResult(title, False, BLANK_TEXT, hint, True)
+        return StepResult(title, False, blank_text(), hint, True)
     try:
         return StepResult(title, True, checker(cast(Learner, fn)))
     except Fail as wrong:
         return StepResult(title, False, str(wrong), hint)
     except Exception as exc:  # the learner's code raised: say what and keep going
         detail = str(exc).splitlines()[0][:160] if str(exc) else ""
-        return StepResult(title, False, f"你的函数抛出了 {type(exc).__name__}（{detail}）", hint)
+        return StepResult(
+            title, False, t("exercises.base.raised", name=type(exc).__name__, detail=detail), hint
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
 
 
@@ -12,7 +13,7 @@ def check_allowed(allowed: Any) -> ExerciseResult:
     blank = unfinished_function(
         allowed,
         "allowed",
-        "写 def allowed(names): 返回 {'type': 'allowed_tools', 'mode': 'auto', 'tools': [...]}。",
+        t("manytools_exercise.hint"),
     )
     if blank:
         return blank
@@ -27,17 +28,17 @@ def check_allowed(allowed: Any) -> ExerciseResult:
         try:
             choice = allowed(list(names))
         except Exception as exc:
-            return ExerciseResult(False, (f"调用 allowed 时出错：{type(exc).__name__}: {exc}",))
+            return ExerciseResult(False, (t("manytools_exercise.raised", name=type(exc).__name__, exc=exc),))
         errors = openai_shape_errors("ToolChoiceAllowed", choice)
         lines.append(
             ("✓ " if not errors else "✗ ")
-            + f"{names}：符合官方 ToolChoiceAllowed"
-            + (f"（{errors[0]}）" if errors else "")
+            + t("manytools_exercise.fits", names=names)
+            + (t("manytools_exercise.error", error=errors[0]) if errors else "")
         )
         got = (
-            [t.get("name") for t in choice.get("tools", []) if isinstance(t, dict)]
+            [tool.get("name") for tool in choice.get("tools", []) if isinstance(tool, dict)]
             if isinstance(choice, dict)
             else []
         )
-        lines.append(("✓ " if got == names else "✗ ") + f"只允许这些工具，一个不多一个不少：{got}")
+        lines.append(("✓ " if got == names else "✗ ") + t("manytools_exercise.exact", got=got))
     return ExerciseResult(all(line.startswith("✓") for line in lines), tuple(lines))

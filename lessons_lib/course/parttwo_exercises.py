@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders.exercises import ExerciseResult, invalid_schema, unfinished
 
 TOOL: Final = "fs__read_text_file"
@@ -27,7 +28,7 @@ def check_named_choice(choice: Any) -> ExerciseResult:
     from lessons_lib.apis.replay import replay
     from lessons_lib.course.record import load_fixture
 
-    blank = unfinished(choice, '写成 {"type": "function", "function": {"name": ...}}，名字用声明里的别名。')
+    blank = unfinished(choice, t("parttwo.21.hint"))
     if blank:
         return blank
     request = copy.deepcopy(load_fixture("chat/request_1.json"))
@@ -38,16 +39,16 @@ def check_named_choice(choice: Any) -> ExerciseResult:
     reply = replay("chat", dict(request, tool_choice=choice))
     if not reply.ok:
         return ExerciseResult(
-            False, (f"接口拒绝了这个 tool_choice：HTTP {reply.status} {reply.error_message}",)
+            False, (t("parttwo.21.refused", status=reply.status, message=reply.error_message),)
         )
     body: Any = reply.body  # a Chat Completions response, as the stand-in answered it
     calls = body["choices"][0]["message"].get("tool_calls") or []
     names = [c["function"]["name"] for c in calls]
     return _verdict(
         [
-            (bool(names), f"模型发出了调用（{names or '没有调用'}）"),
-            (names == [TOOL], f"只调用了 {TOOL}（两个服务都提供 read_text_file）"),
-            (choice not in ("required", "auto"), "这是指定函数，不是 required 或 auto"),
+            (bool(names), t("parttwo.21.called", names=names or t("parttwo.21.no_calls"))),
+            (names == [TOOL], t("parttwo.21.only", tool=TOOL)),
+            (choice not in ("required", "auto"), t("parttwo.21.named")),
         ]
     )
 
@@ -57,11 +58,11 @@ def check_chained_request(second: Any) -> ExerciseResult:
     from lessons_lib.apis.replay import replay_all
     from lessons_lib.course.record import load_fixture
 
-    blank = unfinished(second, "model、previous_response_id（第一次响应的 id）、input 里只放反馈、tools。")
+    blank = unfinished(second, t("parttwo.22.hint"))
     if blank:
         return blank
     if not isinstance(second, dict):
-        return ExerciseResult(False, ("第二次请求应当是一个字典（请求体）。",))
+        return ExerciseResult(False, (t("parttwo.22.not_dict"),))
     first = load_fixture("request_1.json")
     resend = load_fixture("request_2.json")
     one, two = replay_all("responses", [first, second])
@@ -73,42 +74,37 @@ def check_chained_request(second: Any) -> ExerciseResult:
         [
             (
                 second.get("previous_response_id") == one.body.get("id"),
-                f"指向第一次响应 {one.body.get('id')}",
+                t("parttwo.22.points", id=one.body.get("id")),
             ),
-            (kinds == ["function_call_output"], "input 里只有新的内容：一条 function_call_output"),
-            (two.ok, f"替身接口接受了它（HTTP {two.status}）"),
-            (two.ok and two.body.get("output") == expected.body.get("output"), "答复与重发全部时相同"),
+            (kinds == ["function_call_output"], t("parttwo.22.only_new")),
+            (two.ok, t("parttwo.22.accepted", status=two.status)),
+            (two.ok and two.body.get("output") == expected.body.get("output"), t("parttwo.22.same_answer")),
         ]
     )
 
 
-SITUATIONS: Final = {
-    "one_app": ("只有一个应用、三个内部函数，想尽快把闭环跑通", "function"),
-    "rest_docs": ("已有一个带 OpenAPI 文档的 REST 服务，二十多个接口，手写声明维护不过来", "openapi"),
-    "shared": ("同一套工具要给 IDE、聊天机器人和工单系统三个应用共用，并在运行时发现", "mcp"),
-}
-WHY: Final = {
-    "function": "直接函数：没有网络、没有协议，声明手写，最快跑通",
-    "openapi": "OpenAPI：从现成文档生成声明，接口一改，声明跟着重新生成",
-    "mcp": "MCP：服务在运行时公布工具，别的应用用 tools/list 就能发现同一套",
-}
+SITUATIONS: Final = {"one_app": "function", "rest_docs": "openapi", "shared": "mcp"}
+"""Lesson 40's three situations and the right layer for each; the situation's text is
+``parttwo.40.situation.<key>`` and the reason ``parttwo.40.why.<layer>`` in the catalogue."""
 
 
 def check_layer_choice(picks: Any) -> ExerciseResult:
     """Lesson 40: one of "function" / "openapi" / "mcp" for each of three situations."""
     blank = unfinished(
         picks,
-        '写字典 {"one_app": ..., "rest_docs": ..., "shared": ...}，值取 "function"、"openapi" 或 "mcp"。',
+        t("parttwo.40.hint"),
     )
     if blank:
         return blank
     if not isinstance(picks, dict) or set(picks) != set(SITUATIONS):
-        return ExerciseResult(False, (f"字典的键应当正好是 {sorted(SITUATIONS)}。",))
+        return ExerciseResult(False, (t("parttwo.40.keys", keys=sorted(SITUATIONS)),))
     checks = []
-    for key, (situation, right) in SITUATIONS.items():
-        got = picks[key]
-        reason = WHY[right] if got == right else f"选了 {got!r}；表里说：{WHY[right]}"
-        checks.append((got == right, f"{situation} → {reason}"))
+    for key, right in SITUATIONS.items():
+        got, why = picks[key], t(f"parttwo.40.why.{right}")
+        reason = why if got == right else t("parttwo.40.wrong", got=repr(got), why=why)
+        checks.append(
+            (got == right, t("parttwo.40.line", situation=t(f"parttwo.40.situation.{key}"), reason=reason))
+        )
     return _verdict(checks)
 
 
@@ -116,24 +112,32 @@ def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
     """Lesson 42: a resource and a prompt template as MCP lists them, checked by the ``mcp`` types."""
     from lessons_lib.engine.mcptypes import mcp_type_error
 
-    blank = unfinished(resource, '资源写成 {"uri": ..., "name": ..., "mimeType": ...}。') or unfinished(
-        prompt, '提示模板写成 {"name": ..., "arguments": [{"name": ..., "required": ...}]}。'
+    blank = unfinished(resource, t("parttwo.42.hint_resource")) or unfinished(
+        prompt, t("parttwo.42.hint_prompt")
     )
     if blank:
         return blank
     checks: list[tuple[bool, str]] = []
-    for label, kind, value in (("资源", "Resource", resource), ("提示模板", "Prompt", prompt)):
+    for label, kind, value in (
+        (t("parttwo.42.resource"), "Resource", resource),
+        (t("parttwo.42.prompt"), "Prompt", prompt),
+    ):
         problem = mcp_type_error(kind, value)
         ok = problem is None
-        checks.append((ok, f"{label}符合 mcp 的 {kind} 类型" if ok else f"{label}不符合 {kind}：{problem}"))
+        said = (
+            t("parttwo.42.fits", label=label, kind=kind)
+            if ok
+            else t("parttwo.42.misfits", label=label, kind=kind, problem=problem)
+        )
+        checks.append((ok, said))
     if isinstance(resource, dict):
         uri = str(resource.get("uri", ""))
         checks.append(
-            (uri.startswith("file:///workspace/"), f"资源指向 /workspace 下的文件（{uri or '没有 uri'}）")
+            (uri.startswith("file:///workspace/"), t("parttwo.42.uri", uri=uri or t("parttwo.42.no_uri")))
         )
     if isinstance(prompt, dict):
         args = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else []
-        checks.append((bool(args), "提示模板至少有一个参数（用户填的部分）"))
+        checks.append((bool(args), t("parttwo.42.args")))
     return _verdict(checks)
 
 
@@ -141,28 +145,29 @@ def check_new_revision_call(frame: Any) -> ExerciseResult:
     """Lesson 43: the same ``tools/call`` written for 2026-07-28, checked by that revision's schema."""
     from lessons_lib.engine.specs import frame_errors
 
-    blank = unfinished(
-        frame, "在 2025-11-25 的帧上加 params._meta（协议版本和客户端能力的 io.modelcontextprotocol/* 键）。"
-    )
+    blank = unfinished(frame, t("parttwo.43.hint"))
     if blank:
         return blank
     if not isinstance(frame, dict):
-        return ExerciseResult(False, ("帧应当是一个字典（JSON-RPC 请求）。",))
+        return ExerciseResult(False, (t("parttwo.43.not_dict"),))
     given = frame.get("params")
     params: dict[str, Any] = given if isinstance(given, dict) else {}
     errors = frame_errors("2026-07-28", frame)
     return _verdict(
         [
-            (frame.get("method") == "tools/call", "method 是 tools/call"),
+            (frame.get("method") == "tools/call", t("parttwo.43.method")),
             (
                 params.get("name") == "read_text_file",
-                "工具名是 read_text_file（服务自己的名字，没有别名前缀）",
+                t("parttwo.43.name"),
             ),
             (
                 params.get("arguments") == {"path": "/workspace/notes.txt", "head": 5},
-                "arguments 与另外两个修订版相同",
+                t("parttwo.43.arguments"),
             ),
-            (not errors, "符合 2026-07-28 的官方 schema" + ("" if not errors else f"：{errors[0]}")),
+            (
+                not errors,
+                t("parttwo.43.schema") + ("" if not errors else t("parttwo.43.error", error=errors[0])),
+            ),
         ]
     )
 
@@ -171,9 +176,9 @@ def check_output_schema(schema: Any, structured: Any) -> ExerciseResult:
     """Lesson 44: an ``outputSchema`` for a line count and a ``structuredContent`` that matches it."""
     from jsonschema import Draft202012Validator
 
-    blank = unfinished(
-        schema, "写一个 type 为 object 的 schema：path 是字符串，lines 是整数，两者必填。"
-    ) or unfinished(structured, '写出 notes.txt 前 5 行的结果：{"path": ..., "lines": ...}。')
+    blank = unfinished(schema, t("parttwo.44.hint_schema")) or unfinished(
+        structured, t("parttwo.44.hint_structured")
+    )
     if blank:
         return blank
     invalid = invalid_schema(schema)
@@ -184,15 +189,15 @@ def check_output_schema(schema: Any, structured: Any) -> ExerciseResult:
         [
             (
                 isinstance(schema, dict) and schema.get("type") == "object",
-                "outputSchema 的 type 是 object（MCP 的要求）",
+                t("parttwo.44.object"),
             ),
-            (v.is_valid(structured), "你的 structuredContent 符合你的 outputSchema"),
+            (v.is_valid(structured), t("parttwo.44.valid")),
             (
                 structured == {"path": "/workspace/notes.txt", "lines": 5},
-                "structuredContent 说的是 notes.txt 的 5 行",
+                t("parttwo.44.content"),
             ),
-            (not v.is_valid({"path": "/workspace/notes.txt"}), "拒绝缺少 lines 的结果"),
-            (not v.is_valid({"path": "/workspace/notes.txt", "lines": "5"}), "拒绝把 lines 写成文本"),
-            (not v.is_valid({"path": "/workspace/notes.txt", "lines": 5.5}), "拒绝不是整数的 lines"),
+            (not v.is_valid({"path": "/workspace/notes.txt"}), t("parttwo.44.no_lines")),
+            (not v.is_valid({"path": "/workspace/notes.txt", "lines": "5"}), t("parttwo.44.text_lines")),
+            (not v.is_valid({"path": "/workspace/notes.txt", "lines": 5.5}), t("parttwo.44.float_lines")),
         ]
     )

@@ -26,7 +26,13 @@ from lessons_lib.core.messages import language, t, zh
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.fileservice import INPUT_SCHEMA
 from lessons_lib.engine.standin_rules import Script
-from lessons_lib.examples.files.verdicts import Verdict, schema_check, schema_verdict, verdict_line, verifiers
+from lessons_lib.examples.files.verdicts import (
+    Verdict,
+    schema_check_result,
+    schema_result,
+    verdict_line,
+    verifiers,
+)
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import text_table
 
@@ -99,6 +105,8 @@ class BadValueResult(Displayable):
     layer: str
     feedback: str
     reports: list[Verdict]
+    schema_status: Status = "unchecked"
+    """The schema check's verdict (``pass``/``fail``, ``unchecked`` when nothing could be checked)."""
 
     @property
     def file_read(self) -> bool:
@@ -116,14 +124,11 @@ class BadValueResult(Displayable):
 
     def html_cells(self) -> list[CellValue]:
         """The row's cells with the two verdicts (schema check, verifier) in the status colours."""
-        schema: Status = (
-            "pass" if self.schema == "通过" else "fail" if self.schema.startswith("不通过") else "unchecked"
-        )
         judged: Status = "unchecked" if not self.reports else "pass" if self.reports[0][1].ok else "fail"
         label, _, layer, feedback, verdict = self.cells()
         return [
             label,
-            status(schema, self.schema, nowrap=False),
+            status(self.schema_status, self.schema, nowrap=False),
             layer,
             code(feedback, nowrap=False),
             status(judged, verdict, nowrap=False),
@@ -172,14 +177,13 @@ def _run_bad_value(name: str, lang: str) -> BadValueResult:
     found = q.feedback_for_call(trace, call_id)
     feedback = (found.text() if found else None) or ""
     reports = verifiers(trace)
-    schema = (
-        schema_check(trace, bad.tool or ALIAS, arguments)
+    schema_status, schema = (
+        schema_check_result(trace, bad.tool or ALIAS, arguments)
         if bad.service_tool is None
-        else schema_verdict(INPUT_SCHEMA, arguments)
+        else schema_result(INPUT_SCHEMA, arguments)
     )
-    return BadValueResult(
-        bad, trace, arguments, schema, stopping_layer(trace, call_id, feedback), feedback, reports
-    )
+    layer = stopping_layer(trace, call_id, feedback)
+    return BadValueResult(bad, trace, arguments, schema, layer, feedback, reports, schema_status)
 
 
 class BadValueTable(Displayable):

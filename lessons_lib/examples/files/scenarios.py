@@ -31,7 +31,7 @@ from lessons_lib.core.messages import language, t
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
-from lessons_lib.examples.files.verdicts import Verdict, schema_check, verdict_line, verifiers
+from lessons_lib.examples.files.verdicts import Verdict, schema_check_result, verdict_line, verifiers
 from lessons_lib.views.changetable import abbreviate
 
 ARCHIVE_DIR: Final = DATA_DIR / "archive"
@@ -225,7 +225,7 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
         found = q.feedback_for_call(trace, call.call_id)
         output = (found.text() if found else None) or ""
         answer = trace.answer or ""
-        schema = schema_check(trace, call.name, call.arguments)
+        schema_status, schema = schema_check_result(trace, call.name, call.arguments)
         facts = [
             ("arguments", str(call.arguments)),
             (t("scenarios.f.schema"), schema),
@@ -244,7 +244,7 @@ def _read_fails(path: str) -> Callable[[], tuple[Trace, list[tuple[str, str]], l
         ]
         claims, admits = t("standin.marker_read"), t("standin.marker_unread")
         checks = [
-            (t("scenarios.c.schema"), schema == "通过"),  # the verdict text of examples.files.verdicts
+            (t("scenarios.c.schema"), schema_status == "pass"),
             (t("scenarios.c.refused"), q.reply_is_error(reply) is True),
             (t("scenarios.c.prefix", prefix=FAILURE_PREFIX.strip()), output == FAILURE_PREFIX + message),
             (t("scenarios.c.reason"), bool(message) and message in answer),

@@ -10,7 +10,9 @@ import json
 from typing import TYPE_CHECKING, TypeAlias
 
 from lessons_lib.core import queries as q
+from lessons_lib.core.glossary import Status, status_word
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import Trace
 
 if TYPE_CHECKING:
@@ -36,7 +38,10 @@ def verdict_line(report: Diagnosis | Report) -> str:
     if isinstance(report, Diagnosis):
         return report.verdict()
     failed = [c for c in report.checks if not c.passed]
-    return "全部通过" if not failed else "未通过：" + "；".join(f"{c.name}（{c.reason}）" for c in failed[:2])
+    if not failed:
+        return t("htmltable.verdict.all_pass")
+    named = t("verdicts.sep").join(t("verdicts.check", name=c.name, reason=c.reason) for c in failed[:2])
+    return t("verdicts.failed", checks=named)
 
 
 def schema_check(trace: Trace, alias: JSON, arguments: JSON) -> str:
@@ -45,22 +50,34 @@ def schema_check(trace: Trace, alias: JSON, arguments: JSON) -> str:
     With ``strict: false`` the Responses API does not enforce the schema; this is the check an
     application could run itself (``jsonschema``), shown for comparison.
     """
-    tool = next((t for t in q.declared(trace) if t.name == alias), None)
+    return schema_check_result(trace, alias, arguments)[1]
+
+
+def schema_check_result(trace: Trace, alias: JSON, arguments: JSON) -> tuple[Status, str]:
+    """:func:`schema_check` with its status: ``pass``, ``fail``, or ``unchecked`` (nothing to check)."""
+    tool = next((tool for tool in q.declared(trace) if tool.name == alias), None)
     if tool is None:
-        return f"无法检查：没有名为 {alias} 的工具声明"
-    return schema_verdict(tool.schema, arguments)
+        return "unchecked", t("verdicts.no_tool", alias=alias)
+    return schema_result(tool.schema, arguments)
 
 
 def schema_verdict(parameters: JSON, arguments: JSON) -> str:
-    """``通过`` or ``不通过：<the best jsonschema error>`` for one ``arguments`` text."""
+    """``通过`` or ``不通过：<the best jsonschema error>`` for one ``arguments`` text (current language)."""
+    return schema_result(parameters, arguments)[1]
+
+
+def schema_result(parameters: JSON, arguments: JSON) -> tuple[Status, str]:
+    """:func:`schema_verdict` with its status, so that code compares the status, never the words."""
     import jsonschema
 
     try:
         value = json.loads(arguments) if isinstance(arguments, str) else arguments
     except ValueError:
-        return "无法检查：arguments 不是合法的 JSON 文本"
+        return "unchecked", t("verdicts.not_json")
     if not isinstance(parameters, dict):
-        return "无法检查：声明里没有 parameters 对象"
+        return "unchecked", t("verdicts.no_parameters")
     validator = jsonschema.validators.validator_for(parameters)(parameters)
     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-    return "通过" if error is None else f"不通过：{error.message}"
+    if error is None:
+        return "pass", status_word("pass")
+    return "fail", t("verdicts.schema_fail", error=error.message)
