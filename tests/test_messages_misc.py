@@ -77,3 +77,50 @@ def test_the_side_by_side_view_speaks_english(english: None) -> None:
     for shown in (view.text(), view.html(), view.page()):
         assert not CJK.findall(shown), shown
     assert "the same values (1):" in view.text() and "identifier" in view.text()
+
+
+def test_the_revision_table_speaks_english_and_takes_either_verdict_word(english: None) -> None:
+    from _engine_support import notes_lines
+
+    from lessons_lib.examples.mcp.revisions import record_revisions
+    from lessons_lib.examples.mcp.revisiontable import PARTIAL, revision_table
+
+    table = revision_table(record_revisions(head=5))
+    data = "\n".join(notes_lines()[:5])  # the file's own lines travel (abbreviated) in the result's text
+    for shown in (table.text(), table.html()):
+        assert all(piece in data for piece in re.findall(f"{CJK.pattern}+", shown))
+        assert "only in some revisions" in shown and "declaration" in shown and "comparison" in shown
+    assert (
+        table.kinds_with("部分修订版才有")
+        == table.kinds_with("only in some revisions")
+        == table.kinds_with(PARTIAL)
+    )
+    assert table.kinds_with(PARTIAL) == {"envelope"}
+
+
+def test_the_engine_s_stops_and_the_small_views_speak_english(english: None) -> None:
+    from lessons_lib.core.jsonvalue import diff_path
+    from lessons_lib.core.kinds import walk
+    from lessons_lib.engine.adapters import http_failure, unreachable
+    from lessons_lib.engine.kit_course import course_run
+    from lessons_lib.views.apiviews import model_lines, model_summary
+
+    assert (
+        http_failure(429, {"error": {"message": "slow down"}}).text
+        == "the model API answered HTTP 429: slow down"
+    )
+    assert "OPENAI_BASE_URL is wrong" in unreachable("OPENAI_BASE_URL").text
+    assert diff_path(1, "1") == "(the whole value)"
+    assert (
+        model_summary(
+            "response_1", {"choices": [{"message": {"role": "assistant", "content": None}}]}, "chat"
+        )
+        == "(no call and no text)"
+    )
+    assert model_lines(
+        "request_1", {"messages": [{"role": "user", "content": "x"}], "tools": [{}]}, "chat"
+    ) == ["messages: task + tools declarations"]
+    bundle = {"a": [{"b": 1}]}
+    assert any(f.match.pattern == "(container)" for f in walk(bundle, "bundle"))
+    trace, _ = course_run(max_rounds=1)
+    assert trace.outcome and not CJK.findall(str(trace.outcome.get("text", "")))
