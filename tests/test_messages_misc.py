@@ -63,7 +63,7 @@ def test_the_injection_table_and_the_gullible_stand_in_speak_english(english: No
     fake = AttackRun("none", (("orders__create_investigation", "done"),), 1, "", "")
     table = attack_table({name: fake for name in DEFENCES})
     shown = table.text()
-    assert "defence" in shown and "new investigations for O-1043" in shown and "1 rows" in shown
+    assert "defence" in shown and "new investigations for O-1043" in shown and "1 row(s)" in shown
     assert dict(DEFENCES)["cap"] == "length cap on file-read results (300 characters)"
     assert not CJK.findall(shown + label())
 
