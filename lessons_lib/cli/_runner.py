@@ -15,6 +15,7 @@ from typing import Protocol
 
 from lessons_lib.checks.jsoncheck import Fail, short
 from lessons_lib.core.commands import command_help
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 
 
@@ -54,5 +55,5 @@ def run_command(
     except (Fail, ValueError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
-    print(answer.text().replace(answer.title, f"{answer.title}：{short(path)}", 1))
+    print(answer.text().replace(answer.title, t("runner.title", title=answer.title, path=short(path)), 1))
     return 0 if answer.ok else 1

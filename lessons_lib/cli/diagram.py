@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram
 from lessons_lib.views.dot import RendererMissing
@@ -25,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("which", choices=["actors", "loop", "chain", "trace"])
     parser.add_argument("--trace", help="trace file for 'trace' (default: data/trace.json)")
-    parser.add_argument("--step", help="for 'chain': the step to light, 1-4 or a name (execution, 执行)")
+    parser.add_argument("--step", help=t("diagram_cli.step"))
     parser.add_argument(
         "-o", "--output", help="write OUT.svg (drawn) or OUT.dot; without it, print the DOT text"
     )

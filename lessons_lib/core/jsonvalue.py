@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+from lessons_lib.core.messages import t
+
 JSON: TypeAlias = "str | int | float | bool | None | list[JSON] | dict[str, JSON]"
 """A JSON value of any shape, as ``json.loads`` returns it."""
 JSONObject: TypeAlias = "dict[str, JSON]"
@@ -37,7 +39,7 @@ def joined_text(value: JSON) -> str | None:
     if isinstance(value, list):
         texts = [get_in(p, "text") for p in value]
         return (
-            "\n".join(t for t in texts if isinstance(t, str))
+            "\n".join(s for s in texts if isinstance(s, str))
             if all(isinstance(p, dict) for p in value)
             else None
         )
@@ -52,7 +54,7 @@ def same(a: object, b: object) -> bool:
 def diff_path(a: object, b: object, path: str = "") -> str | None:
     """The first path where two JSON values differ, or None if they are the same."""
     if type(a) is not type(b):
-        return path or "（整体）"
+        return path or t("jsonvalue.whole")
     if isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
             if key not in a or key not in b:
@@ -67,4 +69,4 @@ def diff_path(a: object, b: object, path: str = "") -> str | None:
             if found:
                 return found
         return None if len(a) == len(b) else f"{path}[{min(len(a), len(b))}]"
-    return None if a == b else (path or "（整体）")
+    return None if a == b else (path or t("jsonvalue.whole"))

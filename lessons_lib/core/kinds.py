@@ -21,6 +21,7 @@ from lessons_lib.core.fieldpath import PathT, format_path, parse_path
 from lessons_lib.core.glossary import Kind
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kindtables import NEST, TABLES, compiled_table
+from lessons_lib.core.messages import t
 from lessons_lib.core.msgtype import detect_known, detect_type
 
 
@@ -63,7 +64,7 @@ def _classify(
             if inner is not None:
                 return _classify(inner, path[i:], nodes[i:], None)
         if isinstance(nodes[-1], dict | list):
-            return Match("envelope", "bundle", "(容器)")
+            return Match("envelope", "bundle", t("kinds.container"))
         return Match("envelope", "bundle", None)
     if message_type not in TABLES:
         return Match("envelope", message_type, None)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.messages import t as tr
 from lessons_lib.core.tracetypes import Status
 
 if TYPE_CHECKING:
@@ -195,7 +196,7 @@ class ResponsesAdapter:
             raise Stop(
                 "error",
                 "the model API's reply has no 'output' list; it is not a Response object",
-                "模型接口的回复里没有 output 列表，它不是 Response 对象",
+                tr("engine.no_output"),
             )
         calls: list[ToolCall] = []
         texts: list[str] = []
@@ -248,7 +249,7 @@ def http_failure(status_code: int, body: object) -> Stop:
     return Stop(
         "error",
         f"the model API answered HTTP {status_code}: {message}",
-        f"模型接口回答了 HTTP {status_code}：{message}",
+        tr("engine.http", status=status_code, message=message),
         http_status=status_code,
     )
 
@@ -258,7 +259,7 @@ def unreachable(base_url_variable: str) -> Stop:
     return Stop(
         "error",
         f"cannot reach the model API (no network, or a wrong {base_url_variable})",
-        f"连不上模型接口（没有网络，或者 {base_url_variable} 写错了）",
+        tr("engine.unreachable", variable=base_url_variable),
     )
 
 

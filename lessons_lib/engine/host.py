@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, check_lines, task_text
+from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
@@ -124,7 +125,9 @@ async def arun_chain(
             trace.outcome = make_outcome(stop.status, stop.reason, stop.text)
         except* Exception as group:  # an unplanned failure is an outcome too, never a traceback
             failure = _one_line(_first(group))
-            trace.outcome = make_outcome("error", f"the run failed: {failure}", f"运行失败：{failure}")
+            trace.outcome = make_outcome(
+                "error", f"the run failed: {failure}", t("engine.run_failed", failure=failure)
+            )
     if scope.cancelled_caught:
         trace.outcome = total_timeout(limits.total_timeout)
     if policy.finish is not None:
@@ -190,7 +193,7 @@ async def _loop(
                     raise Stop(
                         "error",
                         "the model returned neither a function_call nor a message",
-                        "模型的回复里既没有工具调用，也没有答复文本",
+                        t("engine.no_call_no_text"),
                     )
                 trace.answer = reply.text
                 trace.outcome = answered(run.rounds, reply.text, run.unrouted, run.failed)
@@ -237,14 +240,14 @@ async def _ask(run: _Run, adapter: ModelAdapter, tools: list[JsonObject]) -> Mod
     except Exception as exc:  # noqa: BLE001  (judged below: refused, a Stop, or an unreadable reply)
         failure = exc
     if run.refused is not None:
-        raise Stop("error", run.refused, f"应用拒收了模型接口的回复：{run.refused}")
+        raise Stop("error", run.refused, t("engine.refused", refused=run.refused))
     if isinstance(failure, Stop):
         raise failure
     reply = adapter.read(run.body)  # a reply of the wrong shape raises its own Stop
     if failure is not None:
         line = _one_line(failure)
         raise Stop(
-            "error", f"the model API's reply could not be read: {line}", f"模型接口的回复读不出来：{line}"
+            "error", f"the model API's reply could not be read: {line}", t("engine.unreadable", line=line)
         )
     return reply
 

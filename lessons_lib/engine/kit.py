@@ -28,6 +28,7 @@ from anyio.from_thread import BlockingPortal
 
 from lessons_lib.core.example import MODEL_NAME, SERVICE_NAME, TASK
 from lessons_lib.core.jsonvalue import JSONObject, get_in
+from lessons_lib.core.messages import t as tr
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.trace import Trace
 from lessons_lib.core.tracetypes import Status
@@ -77,16 +78,16 @@ class ToolService:
         from pydantic import ValidationError
 
         if not isinstance(frame, dict) or "id" not in frame or "method" not in frame:
-            raise ValueError("send() 需要一个 JSON-RPC 请求 dict：jsonrpc、id、method、params")
+            raise ValueError(tr("engine.kit.not_request"))
         try:
             json.dumps(frame)
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"请求里有不能写成 JSON 的值（{exc}）") from None
+            raise ValueError(tr("engine.kit.not_json", error=exc)) from None
         try:
             reply = self._portal.call(self._wire.request, frame)
         except ValidationError as exc:
             where = ".".join(map(str, exc.errors()[0]["loc"]))
-            raise ValueError(f"不是合法的 JSON-RPC 请求（{where}：{exc.errors()[0]['msg']}）") from None
+            raise ValueError(tr("engine.kit.invalid", where=where, msg=exc.errors()[0]["msg"])) from None
         request_id, tool = frame["id"], get_in(frame, "params", "name")
         if call_id is not None:  # the application's record: this request served that model call
             self._trace.links.append(
@@ -101,7 +102,7 @@ class ToolService:
         return reply
 
     def __repr__(self) -> str:
-        return f"ToolService({self.name!r}：真实的 MCP 会话，收发的帧都记进 trace)"
+        return tr("engine.kit.repr", name=repr(self.name))
 
 
 class _Bridge(httpx2.BaseTransport):
@@ -177,7 +178,7 @@ class Bench:
             link["alias"] = alias_of(service_name, tool) if known and tool is not None else tool
         self.trace.answer = answer if isinstance(answer, str) else None
         status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
-        self.trace.outcome = make_outcome(status, "the learner's loop returned", "学习者写的循环已经返回")
+        self.trace.outcome = make_outcome(status, "the learner's loop returned", tr("engine.kit.returned"))
         return self.trace
 
 

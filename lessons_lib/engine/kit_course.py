@@ -11,16 +11,13 @@ SDK error mapping and the one-line failures hold for it like for every run of th
 
 from __future__ import annotations
 
-from typing import Final
-
 from lessons_lib.core.example import TASK
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import Trace
 from lessons_lib.engine.execute import ServiceSpec
 from lessons_lib.engine.host import Limits, run_chain
 from lessons_lib.engine.kit_standin import TrustedSide
 from lessons_lib.engine.policy import Policy
-
-STOPPED: Final = "已经问了模型 {n} 次，它还在要求调用工具：应用循环在这里停下了，这次没有得到回答。"
 
 
 def course_run(
@@ -35,7 +32,7 @@ def course_run(
     side = side or TrustedSide()
     cap = side.standin()
     served: dict[str, ServiceSpec] = {name: side.server for name in side.services}
-    stopped = STOPPED.format(n=max_rounds)  # what the user is told when the round limit ends the run
+    stopped = t("engine.stopped", n=max_rounds)  # what the user is told when the round limit ends the run
     policy = Policy(settings={"tool_choice": None}, standin=lambda: cap, fallback=stopped)
     trace = run_chain(task, services=served, limits=Limits(max_rounds=max_rounds), policy=policy)
     return trace, cap.runaway

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final, cast
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.engine.offline_model import OfflineModel
 from lessons_lib.engine.standin_rules import Script
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 Moves = tuple[tuple[str, str], ...]
 """The stand-in's first reply: ``(alias, arguments text)`` per ``function_call``, in order."""
 
-RUNAWAY: Final = "（评分器）模型请求次数超过 {n} 次：循环没有停下来，已被叫停"
 FAULT_MESSAGE: Final = "Service temporarily unavailable: the file service is restarting, try again later"
 FAULTS: Final = ("unavailable",)
 """Faults a case may inject: ``unavailable`` answers every ``tools/call`` with JSON-RPC -32603."""
@@ -70,7 +70,7 @@ class Capped(httpx2.AsyncBaseTransport):
         if self.inner.turns >= self.limit:
             self.runaway = True
             error = {
-                "message": RUNAWAY.format(n=self.limit),
+                "message": t("engine.runaway", n=self.limit),
                 "type": "rate_limit_error",
                 "param": None,
                 "code": None,

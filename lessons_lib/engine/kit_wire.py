@@ -16,6 +16,7 @@ import anyio
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.engine.wire import FramedTransport, to_wire
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class SharedWire:
 
         key = json.dumps(frame.get("id"))
         if key in self._waiting:
-            raise ValueError(f"JSON-RPC id {key} 的请求还在等待回答：同一时刻每个请求的 id 必须不同")
+            raise ValueError(t("engine.wire.busy_id", key=key))
         message = SessionMessage(jsonrpc_message_adapter.validate_python(frame))
         send, receive = anyio.create_memory_object_stream[JSONObject](1)
         self._waiting[key] = send
@@ -89,7 +90,7 @@ class SharedWire:
             with anyio.fail_after(REPLY_TIMEOUT):
                 return await receive.receive()
         except TimeoutError:
-            raise TimeoutError(f"工具服务在 {REPLY_TIMEOUT:g} 秒内没有回答 id {key} 的请求") from None
+            raise TimeoutError(t("engine.wire.timeout", seconds=REPLY_TIMEOUT, key=key)) from None
         finally:
             self._waiting.pop(key, None)
             send.close()

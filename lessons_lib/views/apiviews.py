@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import event_number
 from lessons_lib.core.tracetypes import ModelApi
 
@@ -64,7 +65,7 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
                 [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
             )
             roles.append(f"{m.get('role')}({'+'.join(map(str, blocks))})" if blocks else str(m.get("role")))
-        tools = [t.name for t in declared_tools(body, a)]
+        tools = [tool.name for tool in declared_tools(body, a)]
         choice = json.dumps(body.get("tool_choice"), ensure_ascii=False)
         return f"messages=[{', '.join(roles)}] tools={tools} tool_choice={choice}"
     if label.startswith("response_"):
@@ -76,10 +77,10 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
         said = answer_text(body, a)
         if said:
             parts.append(f"{w.ANSWER} {_short(said)}")
-        return "; ".join(parts) or "（没有调用，也没有文本）"
+        return "; ".join(parts) or t("apiviews.nothing")
     error = body.get("error")
     message = error.get("message", body) if isinstance(error, dict) else body
-    return f"HTTP 错误：{_short(message, 100)}"
+    return t("apiviews.http_error", message=_short(message, 100))
 
 
 def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
@@ -90,7 +91,7 @@ def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
         lines = []
         for f in feedback_items(body, a):
             lines += [w.FEEDBACK_LINE, f"{w.WORDS['call_id']}={f.call_id}"]
-        return lines or (["messages：任务 + tools 声明"] if body.get("tools") else ["messages：任务"])
+        return lines or ([t("apiviews.task_and_tools")] if body.get("tools") else [t("apiviews.task")])
     if label.startswith("response_"):
         lines = []
         for c in tool_calls(body, a):

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.fieldpath import PathT, format_path
-from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
+from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import Cell, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.kinds import Field
+from lessons_lib.core.messages import t
 from lessons_lib.views.fieldtree import (
     FieldTree,
     _chip,
@@ -86,8 +87,8 @@ class SideBySide(Displayable):
 
     def _note(self, link: Link) -> str:
         if link.parsed == "left":
-            return "左侧是 JSON 文本，解析后相等"
-        return "右侧是 JSON 文本，解析后相等" if link.parsed == "right" else "相等"
+            return t("sidebyside.parsed_left")
+        return t("sidebyside.parsed_right") if link.parsed == "right" else t("sidebyside.equal")
 
     def text(self) -> str:
         lm: dict[PathT, str] = {}
@@ -98,13 +99,20 @@ class SideBySide(Displayable):
         out = [
             legend_text(),
             "",
-            "左 " + self.left.text(lm, legend=False),
-            "右 " + self.right.text(rm, legend=False),
+            t("sidebyside.left", tree=self.left.text(lm, legend=False)),
+            t("sidebyside.right", tree=self.right.text(rm, legend=False)),
         ]
-        out.append(f"相同的值（{len(self.links)} 处）：")
+        out.append(t("sidebyside.same_values", n=len(self.links)))
+        root = t("tree.root")
         out += [
-            f"  ⇄{k.number}  {SHORT_ZH[k.kind]}  {format_path(k.left) or '(根)'}  =  "
-            f"{format_path(k.right) or '(根)'}（{self._note(k)}）"
+            t(
+                "sidebyside.link",
+                number=k.number,
+                kind=kind_short(k.kind),
+                left=format_path(k.left) or root,
+                right=format_path(k.right) or root,
+                note=self._note(k),
+            )
             for k in self.links
         ]
         return "\n".join(out) + "\n"
@@ -131,22 +139,22 @@ class SideBySide(Displayable):
         rows = [
             (
                 Cell(f"⇄{k.number}", nowrap=True),
-                markup(_chip(k.kind, SHORT_ZH[k.kind]), nowrap=True),
-                code(format_path(k.left) or "(根)"),
-                code(format_path(k.right) or "(根)"),
+                markup(_chip(k.kind, kind_short(k.kind)), nowrap=True),
+                code(format_path(k.left) or t("tree.root")),
+                code(format_path(k.right) or t("tree.root")),
                 self._note(k),
             )
             for k in self.links
         ]
         table = (
             html_table(
-                ("编号", "种类", "左侧路径", "右侧路径", "比较"),
+                tuple(t(f"sidebyside.head.{h}") for h in ("number", "kind", "left", "right", "compare")),
                 rows,
                 style="margin-top:.6em;font-size:13px;border-collapse:collapse",
                 row_styles=["border-top:1px solid #ddd"] * len(rows),
             )
             if self.links
-            else "<p>两侧没有相同的值。</p>"
+            else t("sidebyside.no_links")
         )
         return (
             f'<div class="lessons-side-by-side">{legend_html()}<div style="display:flex;gap:1.2em;'
@@ -154,7 +162,7 @@ class SideBySide(Displayable):
         )
 
     def page(self) -> str:
-        return _page(f"对照：{self.left.title} / {self.right.title}", self.html())
+        return _page(t("sidebyside.page", left=self.left.title, right=self.right.title), self.html())
 
     def repr_args(self) -> str:
         return f"{self.left.title!r}, {self.right.title!r}, links={len(self.links)}"

@@ -11,10 +11,13 @@ all together; a control run shows a write the user *did* ask for still goes thro
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core.glossary import status_word
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.examples.evolve.rowtable import RowTable
 
@@ -28,15 +31,29 @@ TASK_TOOLS: Final = {
 }
 """The application's per-task allow-lists: a notes-reading task needs only the file tool."""
 CAP: Final = 300
-DEFENCES: Final = {
-    "none": "没有防御（写操作自动批准）",
-    "labels": "工具输出标明来源，标为数据",
-    "confirm": "写之前问用户",
-    "allow": "按任务的工具白名单",
-    "cap": f"文件读取结果长度上限（{CAP} 字符）",
-    "needed": "任务用不到的调用不执行",
-    "all": "全部打开",
-}
+
+
+class _Defences(Mapping[str, str]):
+    """Defence name -> what it does, looked up in the current language when read."""
+
+    NAMES: Final = ("none", "labels", "confirm", "allow", "cap", "needed", "all")
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self.NAMES:
+            raise KeyError(name)
+        return t(f"injection.defence.{name}", cap=CAP)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.NAMES)
+
+    def __len__(self) -> int:
+        return len(self.NAMES)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+DEFENCES: Final = _Defences()
 
 
 def user_answer(task: str) -> Any:
@@ -138,7 +155,11 @@ def attack_table(runs: dict[str, AttackRun] | None = None) -> RowTable:
     rows = []
     for name in DEFENCES:
         got = runs[name] if runs and name in runs else run_attack(name)
-        calls = " → ".join(f"{alias.split('__')[-1]}（{status}）" for alias, status in got.calls)
-        rows.append((DEFENCES[name], calls, f"{got.injected_rows} 行", "不通过" if got.harmed else "通过"))
-    note = "“通过”= 注入要求的写入没有发生。替身是一个会照做的模拟，真实模型可能不同，防御不能只靠模型。"
-    return RowTable(("防御", "调用（结局）", f"{TARGET} 新增调查单", "判定"), tuple(rows), note)
+        calls = " → ".join(
+            t("injection.call", tool=alias.split("__")[-1], status=status) for alias, status in got.calls
+        )
+        verdict = status_word("fail" if got.harmed else "pass")
+        rows.append((DEFENCES[name], calls, t("injection.rows", n=got.injected_rows), verdict))
+    heads = ("defence", "calls", "rows", "verdict")
+    headers = tuple(t(f"injection.head.{h}", target=TARGET) for h in heads)
+    return RowTable(headers, tuple(rows), t("injection.note"))

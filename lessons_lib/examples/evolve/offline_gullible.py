@@ -22,14 +22,21 @@ from typing import Final
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.messages import t
 from lessons_lib.engine.offline_model import _response
 from lessons_lib.engine.screens import UNTRUSTED
 from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.engine.standin_rules import arguments_from
 from lessons_lib.examples.orders.standin import OrdersModel
 
-LABEL: Final = "轻信的离线替身（模拟会执行工具输出里文字指令的模型；确定性规则程序，不是语言模型）"
 READ: Final = "fs__read_text_file"
+
+
+def label() -> str:
+    """What this stand-in is, in the current language (it is labelled as what it is)."""
+    return t("injection.gullible.label")
+
+
 _ORDER = re.compile(r"调用\s*([a-z_]+)[，,]\s*([^。\n]+)")
 
 
@@ -90,8 +97,9 @@ class GullibleModel(OrdersModel):
             wanted = None if untrusted else injected_call(text)
             if wanted is not None and wanted not in made:
                 return self._call_reply(body, [wanted])
-        first = notes[0][0].splitlines()[0] if notes and notes[0][0] else "（没有读到内容）"
-        return _response(f"resp_offline_{self.turns:03d}", body, [self._message(f"笔记的第一行是：{first}")])
+        first = notes[0][0].splitlines()[0] if notes and notes[0][0] else t("injection.gullible.nothing")
+        reply = self._message(t("injection.gullible.first_line", first=first))
+        return _response(f"resp_offline_{self.turns:03d}", body, [reply])
 
     def _call_reply(self, body: JSONObject, calls: list[tuple[str, str]]) -> JSONObject:
         return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, calls))

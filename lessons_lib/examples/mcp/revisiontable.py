@@ -15,16 +15,37 @@ from typing import Any, Final, Protocol
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.fieldpath import format_path
-from lessons_lib.core.glossary import KINDS, SHORT_ZH, Kind
+from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import CellValue, breakable_code, html_table
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.kinds import walk
+from lessons_lib.core.messages import LANGUAGES, t, text_in
 from lessons_lib.views.changetable import ABSENT, abbreviate, same_value
 from lessons_lib.views.textwidth import text_table
 
-SAME: Final = "不变"
-CHANGED: Final = "改变"
-PARTIAL: Final = "部分修订版才有"
+SAME: Final = "same"
+CHANGED: Final = "changed"
+PARTIAL: Final = "partial"
+"""The verdicts, as keys; shown in the current language (``不变`` / ``same``...)."""
+VERDICTS: Final = (SAME, CHANGED, PARTIAL)
+
+
+def verdict_word(verdict: str) -> str:
+    """A verdict as shown in the table, in the current language."""
+    return t(f"revisiontable.verdict.{verdict}")
+
+
+def _verdict_key(verdict: str) -> str:
+    """The key of a verdict given as a key or as its word in either language (``"不变"``)."""
+    for key in VERDICTS:
+        if verdict == key or verdict in (text_in(lang, f"revisiontable.verdict.{key}") for lang in LANGUAGES):
+            return key
+    return verdict
+
+
+def _headers(revisions: Sequence[str]) -> list[str]:
+    heads = [t(f"revisiontable.head.{h}") for h in ("message", "field", "kind")]
+    return [*heads, *revisions, t("revisiontable.head.verdict")]
 
 
 class _Run(Protocol):
@@ -43,7 +64,7 @@ class _Run(Protocol):
 class RevisionRow:
     """One field across the revisions."""
 
-    message: str  # "请求" or "应答"
+    message: str  # "declaration", "request" or "answer" (shown in the current language)
     path: str
     kind: Kind
     values: tuple[Any, ...]
@@ -65,19 +86,26 @@ class RevisionTable(Displayable):
         self.revisions, self.rows = tuple(revisions), list(rows)
 
     def where(self, verdict: str) -> list[RevisionRow]:
-        return [r for r in self.rows if r.verdict == verdict]
+        """The rows with this verdict: a key (``SAME``) or its word in either language (``"不变"``)."""
+        key = _verdict_key(verdict)
+        return [r for r in self.rows if r.verdict == key]
 
     def kinds_with(self, verdict: str) -> set[str]:
         """Which kinds have at least one row with this verdict."""
         return {r.kind for r in self.where(verdict)}
 
     def text(self) -> str:
-        headers = ["报文", "字段", "种类", *self.revisions, "对照"]
         body = [
-            [r.message, r.path, SHORT_ZH[r.kind], *(abbreviate(v, 28) for v in r.values), r.verdict]
+            [
+                t(f"revisiontable.message.{r.message}"),
+                r.path,
+                kind_short(r.kind),
+                *(abbreviate(v, 28) for v in r.values),
+                verdict_word(r.verdict),
+            ]
             for r in self.rows
         ]
-        return text_table(headers, body)
+        return text_table(_headers(self.revisions), body)
 
     def html(self) -> str:
         body: list[list[CellValue]] = []
@@ -86,16 +114,16 @@ class RevisionTable(Displayable):
             values: list[CellValue] = [breakable_code(abbreviate(v, 28)) for v in r.values]
             body.append(
                 [
-                    r.message,
+                    t(f"revisiontable.message.{r.message}"),
                     breakable_code(r.path),
-                    SHORT_ZH[r.kind],
+                    kind_short(r.kind),
                     *values,
-                    r.verdict,
+                    verdict_word(r.verdict),
                 ]
             )
         bars = [f"border-left:6px solid {KINDS[r.kind].colour}" for r in self.rows]
         return html_table(
-            ["报文", "字段", "种类", *self.revisions, "对照"],
+            _headers(self.revisions),
             body,
             nowrap=(0, 2),
             style="border-collapse:collapse;font-size:12px",
@@ -111,9 +139,9 @@ def revision_table(runs: Mapping[str, _Run]) -> RevisionTable:
     revisions = list(runs)
     rows: list[RevisionRow] = []
     for message, pick, mtype in (
-        ("声明", lambda r: r.frame("tools/list result"), "mcp_response/tools/list"),
-        ("请求", lambda r: r.call, "mcp_request/tools/call"),
-        ("应答", lambda r: r.answer, "mcp_response/tools/call"),
+        ("declaration", lambda r: r.frame("tools/list result"), "mcp_response/tools/list"),
+        ("request", lambda r: r.call, "mcp_request/tools/call"),
+        ("answer", lambda r: r.answer, "mcp_response/tools/call"),
     ):
         per = [_leaves(pick(runs[rev]), mtype) for rev in revisions]
         paths = list(dict.fromkeys(p for leaves in per for p in leaves))

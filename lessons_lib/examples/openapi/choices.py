@@ -12,36 +12,20 @@ from typing import Any, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import html_table
+from lessons_lib.core.messages import t
 from lessons_lib.views.textwidth import text_table
 
 ADVICE: Final[dict[str, tuple[str, str, str]]] = {
-    "function": (
-        "单个应用、几个内部函数",
-        "手写声明，应用直接调用函数",
-        "零额外组件；工具多了要自己维护声明",
-    ),
-    "openapi": (
-        "已有 REST API、想快速接入",
-        "从 OpenAPI 文档生成声明，路由器发 HTTP 请求",
-        "复用现有契约；要处理 $ref、组合结构和鉴权",
-    ),
-    "mcp": (
-        "多个应用共享同一套工具",
-        "服务端用 tools/list 公布，应用在运行时发现",
-        "统一发现与调用；多一层协议和一个要运维的服务",
-    ),
+    way: (f"waychoices.{way}.fits", f"waychoices.{way}.declared", f"waychoices.{way}.trade")
+    for way in ("function", "openapi", "mcp")
 }
-WAY_ZH: Final = {"function": "直接函数", "openapi": "OpenAPI 生成", "mcp": "MCP 服务"}
-HEADERS: Final = (
-    "方式",
-    "适合",
-    "声明从哪来",
-    "收益与代价",
-    "执行经过",
-    "声明字符数",
-    "JSON-RPC 帧",
-    "call_id 配对",
-)
+"""Way -> catalogue keys of (fits, where the declarations come from, gains and costs)."""
+HEADER_KEYS: Final = ("way", "fits", "declared", "trade", "hops", "chars", "frames", "paired")
+
+
+def headers() -> tuple[str, ...]:
+    """The table's column names in the current language."""
+    return tuple(t(f"waychoices.head.{k}") for k in HEADER_KEYS)
 
 
 @dataclass(frozen=True, repr=False)
@@ -51,10 +35,10 @@ class ChoiceTable(Displayable):
     rows: tuple[tuple[str, ...], ...]
 
     def text(self) -> str:
-        return text_table(HEADERS, self.rows)
+        return text_table(headers(), self.rows)
 
     def html(self) -> str:
-        return html_table(HEADERS, self.rows, nowrap=(0,))
+        return html_table(headers(), self.rows, nowrap=(0,))
 
     def repr_args(self) -> str:
         return f"rows={len(self.rows)}"
@@ -64,17 +48,17 @@ def choice_table(runs: Mapping[str, Any]) -> ChoiceTable:
     """The table for runs of :func:`lessons_lib.examples.openapi.threeways.run_three_ways`."""
     rows = []
     for way, run in runs.items():
-        fits, declared, trade = ADVICE[way]
+        fits, declared, trade = (t(key) for key in ADVICE[way])
         rows.append(
             (
-                WAY_ZH[way],
+                t(f"waychoices.way.{way}"),
                 fits,
                 declared,
                 trade,
                 " → ".join(run.hops),
                 str(run.declaration_chars),
                 str(len(run.frames)),
-                "是" if run.paired else "否",
+                t("waychoices.yes") if run.paired else t("waychoices.no"),
             )
         )
     return ChoiceTable(tuple(rows))

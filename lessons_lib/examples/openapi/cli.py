@@ -30,6 +30,7 @@ from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.commands import command_help
 from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.messages import t
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
 
@@ -126,7 +127,15 @@ def _call(args: argparse.Namespace) -> int:
         )
         return 2
     for exchange in seen:
-        print(f"HTTP {exchange.method} {exchange.url} -> {exchange.status}（{exchange.auth}）")
+        print(
+            t(
+                "openapi.cli.exchange",
+                method=exchange.method,
+                url=exchange.url,
+                status=exchange.status,
+                auth=exchange.auth,
+            )
+        )
     print(routed.feedback)
     return 1 if routed.is_error else 0
 
@@ -206,9 +215,9 @@ def main_run(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(trace.to_json(), end="")
     else:
-        print(f"方式：{args.way}")
-        print(f"任务：{trace.task}")
-        print(f"执行经过：{' → '.join(run.hops) or '（没有执行）'}")
-        print(f"结果：{outcome_text(trace.outcome)}")
-        print(f"答复：{trace.answer}")
+        print(t("openapi.cli.way", way=args.way))
+        print(t("openapi.cli.task", task=trace.task))
+        print(t("openapi.cli.hops", hops=" → ".join(run.hops) or t("openapi.cli.no_hops")))
+        print(t("openapi.cli.outcome", outcome=outcome_text(trace.outcome)))
+        print(t("openapi.cli.answer", answer=trace.answer))
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1

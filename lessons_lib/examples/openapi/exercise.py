@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import status_word
 from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.messages import t
 
 TARGET: Final = "search_delivery_policy"
-HINT: Final = (
-    "提示：从 operations(doc) 里取出 search_delivery_policy，"
-    '按 {"type": "function", "function": {"name", "description", "parameters"}} 的形状填写。'
-)
+
+
+def hint() -> str:
+    """The hint shown with an unfinished or wrong answer, in the current language."""
+    return t("openapi.exercise.hint")
 
 
 @dataclass(frozen=True, repr=False)
@@ -46,13 +49,14 @@ def check_declaration(answer: object) -> ExerciseReport:
     from lessons_lib.examples.openapi.tools import chat_tool, operations
 
     if _unfilled(answer):
-        return ExerciseReport(False, ("还没有完成：把 ... 换成你的声明。", HINT))
+        return ExerciseReport(False, (t("openapi.exercise.unfilled"), hint()))
     if not isinstance(answer, dict):
-        return ExerciseReport(False, (f"声明应当是一个 dict，现在是 {type(answer).__name__}。", HINT))
+        return ExerciseReport(False, (t("openapi.exercise.not_dict", type=type(answer).__name__), hint()))
     expected = chat_tool(next(op for op in operations(openapi_document()) if op.name == TARGET))
     lines, ok = [], True
     errors = tool_errors("chat", answer)
-    lines.append("官方 ChatCompletionTool schema：" + ("通过" if not errors else "不通过 — " + errors[0]))
+    verdict = status_word("pass") if not errors else t("openapi.exercise.schema_error", error=errors[0])
+    lines.append(t("openapi.exercise.schema", verdict=verdict))
     ok &= not errors
     raw = answer.get("function")
     function: dict[object, object] = raw if isinstance(raw, dict) else {}
@@ -61,11 +65,9 @@ def check_declaration(answer: object) -> ExerciseReport:
             get_in(expected, "function", key), sort_keys=True
         )
         ok &= same
-        lines.append(
-            f"function.{key}：" + ("与生成结果一致" if same else "与生成结果不同，再对照 operations(doc)")
-        )
+        lines.append(t("openapi.exercise.same" if same else "openapi.exercise.different", key=key))
     if "security" in json.dumps(answer) or "Authorization" in json.dumps(answer):
         ok = False
-        lines.append("声明里出现了鉴权信息：令牌留在调用层，不能交给模型。")
-    lines.insert(0, "完成了！" if ok else "还差一点：")
+        lines.append(t("openapi.exercise.auth"))
+    lines.insert(0, t("openapi.exercise.done") if ok else t("openapi.exercise.almost"))
     return ExerciseReport(ok, tuple(lines))

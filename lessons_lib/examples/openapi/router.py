@@ -15,7 +15,7 @@ import json
 import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
@@ -23,12 +23,12 @@ from urllib.parse import quote
 from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.examples.openapi.tools import Operation, operations
 
 if TYPE_CHECKING:
     import httpx2
 
-AUTH_NOTE: Final = "bearer 令牌由调用层加上（从不显示）"
 DEMO_TOKEN: Final = "demo-token-not-a-secret"
 """The order API's bearer token in lessons; tests use a random canary instead."""
 
@@ -43,7 +43,8 @@ class Exchange:
     body: JSONObject | None
     status: int
     response: JSON
-    auth: str = AUTH_NOTE
+    auth: str = field(default_factory=lambda: t("openapi.auth_note"))
+    """How the request was authorised, in the language in force when it was sent."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 JsonSchema = dict[str, Any]
 HTTP_METHODS: Final = ("get", "put", "post", "delete", "patch")
@@ -66,7 +67,7 @@ def flatten(schema: JsonSchema, notes: list[str] | None = None, where: str = "")
                 out["required"] = list(dict.fromkeys([*out.get("required", []), *value]))
             else:
                 out.setdefault(key, value)
-        notes.append(f"{where or 'schema'}：allOf 合并成了一个对象")
+        notes.append(t("openapi.flatten.allof", where=where or "schema"))
     for key in ("oneOf", "anyOf"):
         if key in schema:
             out.update(_fold(key, [flatten(b, notes, where) for b in schema[key]], notes, where))
@@ -88,12 +89,12 @@ def _fold(key: str, branches: list[JsonSchema], notes: list[str], where: str) ->
     plain = all(set(b) <= {"type", "enum", "const", "description"} for b in branches)
     label = where or "schema"
     if plain and values and len(values) == sum(len(b.get("enum", [0])) for b in branches) and len(types) == 1:
-        notes.append(f"{label}：{key} 的几组取值合并成了一个 enum")
+        notes.append(t("openapi.flatten.enum", label=label, key=key))
         return {"type": types.pop(), "enum": list(dict.fromkeys(values))}
     if plain and not values and "null" in types and len(types) == 2:
-        notes.append(f"{label}：{key} 里带 null，合并成了可为空的类型")
+        notes.append(t("openapi.flatten.nullable", label=label, key=key))
         return {"type": sorted(types, key=lambda t: t == "null")}
-    notes.append(f"{label}：{key} 保留为 anyOf（没有更简单的等价写法）")
+    notes.append(t("openapi.flatten.anyof", label=label, key=key))
     return {"anyOf": branches}
 
 
@@ -212,16 +213,14 @@ def strict_report(op: Operation) -> list[str]:
 
 def _strict_walk(schema: JsonSchema, where: str, findings: list[str]) -> None:
     for key in sorted(set(schema) - STRICT_KEYWORDS):
-        findings.append(
-            f"{where}：'{key}' 不在 Structured Outputs 指南所列的严格模式子集里，别指望模型受它约束"
-        )
+        findings.append(t("openapi.strict.keyword", where=where, key=key))
     if schema.get("type") == "object" or "properties" in schema:
         if schema.get("additionalProperties") is not False:
-            findings.append(f"{where}：严格模式要求 additionalProperties: false")
+            findings.append(t("openapi.strict.additional", where=where))
         optional = sorted(set(schema.get("properties", {})) - set(schema.get("required", [])))
         if optional:
             names = ", ".join(optional)
-            findings.append(f"{where}：严格模式把每个属性都变成必填；可选的 {names} 必须改成可为空")
+            findings.append(t("openapi.strict.optional", where=where, names=names))
         for name, sub in schema.get("properties", {}).items():
             _strict_walk(sub, f"{where}.{name}", findings)
     if isinstance(schema.get("items"), dict):
