@@ -116,3 +116,22 @@ def test_the_gradebook_guard_refuses_in_english() -> None:
     with pytest.raises(PermissionError) as spawned:
         guard("os.system", ("ls",))
     assert _english(guard.refused[-1]) == "using other programs: os.system (ls)" and str(spawned.value)
+
+
+@pytest.mark.usefixtures("english")
+def test_a_gradebook_worker_speaks_the_gradebooks_language(tmp_path: Path) -> None:
+    """The grading process is a new interpreter: the language in force goes with its job."""
+    (tmp_path / "alice.py").write_text(
+        (CATALOGUE / "ok_inline.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    rows, _ = grade(tmp_path, functions=["app_loop", "read_lines"], jobs=1)
+    assert [(r.exercise, r.passed, r.link) for r in rows] == [
+        ("app_loop", True, ""),
+        ("read_lines", False, "no_function"),
+    ]
+    assert _english(rows[0].message).startswith("Passed: your application loop")
+    assert (
+        _english(rows[1].message)
+        == "alice.py has no function read_lines (it defines: app_loop); name it with --function"
+    )
+    assert _english(rows[1].hint)

@@ -28,7 +28,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Final
 
-from lessons_lib.core.messages import ENV_VAR, language, t
+from lessons_lib.core.messages import language, t
 
 SUFFIXES: Final = (".ipynb", ".py")
 TIMEOUT: Final = 20
@@ -146,9 +146,8 @@ def _job_rows(
             ], []
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(HOME=work, PYTHONDONTWRITEBYTECODE="1")
-        env[ENV_VAR] = language()  # the worker speaks the language in force here (it may be set_language)
         cpu_seconds = STARTUP + timeout * len(functions)
-        job = Job(str(copy), cells, memory_mb, cpu_seconds, env, str(Path(work) / "output.log"))
+        job = Job(str(copy), cells, memory_mb, cpu_seconds, env, str(Path(work) / "output.log"), language())
         found, missing = grade_submission(job, functions, timeout, _context(), _launch)
     rows = [_row(learner, shown, data) for data in found]
     return rows, missing

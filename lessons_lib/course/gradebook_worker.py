@@ -47,6 +47,7 @@ class Job:
     cpu_seconds: int
     env: dict[str, str]
     log: str  # the learner's prints and any traceback land here, never in the results
+    lang: str = ""  # the language in force in the gradebook (its set_language reaches no new process)
 
 
 class Link:
@@ -197,6 +198,10 @@ def run_job(job: Job, conn: Connection) -> None:
     os.dup2(log, 1)
     os.dup2(log, 2)
     _clear_environment(job.env)
+    if job.lang:
+        from lessons_lib.core.messages import set_language
+
+        set_language(job.lang)
     path = Path(job.path)
     os.chdir(path.parent)
     sys.dont_write_bytecode = True
