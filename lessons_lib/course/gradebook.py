@@ -28,6 +28,8 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Final
 
+from lessons_lib.core.messages import language, t
+
 SUFFIXES: Final = (".ipynb", ".py")
 TIMEOUT: Final = 20
 """Seconds one exercise may take (the reference grades all seven in about 2 s)."""
@@ -74,12 +76,12 @@ def submissions(folder: Path) -> list[tuple[str, Path | None, str]]:
             files = sorted(
                 p for p in entry.rglob("*") if p.suffix in SUFFIXES and ".ipynb_checkpoints" not in p.parts
             )
-            why = "" if files else f"文件夹 {entry.name} 里没有 .ipynb 笔记本或 .py 文件"
+            why = "" if files else t("gradebook.submissions.1", name=entry.name)
             found.append((entry.name, files[0] if files else None, why))
         elif entry.suffix in SUFFIXES:
             found.append((entry.stem, entry, ""))
         else:
-            found.append((entry.stem, None, f"{entry.name} 不是 .ipynb 笔记本，也不是 .py 文件"))
+            found.append((entry.stem, None, t("gradebook.submissions.2", name=entry.name)))
     return found
 
 
@@ -129,7 +131,7 @@ def _job_rows(
     learner: str, shown: str, path: Path, functions: tuple[str, ...], cells: str, timeout: int, memory_mb: int
 ) -> tuple[list[Row], list[str]]:
     """Grade one submission in its own process and folder; every outcome becomes rows."""
-    from lessons_lib.course.gradebook_remote import HINTS, grade_submission
+    from lessons_lib.course.gradebook_remote import grade_submission, hint_for
     from lessons_lib.course.gradebook_worker import Job
 
     with tempfile.TemporaryDirectory(prefix="lessons-grade-") as work:
@@ -138,12 +140,14 @@ def _job_rows(
         try:
             shutil.copyfile(path, copy)
         except OSError as exc:  # gone (or unreadable) since the folder was listed
-            why = f"评分时读不到 {shown}（{type(exc).__name__}）：文件在评分前被删除或移走了"
-            return [Row(learner, shown, f, False, "vanished", HINTS["vanished"], why) for f in functions], []
+            why = t("gradebook.job_rows.1", shown=shown, type_name=type(exc).__name__)
+            return [
+                Row(learner, shown, f, False, "vanished", hint_for("vanished"), why) for f in functions
+            ], []
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(HOME=work, PYTHONDONTWRITEBYTECODE="1")
         cpu_seconds = STARTUP + timeout * len(functions)
-        job = Job(str(copy), cells, memory_mb, cpu_seconds, env, str(Path(work) / "output.log"))
+        job = Job(str(copy), cells, memory_mb, cpu_seconds, env, str(Path(work) / "output.log"), language())
         found, missing = grade_submission(job, functions, timeout, _context(), _launch)
     rows = [_row(learner, shown, data) for data in found]
     return rows, missing
@@ -170,15 +174,15 @@ def grade(
     jobs: int = 2,
 ) -> tuple[list[Row], list[str]]:
     """Every submission in ``folder`` graded: (one row per learner and exercise, limits not set)."""
-    from lessons_lib.course.gradebook_remote import HINTS
+    from lessons_lib.course.gradebook_remote import hint_for
 
     root = Path(folder)
     if not root.is_dir():
-        raise GradebookInputError(f"没有这个文件夹：{root}（请给出收上来的作业所在的文件夹）")
+        raise GradebookInputError(t("gradebook.grade.1", root=root))
     chosen = tuple(functions) if functions else exercises()
     found = submissions(root)
     if not found:
-        raise GradebookInputError(f"{root} 里没有作业（.ipynb 笔记本、.py 文件，或每人一个文件夹）")
+        raise GradebookInputError(t("gradebook.grade.2", root=root))
     by_learner: dict[str, list[tuple[Path | None, str]]] = {}
     for learner, path, why in found:
         by_learner.setdefault(learner, []).append((path, why))
@@ -187,13 +191,13 @@ def grade(
     for learner, entries in by_learner.items():
         if len(entries) > 1:  # ada.ipynb and ada.py: which one counts is the teacher's call
             names = ", ".join(p.relative_to(root).as_posix() for p, _ in entries if p is not None)
-            why = f"{learner} 交了不止一份作业（{names or len(entries)}）：请只留一份，再评一次"
-            rows += [Row(learner, names, f, False, "duplicate", HINTS["duplicate"], why) for f in chosen]
+            why = t("gradebook.grade.3", learner=learner, value=names or len(entries))
+            rows += [Row(learner, names, f, False, "duplicate", hint_for("duplicate"), why) for f in chosen]
             continue
         path, why = entries[0]
         if path is None:
             rows += [
-                Row(learner, "", f, False, "not_a_notebook", HINTS["not_a_notebook"], why) for f in chosen
+                Row(learner, "", f, False, "not_a_notebook", hint_for("not_a_notebook"), why) for f in chosen
             ]
         else:
             todo.append((learner, path.relative_to(root).as_posix(), path))

@@ -29,6 +29,8 @@ from pathlib import Path
 from types import BuiltinFunctionType
 from typing import Final
 
+from lessons_lib.core.messages import t
+
 REFUSED_EVENTS: Final = (
     "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
     "pty.spawn", "os.startfile", "_winapi.CreateProcess", "ctypes.dlopen", "ctypes.dlsym",
@@ -58,12 +60,12 @@ MEMORY_DB: Final = ("", ":memory:")
 
 def _kind(event: str) -> str:
     if event.startswith("socket."):
-        return "网络套接字"
+        return t("gradebook_guard.kind.2")
     if "ctypes" in event:
-        return "本机代码库"
+        return t("gradebook_guard.kind.3")
     if "kill" in event:
-        return "向别的进程发信号"
-    return "其他程序"
+        return t("gradebook_guard.kind.4")
+    return t("gradebook_guard.kind.1")
 
 
 class Guard:
@@ -80,7 +82,7 @@ class Guard:
 
     def _refuse(self, what: str) -> None:
         self.refused.append(what)
-        raise PermissionError(f"评分时不允许：{what}")
+        raise PermissionError(t("gradebook_guard.refuse.1", what=what))
 
     def __call__(self, event: str, args: tuple[object, ...]) -> None:
         if event == "open":
@@ -88,17 +90,17 @@ class Guard:
         elif event in ("os.listdir", "os.scandir") and isinstance(args[0], (str, bytes, os.PathLike)):
             name = os.fsdecode(args[0])
             if not self._inside(name, self.read_roots):
-                self._refuse(f"列出 {name}（在工作区之外）")
+                self._refuse(t("gradebook_guard.call.1", name=name))
         elif event in PATH_EVENTS:
             self._change(event, args)
         elif event == "sqlite3.connect":
             self._database(args[0])
         elif event == "import" and str(args[0]).partition(".")[0] in FORBIDDEN_MODULES:
-            self._refuse(f"导入 {args[0]}（本机代码库或启动程序的底层模块）")
+            self._refuse(t("gradebook_guard.call.2", args=args[0]))
         elif event == "socket.__new__" and args[1] != getattr(socket, "AF_UNIX", None):
-            self._refuse("打开网络套接字")
+            self._refuse(t("gradebook_guard.call.3"))
         elif event in REFUSED_EVENTS or event.startswith("os.exec"):
-            self._refuse(f"使用{_kind(event)}：{event}（{_short(args)}）")
+            self._refuse(t("gradebook_guard.call.4", kind=_kind(event), event=event, args=_short(args)))
 
     def _open(self, path: object, mode: object, flags: object) -> None:
         if not isinstance(path, (str, bytes, os.PathLike)):
@@ -108,26 +110,28 @@ class Guard:
             isinstance(flags, int) and flags & WRITE_FLAGS != 0
         )
         if not self._inside(name, self.write_roots if writing else self.read_roots):
-            self._refuse(f"{'写入' if writing else '打开'} {name}（在工作区之外）")
+            self._refuse(
+                t("gradebook_guard.open.write" if writing else "gradebook_guard.open.read", name=name)
+            )
 
     def _change(self, event: str, args: tuple[object, ...]) -> None:
         positions, dir_fd_at = PATH_EVENTS[event]
         dir_fd = args[dir_fd_at] if dir_fd_at is not None and dir_fd_at < len(args) else None
         if dir_fd not in (None, -1):
-            self._refuse(f"{event}（相对一个目录描述符，看不出改的是哪里）")
+            self._refuse(t("gradebook_guard.change.1", event=event))
         for at in positions:
             target = args[at] if at < len(args) else None
             if not isinstance(target, (str, bytes, os.PathLike)) or not self._inside(
                 os.fsdecode(target), self.write_roots
             ):
-                self._refuse(f"{event} {_short((target,))}（在自己的作业文件夹之外）")
+                self._refuse(t("gradebook_guard.change.2", event=event, value=_short((target,))))
 
     def _database(self, database: object) -> None:
         name = os.fsdecode(database) if isinstance(database, (str, bytes, os.PathLike)) else ""
         if name in MEMORY_DB:
             return
         if name.startswith("file:") or not self._inside(name, self.write_roots):
-            self._refuse(f"sqlite3.connect {_short((name,))}（在自己的作业文件夹之外）")
+            self._refuse(t("gradebook_guard.database.1", value=_short((name,))))
 
 
 def _short(args: tuple[object, ...]) -> str:

@@ -28,6 +28,7 @@ from multiprocessing.context import BaseContext
 from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
 from lessons_lib.course.gradebook_wire import (
     MAX_MESSAGE,
     WireError,
@@ -44,18 +45,26 @@ from lessons_lib.course.grading import GradeReport
 STARTUP: Final = 60
 """Seconds a grading process may take to say ``ready`` (a ``spawn`` imports the SDKs first)."""
 HINTS: Final = {
-    "time_limit": "循环要有上限（for _ in range(max_rounds)），也不要等输入或长时间 sleep",
-    "refused": "评分时只能读 /workspace 里的文件，不能联网、不能启动别的程序、不能动别人的文件：删掉这段代码",
-    "memory_limit": "有一步占用了太多内存：看看有没有无限增长的列表或巨大的对象",
-    "not_a_notebook": "交第 11 课的 .ipynb 笔记本，或者只含函数的 .py 文件",
-    "bad_input": "交第 11 课的 .ipynb 笔记本，或者只含函数的 .py 文件",
-    "no_function": "函数名要和练习里的一样，别改名",
-    "crashed": "在自己的笔记本里从头运行一遍，看哪一行出错",
-    "worker_died": "评分进程意外退出：请老师单独运行 python -m lessons_lib grade 这份作业查看原因",
-    "vanished": "评分时这份作业已经不在文件夹里：请老师确认文件还在，再评一次",
-    "duplicate": "每位学习者只留一份作业（一个笔记本、一个 .py 文件或一个文件夹）",
+    "time_limit": "gradebook_remote.hint.time_limit",
+    "refused": "gradebook_remote.hint.refused",
+    "memory_limit": "gradebook_remote.hint.memory_limit",
+    "not_a_notebook": "gradebook_remote.hint.not_a_notebook",
+    "bad_input": "gradebook_remote.hint.bad_input",
+    "no_function": "gradebook_remote.hint.no_function",
+    "crashed": "gradebook_remote.hint.crashed",
+    "worker_died": "gradebook_remote.hint.worker_died",
+    "vanished": "gradebook_remote.hint.vanished",
+    "duplicate": "gradebook_remote.hint.duplicate",
 }
-"""Where to look, for the failures the gradebook itself reports (the grader gives its own)."""
+"""Where to look, for the failures the gradebook itself reports (the grader gives its own): catalogue
+keys, looked up when a row is made (:func:`hint_for`)."""
+
+
+def hint_for(link: str) -> str:
+    """Where to look for one of the gradebook's own failures, in the current language ("" if none)."""
+    return t(HINTS[link]) if link in HINTS else ""
+
+
 _names = count(1)
 
 
@@ -116,7 +125,7 @@ class Session:
             if self.proc is None or not self.proc.is_alive():
                 raise Gone(*self._death()) from None
             self.stop()
-            raise Gone("refused", f"评分进程发来的消息超过 {MAX_MESSAGE // 2**20} MB，这一题不计") from None
+            raise Gone("refused", t("gradebook_remote.wait.1", MAX_MESSAGE=MAX_MESSAGE // 2**20)) from None
         except EOFError:
             raise Gone(*self._death()) from None
         finally:
@@ -125,7 +134,7 @@ class Session:
             message = loads(raw)
         except WireError:
             self.stop()
-            raise Gone("refused", "评分进程发来了不是评分器要求的消息（伪造结果？），这一题不计") from None
+            raise Gone("refused", t("gradebook_remote.wait.2")) from None
         return message
 
     def request(self, message: JSON, final: tuple[str, ...]) -> dict[str, JSON]:
@@ -142,7 +151,7 @@ class Session:
                 continue
             if reply.get("op") not in final:
                 self.stop()
-                raise Gone("refused", "评分进程发来了评分器没有要求的消息（伪造结果？），这一题不计")
+                raise Gone("refused", t("gradebook_remote.request.1"))
             self.refused += [str(r) for r in reply.get("refused", []) or [] if isinstance(r, str)]  # type: ignore[union-attr]
             return reply
 
@@ -160,7 +169,7 @@ class Session:
             elif target is not None and method in USES["service"] and _kind(target) == "service":
                 value = getattr(target, str(method))(*args, **kwargs)
             else:
-                raise ValueError(f"评分器没有这样的对象或方法：{str(method)[:40]}")
+                raise ValueError(t("gradebook_remote.use.1", method=str(method)[:40]))
             return {"op": "answer", "value": encode(value)}
         except Exception as exc:  # the service's own refusal (a bad frame...): raised in the learner's code
             return {"op": "failed", "error": exception_data(exc, None)}
@@ -171,15 +180,19 @@ class Session:
             self.proc.join(5)
         code = self.proc.exitcode if self.proc is not None else None
         if code in (-getattr(signal, "SIGXCPU", 24), -9):
-            return "time_limit", "评分进程用完了 CPU 时间限制，被停止"
+            return "time_limit", t("gradebook_remote.death.2")
         try:
             with open(self.job.log, encoding="utf-8", errors="replace") as f:
                 last = [line for line in f.read().strip().splitlines() if line.strip()]
         except OSError:
             last = []
         if last and "MemoryError" in last[-1]:
-            return "memory_limit", "评分进程超出了内存限制"
-        return "worker_died", f"评分进程异常退出（{code}）：{last[-1][:160] if last else '没有输出'}"
+            return "memory_limit", t("gradebook_remote.death.3")
+        return "worker_died", t(
+            "gradebook_remote.death.1",
+            code=code,
+            value=last[-1][:160] if last else t("gradebook_remote.no_output"),
+        )
 
     def stop(self) -> None:
         """Kill the grading process and its process group."""
@@ -275,12 +288,12 @@ def _time_limit_in(exc: BaseException) -> BaseException | None:
 def grade_exercise(session: Session, function: str, timeout: int) -> dict[str, str | bool]:
     """One exercise of one submission as a gradebook row (without the learner's name)."""
     session.refused = []
-    late = f"比 {timeout} 秒的时间限制还长，评分停下了（死循环？还在等什么？）"
+    late = t("gradebook_remote.grade_exercise.1", timeout=timeout)
     try:
         try:
             session.ensure()
         except TimeLimit:
-            raise Gone("time_limit", f"评分进程 {STARTUP} 秒内没有准备好，被停止") from None
+            raise Gone("time_limit", t("gradebook_remote.grade_exercise.3", STARTUP=STARTUP)) from None
         session.left = float(timeout)
         loaded = session.request({"op": "load", "function": function}, ("loaded", "not_loaded"))
         if loaded["op"] == "not_loaded":
@@ -297,13 +310,21 @@ def grade_exercise(session: Session, function: str, timeout: int) -> dict[str, s
         session.stop()
         passed, hint = False, ""
         if found is None:  # the grader's own failure: a row that says so, never a lost gradebook
-            link, message = "worker_died", f"评分器自己出错了：{type(exc).__name__}: {str(exc)[:160]}"
+            link, message = (
+                "worker_died",
+                t("gradebook_remote.grade_exercise.4", type_name=type(exc).__name__, exc=str(exc)[:160]),
+            )
         else:
             link, message = ("time_limit", late) if isinstance(found, TimeLimit) else found.args
     if session.refused:  # refused even if the learner's code caught the error
-        passed, link, hint, message = False, "refused", "", "评分时被拒绝：" + session.refused[0]
+        passed, link, hint, message = (
+            False,
+            "refused",
+            "",
+            t("gradebook_remote.grade_exercise.2") + session.refused[0],
+        )
     if not passed and not hint:
-        hint = HINTS.get(link, "")
+        hint = hint_for(link)
     return {"exercise": function, "passed": passed, "link": link, "hint": hint, "message": message}
 
 

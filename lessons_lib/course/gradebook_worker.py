@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Final
 
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
 from lessons_lib.course.gradebook_wire import MAX_MESSAGE, decode, dumps, encode, exception_data, loads
 
 USES: Final = {"service": ("send", "next_id", "list_tools"), "model": ("http",)}
@@ -46,6 +47,7 @@ class Job:
     cpu_seconds: int
     env: dict[str, str]
     log: str  # the learner's prints and any traceback land here, never in the results
+    lang: str = ""  # the language in force in the gradebook (its set_language reaches no new process)
 
 
 class Link:
@@ -92,7 +94,7 @@ class RemoteService:
         return self._link.use(self._handle, "send", [frame], {"call_id": call_id})
 
     def __repr__(self) -> str:
-        return f"ToolService({self.name!r}：真实的 MCP 会话，收发的帧都记进 trace)"
+        return t("gradebook_worker.repr.1", name=self.name)
 
 
 def _stand_ins(link: Link) -> Callable[[str, int, str], object]:
@@ -109,7 +111,7 @@ def _stand_ins(link: Link) -> Callable[[str, int, str], object]:
 def serve(link: Link, path: Path, cells: str, refused: list[str]) -> None:
     """Answer ``load`` and ``call`` until the gradebook says ``bye`` or closes the pipe."""
     from lessons_lib.course.exercises_base import has_blank
-    from lessons_lib.course.grading import GradeInputError
+    from lessons_lib.course.grading import GradeInputError, MissingFunctionError
     from lessons_lib.course.grading_files import load_function
 
     fn: Callable[..., object] | None = None
@@ -125,7 +127,7 @@ def serve(link: Link, path: Path, cells: str, refused: list[str]) -> None:
                 fn = load_function(path, str(request.get("function")), cells)
                 reply: dict[str, object] = {"op": "loaded", "blank": has_blank(fn)}
             except GradeInputError as exc:
-                no_function = "没有函数" in str(exc)
+                no_function = isinstance(exc, MissingFunctionError)
                 reply = {
                     "op": "not_loaded",
                     "link": "no_function" if no_function else "bad_input",
@@ -156,7 +158,10 @@ def serve(link: Link, path: Path, cells: str, refused: list[str]) -> None:
 def warm_up() -> None:
     """Import what the learner's code will use, before the audit hook is in place."""
     import lessons_lib.course.grading_files  # noqa: F401
+    from lessons_lib.core.messages import catalogue
     from lessons_lib.core.paths import DATA_DIR
+
+    catalogue()  # the messages (the guard's own refusals too) are read before the hook is in place
     from lessons_lib.engine.remote_sdk import remote_model, sdk_load
 
     refusal = (
@@ -193,6 +198,10 @@ def run_job(job: Job, conn: Connection) -> None:
     os.dup2(log, 1)
     os.dup2(log, 2)
     _clear_environment(job.env)
+    if job.lang:
+        from lessons_lib.core.messages import set_language
+
+        set_language(job.lang)
     path = Path(job.path)
     os.chdir(path.parent)
     sys.dont_write_bytecode = True

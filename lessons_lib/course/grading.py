@@ -24,19 +24,23 @@ from typing import Final, cast
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import verdict_box
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.course.exercises_base import Learner
-from lessons_lib.course.grading_cases import LINK_ZH, WHERE, Case, cases_for
+from lessons_lib.course.grading_cases import Case, cases_for, link_name, where
 from lessons_lib.course.grading_judge import Problem, judge_run
 from lessons_lib.course.grading_traffic import RunRecord
 
-__all__ = ["GradeInputError", "GradeReport", "grade_loop", "report_from", "run_local"]
+__all__ = ["GradeInputError", "GradeReport", "MissingFunctionError", "grade_loop", "report_from", "run_local"]
 
 DEFAULT_FUNCTION: Final = "app_loop"
-PASS_TEXT: Final = "通过：你的应用循环在全部 {n} 个情形里都走通了整条链路，其中 {m} 个是你没见过的。"
 
 
 class GradeInputError(ValueError):
     """The file cannot be graded (missing, not Python, no such function): one line says why."""
+
+
+class MissingFunctionError(GradeInputError):
+    """The file runs but defines no function of the graded name (the gradebook's ``no_function``)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class GradeReport(Displayable):
     link: str | None = None
     hint: str = ""
     cases: tuple[CaseResult, ...] = field(default_factory=tuple)
-    title: str = "应用循环评分（离线，真实 SDK）"
+    title: str = field(default_factory=lambda: t("grading.title"))
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: for a gradebook row."""
@@ -71,7 +75,7 @@ class GradeReport(Displayable):
         lines += [f"  {'✓' if c.passed else '✗'} {c.title}" for c in self.cases]
         lines.append(("✓ " if self.passed else "✗ ") + self.message)
         if self.hint:
-            lines.append(f"去看：{self.hint}")
+            lines.append(t("grading.text.1", hint=self.hint))
         return "\n".join(lines)
 
     __str__ = text
@@ -84,12 +88,12 @@ class GradeReport(Displayable):
 
 
 def _fail(case: Case, problem: Problem, done: list[CaseResult]) -> GradeReport:
-    name = LINK_ZH.get(problem.key, problem.key)
-    message = f"在「{case.title}」这个情形里，第一个断开的环节是「{name}」：{problem.evidence}"
+    name = link_name(problem.key)
+    message = t("grading.fail.1", title=case.title, name=name, evidence=problem.evidence)
     if case.hint:
-        message += f"\n这个情形考的是：{case.hint}"
+        message += t("grading.fail.2", hint=case.hint)
     results = (*done, CaseResult(case.key, case.title, False))
-    return GradeReport(False, message, case.key, problem.key, WHERE.get(problem.key, ""), results)
+    return GradeReport(False, message, case.key, problem.key, where(problem.key), results)
 
 
 def crash_text(exc: BaseException, fn: Learner) -> str:
@@ -97,13 +101,17 @@ def crash_text(exc: BaseException, fn: Learner) -> str:
     code = getattr(fn, "__code__", None)
     own = code.co_filename if code is not None else None
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == own]
-    where = ""
+    at = ""
     if frames:
         last = frames[-1]
         line = (last.line or linecache.getline(last.filename, last.lineno or 0)).strip()
-        where = f"；出错的一行：{line}" if line else ""
+        at = t("grading.crash_text.1", line=line) if line else ""
     detail = str(exc).splitlines()[0] if str(exc) else ""
-    return f"你的代码抛出了 {type(exc).__name__}" + (f"（{detail[:160]}）" if detail else "") + where
+    return (
+        t("grading.crash_text.2", exc_type=type(exc).__name__)
+        + (t("grading.crash_text.3", detail=detail[:160]) if detail else "")
+        + at
+    )
 
 
 def run_local(fn: Learner, case: Case) -> RunRecord:
@@ -132,19 +140,19 @@ def report_from(function: str, pairs: Iterable[tuple[Case, RunRecord]]) -> Grade
             return _fail(case, problem, done)
         done.append(CaseResult(case.key, case.title, True))
     if not done:
-        return GradeReport(False, f"{function}：没有可评的运行记录", link="crashed")
+        return GradeReport(False, t("grading.report_from.1", function=function), link="crashed")
     hidden = sum(1 for c in done if c.key != "example")
-    return GradeReport(True, PASS_TEXT.format(n=len(done), m=hidden), cases=tuple(done))
+    return GradeReport(True, t("grading.passed", n=len(done), m=hidden), cases=tuple(done))
 
 
 def grade_loop(fn: object, cases: str | tuple[Case, ...] = "app_loop") -> GradeReport:
     """Grade a learner's loop on every hidden case: ``app_loop`` (stage 2) or ``app_loop_many``. Lesson 11."""
     if not callable(fn):
-        return GradeReport(False, f"要评分的应当是一个函数，收到的是 {type(fn).__name__}", link="crashed")
+        return GradeReport(False, t("grading.grade_loop.1", got=type(fn).__name__), link="crashed")
     from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
 
     if has_blank(fn):
-        return GradeReport(False, BLANK_TEXT, link="unfinished", hint=WHERE["unfinished"])
+        return GradeReport(False, BLANK_TEXT, link="unfinished", hint=where("unfinished"))
     chosen = cases_for(cases) if isinstance(cases, str) else cases
     learner = cast(Learner, fn)
     name = cases if isinstance(cases, str) else DEFAULT_FUNCTION

@@ -15,15 +15,14 @@ from typing import Final
 
 from lessons_lib.core.example import ALIAS_SEPARATOR, FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject, same
+from lessons_lib.core.messages import t
 from lessons_lib.course.grading_traffic import Exchange, Round, Routes, RunRecord, parsed_arguments
 
 Found = tuple[str, str]
 """A problem as (key, evidence)."""
 
-FIRST_ITEM: Final = (
-    "：你把一个 message 项（模型的文字）当成了 function_call，"
-    "假定了 output 的第一项就是调用；要按 type 找调用"
-)
+FIRST_ITEM: Final = "grading_feedback.first_item"
+"""The catalogue key of what follows a crash on a message item taken for a call."""
 
 
 def _short(value: object, width: int = 60) -> str:
@@ -67,54 +66,58 @@ def check_sent(routes: Routes, rnd: Round, complete: bool) -> Found | None:
             continue
         name, arguments = exchange.name, exchange.arguments
         if isinstance(arguments, str):
-            return "arguments_text", (
-                f"tools/call 的 params.arguments 是文本 {_short(arguments)}：MCP 要的是对象，"
-                "先把模型的 arguments 文本解析出来"
-            )
+            return "arguments_text", (t("grading_feedback.check_sent.3", arguments=_short(arguments)))
         if name in routes or (isinstance(name, str) and ALIAS_SEPARATOR in name):
             return (
                 "alias",
-                f"tools/call 的 params.name 是模型侧的别名 {_short(name)}：服务只认识原名，别名没有映射回去",
+                t("grading_feedback.check_sent.4", name=_short(name)),
             )
         open_calls = [
             (c, s, t, a) for c, k, s, t, a in kinds if k == "run" and str(c.get("call_id")) not in paired
         ]
-        same_tool = [(c, s, a) for c, s, t, a in open_calls if t == name]
+        same_tool = [(c, s, a) for c, s, tool, a in open_calls if tool == name]
         if any(s == exchange.service for _, s, _ in same_tool):
             model_args = next(a for _, s, a in same_tool if s == exchange.service)
             return "hard_coded", (
-                f"发给服务的 arguments {_short(arguments)} 与模型给出的 {_short(model_args)} 不同："
-                "值要从模型的 arguments 解析，不能写死示例里的值"
+                t("grading_feedback.check_sent.5", arguments=_short(arguments), model_args=_short(model_args))
             )
         if same_tool:
             return "route", (
-                f"工具 {name} 属于服务 {same_tool[0][1]}，你的循环把它发给了服务 {exchange.service}："
-                "别名前半截是服务名，要按路由表发给对的服务"
+                t(
+                    "grading_feedback.check_sent.6",
+                    name=name,
+                    same_tool=same_tool[0][1],
+                    service=exchange.service,
+                )
             )
         for call, kind, _, tool, _ in kinds:
             if kind == "unknown_alias" and str(call.get("name")).endswith(f"{ALIAS_SEPARATOR}{name}"):
                 return "unknown_alias", (
-                    f"模型调用了没有声明的 {call.get('name')}，你的循环却把 {name} 发给了服务："
-                    "路由表里没有的别名不执行，作为失败反馈给模型"
+                    t("grading_feedback.check_sent.7", value=call.get("name"), name=name)
                 )
             if kind == "bad_arguments" and tool == name:
                 return "bad_arguments", (
-                    f"模型这次给的 arguments {_short(call.get('arguments'))} 不是 JSON 对象，"
-                    "你的循环仍然发出了 tools/call：解析失败就不执行，作为失败反馈给模型"
+                    t("grading_feedback.check_sent.8", value=_short(call.get("arguments")))
                 )
         return "extra_call", (
-            f"服务 {exchange.service} 收到的 tools/call {_short(exchange.request.get('params'))} "
-            "不对应模型的任何调用"
-            "（多发了一次？）：每个调用只执行一次"
+            t(
+                "grading_feedback.check_sent.1",
+                service=exchange.service,
+                value=_short(exchange.request.get("params")),
+            )
         )
     open_ids = [
         str(c.get("call_id")) for c, k, *_ in kinds if k == "run" and str(c.get("call_id")) not in paired
     ]
     if open_ids and (complete or paired):
         return "unexecuted", (
-            f"模型第 {rnd.n} 轮给了 {len(rnd.calls)} 个 function_call，"
-            f"应用发出了 {len(rnd.sent)} 个 tools/call："
-            f"{open_ids[0]} 没有执行"
+            t(
+                "grading_feedback.check_sent.2",
+                n=rnd.n,
+                calls=len(rnd.calls),
+                sent=len(rnd.sent),
+                open_ids=open_ids[0],
+            )
         )
     return None
 
@@ -130,37 +133,46 @@ def check_output(
     output = out.get("output")
     call_id = call.get("call_id")
     if not isinstance(output, str):
-        return "feedback", f"调用 {call_id} 的反馈 output 应当是文本，得到 {_short(output)}"
+        return "feedback", t("grading_feedback.check_output.1", call_id=call_id, output=_short(output))
     kind, *_ = classify_call(call, routes)
     if kind != "run":
         what = (
-            f"没有声明的工具 {call.get('name')}"
+            t("grading_feedback.check_output.2", value=call.get("name"))
             if kind == "unknown_alias"
-            else f"不是 JSON 对象的 arguments {_short(call.get('arguments'), 30)}"
+            else t("grading_feedback.check_output.3", value=_short(call.get("arguments"), 30))
         )
         if not output.startswith(FAILURE_PREFIX) or not output[len(FAILURE_PREFIX) :].strip():
             return kind, (
-                f"模型调用了{what}，反馈却是 {_short(output, 40)}：要写成失败（以 {FAILURE_PREFIX!r} 开头，"
-                "说明原因），让模型知道什么也没有执行"
+                t(
+                    "grading_feedback.check_output.5",
+                    what=what,
+                    output=_short(output, 40),
+                    FAILURE_PREFIX=FAILURE_PREFIX,
+                )
             )
         return None
     if exchange is None or exchange.reply is None:
-        return "service", f"调用 {call_id} 的 tools/call 没有得到服务的回答"
+        return "service", t("grading_feedback.check_output.4", call_id=call_id)
     reply = exchange.reply
     if "error" in reply and "result" not in reply:
         error = reply.get("error")
         message = str(error.get("message", "")) if isinstance(error, dict) else ""
         if not output.startswith(FAILURE_PREFIX) or message not in output:
             return "feedback", (
-                f"服务用协议错误回答了 {call_id}（{_short(message, 40)}），反馈却是 {_short(output, 40)}："
-                f"协议错误也是失败，要以 {FAILURE_PREFIX!r} 开头并带上错误说明"
+                t(
+                    "grading_feedback.check_output.6",
+                    call_id=call_id,
+                    message=_short(message, 40),
+                    output=_short(output, 40),
+                    FAILURE_PREFIX=FAILURE_PREFIX,
+                )
             )
         return None
     try:
         text, failed = result_text(reply)
         compare_feedback(output, text, failed)
     except Fail as wrong:
-        return "feedback", f"调用 {call_id} 的反馈不对：{wrong}"
+        return "feedback", t("grading_feedback.check_output.7", call_id=call_id, wrong=wrong)
     return None
 
 
@@ -177,16 +189,13 @@ def crash_problem(record: RunRecord, last: Round | None) -> Found | None:
     if raised is None:
         return None
     if "AttributeError" in raised and "ResponseOutputMessage" in raised:
-        return "first_item", raised + FIRST_ITEM
+        return "first_item", raised + t(FIRST_ITEM)
     names = {str(c.get("name")) for c in (last.calls if last else [])}
     bad = [c for c in (last.calls if last else []) if parsed_arguments(c.get("arguments")) is None]
     if bad and ("JSONDecodeError" in raised or "ValueError" in raised or "TypeError" in raised):
         return "bad_arguments", (
-            f"模型给的 arguments {_short(bad[0].get('arguments'), 40)} 不是 JSON 对象，{raised}："
-            "解析失败要作为失败反馈交给模型，循环继续"
+            t("grading_feedback.crash_problem.1", value=_short(bad[0].get("arguments"), 40), raised=raised)
         )
     if "KeyError" in raised and any(f"'{n}'" in raised for n in names):
-        return "unknown_alias", (
-            f"模型调用了路由表里没有的名字，{raised}：没有声明的别名要作为失败反馈交给模型，循环继续"
-        )
+        return "unknown_alias", (t("grading_feedback.crash_problem.2", raised=raised))
     return "crashed", raised

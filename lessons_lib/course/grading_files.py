@@ -13,39 +13,55 @@ import linecache
 from pathlib import Path
 from typing import cast
 
+from lessons_lib.core.messages import t
 from lessons_lib.course.exercises import STEP_NAMES, check_step
 from lessons_lib.course.exercises_base import Learner
 from lessons_lib.course.exercises_early import EARLY_NAMES, check_exercise
-from lessons_lib.course.grading import DEFAULT_FUNCTION, GradeInputError, GradeReport, grade_loop
+from lessons_lib.course.grading import (
+    DEFAULT_FUNCTION,
+    GradeInputError,
+    GradeReport,
+    MissingFunctionError,
+    grade_loop,
+)
 
 
 def load_function(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str = "exercise") -> Learner:
     """The named function from a ``.py`` file or a notebook's cells with this tag; GradeInputError if not."""
     p = Path(path)
     if not p.is_file():
-        raise GradeInputError(f"没有这个文件：{p}（请给出 .py 文件或 .ipynb 笔记本的路径）")
+        raise GradeInputError(t("grading_files.load_function.1", p=p))
     try:
         source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise GradeInputError(f"读不了 {p.name}：{exc}") from None
+        raise GradeInputError(t("grading_files.load_function.3", name=p.name, exc=exc)) from None
     try:
         code = compile(source, str(p), "exec")
     except SyntaxError as exc:
-        raise GradeInputError(f"{p.name} 第 {exc.lineno} 行有语法错误：{exc.msg}") from None
+        raise GradeInputError(
+            t("grading_files.load_function.4", name=p.name, lineno=exc.lineno, msg=exc.msg)
+        ) from None
     if p.suffix == ".ipynb":  # so a traceback shows the learner's line, not the notebook's JSON
         linecache.cache[str(p)] = (len(source), None, source.splitlines(True), str(p))
     namespace: dict[str, object] = {"__name__": "submission", "__file__": str(p)}
     try:
         exec(code, namespace)  # the learner's own file, run as a teacher would run it
     except Exception as exc:
-        raise GradeInputError(f"运行 {p.name} 时出错：{type(exc).__name__}: {exc}") from None
+        raise GradeInputError(
+            t("grading_files.load_function.5", name=p.name, type_name=type(exc).__name__, exc=exc)
+        ) from None
     found = namespace.get(function)
     if not callable(found):
         defined = sorted(
             k for k, v in namespace.items() if callable(v) and getattr(v, "__module__", "") == "submission"
         )
-        raise GradeInputError(
-            f"{p.name} 里没有函数 {function}（定义了：{', '.join(defined) or '无'}）；用 --function 指定名字"
+        raise MissingFunctionError(
+            t(
+                "grading_files.load_function.2",
+                name=p.name,
+                function=function,
+                value=", ".join(defined) or t("grading_files.none"),
+            )
         )
     return cast(Learner, found)
 
@@ -61,7 +77,7 @@ def _notebook_source(p: Path, tag: str) -> str:
         if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
     ]
     if not cells:
-        raise ValueError(f"这个笔记本里没有标记为 {tag} 的代码单元")
+        raise ValueError(t("grading_files.notebook_source.1", tag=tag))
     return "\n\n".join(cells) + "\n"
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects, same
+from lessons_lib.core.messages import t
 from lessons_lib.course.grading_traffic import (
     FUNCTION_CALL,
     OUTPUT,
@@ -85,20 +86,18 @@ def _walk(case: Case, record: RunRecord, routes: Routes) -> None:
         _need(
             before is None or before.calls,
             "extra_requests",
-            f"模型在第 {n} 轮已经作答（没有 function_call），"
-            f"你的循环又发出了第 {n + 1} 次模型请求：有了回答就该结束",
+            t("grading_judge.walk.1", n=n, n2=n + 1),
         )
         _need(
             rnd.n <= case.max_rounds and not (record.runaway and not rnd.ok),
             "no_limit",
-            f"模型一直要求调用工具，你的循环发出了第 {rnd.n} 次模型请求（"
-            f"max_rounds={case.max_rounds}）：没有守住轮数上限",
+            t("grading_judge.walk.2", n=rnd.n, max_rounds=case.max_rounds),
         )
         _check_request(case, routes, rnd, before)
         _need(
             rnd.ok,
             "request",
-            f"模型接口拒绝了第 {rnd.n} 次请求：{_short(rnd.response, 120)}",
+            t("grading_judge.walk.3", n=rnd.n, response=_short(rnd.response, 120)),
         )
         _check_ids(rnd, order)
         has_next = n + 1 < len(all_rounds)
@@ -114,50 +113,53 @@ def _check_request(case: Case, routes: Routes, rnd: Round, before: Round | None)
     _need(
         not missing,
         "declaration",
-        f"第 {n} 次请求的 tools 里没有 {', '.join(missing)}：每次请求都要声明全部服务的全部工具"
-        + (f"（声明了 {_short(names)}）" if names else "（这次请求没有 tools）"),
+        t("grading_judge.check_request.3", n=n, missing=", ".join(missing))
+        + (
+            t("grading_judge.check_request.9", names=_short(names))
+            if names
+            else t("grading_judge.check_request.10")
+        ),
     )
     for entry in declared:
         alias = entry.get("name")
         _need(
             isinstance(alias, str) and alias in routes and names.count(alias) == 1,
             "declaration",
-            f"第 {n} 次请求声明了 {_short(alias)}：它不是 服务名__原名 的别名，或者重复了",
+            t("grading_judge.check_request.4", n=n, alias=_short(alias)),
         )
         tool = routes[str(alias)][1]
         _need(
             same(entry.get("parameters"), tool.get("inputSchema")),
             "declaration",
-            f"第 {n} 次请求里 {alias} 的 parameters 与服务 tools/list 给出的 inputSchema 不同："
-            "规则要原样搬过去，不增不减、不改",
+            t("grading_judge.check_request.5", n=n, alias=alias),
         )
         _need(
             entry.get("strict") is False,
             "declaration",
-            f"第 {n} 次请求里 {alias} 的 strict 是 {_short(entry.get('strict'))}：要明确写 false",
+            t("grading_judge.check_request.6", n=n, alias=alias, value=_short(entry.get("strict"))),
         )
         _need(
             not tool.get("description") or entry.get("description") == tool.get("description"),
             "declaration",
-            f"第 {n} 次请求里 {alias} 的 description 不是服务给的说明：模型靠它选工具",
+            t("grading_judge.check_request.7", n=n, alias=alias),
         )
     choice = body.get("tool_choice", "auto")
     _need(
         choice == "auto",
         "tool_choice",
-        f"第 {n} 次请求的 tool_choice 是 {_short(choice)}：应用不替模型决定调不调工具，"
-        "省略它或写 auto（required 让模型永远答不了，none 让它读不了文件）",
+        t("grading_judge.check_request.1", n=n, choice=_short(choice)),
     )
     items = input_items(body)
-    _need(items is not None, "context", f"第 {n} 次请求的 input 不是数组：{_short(body.get('input'))}")
+    _need(
+        items is not None, "context", t("grading_judge.check_request.2", n=n, value=_short(body.get("input")))
+    )
     assert items is not None
     if before is None:
-        users = [t for t in (user_text(i) for i in items) if t is not None]
+        users = [u for u in (user_text(i) for i in items) if u is not None]
         _need(
             users == [case.task],
             "task",
-            f"第 1 次请求的 input 里用户任务应当就是收到的 task {_short(case.task, 40)}，"
-            f"得到 {_short(users)}",
+            t("grading_judge.check_request.8", task=_short(case.task, 40), users=_short(users)),
         )
         return
     _check_context(routes, before, items)
@@ -169,7 +171,7 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject]) -> No
     _need(
         same(items[: len(earlier)], earlier),
         "context",
-        f"第 {n} 次请求没有原样保留第 {n - 1} 次请求的 input：用户任务或前面的上下文丢了、被改了",
+        t("grading_judge.check_context.1", n=n, n2=n - 1),
     )
     rest = items[len(earlier) :]
     given = {json.dumps(i.get("id")) for i in objects(_output_of(before))}
@@ -179,7 +181,7 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject]) -> No
         _need(
             kept and all(same(kept[0].get(k), call.get(k)) for k in ("name", "arguments")),
             "context",
-            f"第 {n} 次请求丢了或改了原调用 {call.get('call_id')}：input 里要原样接上模型这一轮的输出项",
+            t("grading_judge.check_context.2", n=n, value=call.get("call_id")),
         )
     for item in rest:
         kind = item.get("type")
@@ -191,7 +193,7 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject]) -> No
                 and (json.dumps(item.get("id")) in given or item.get("role") == "assistant")
             ),
             "context",
-            f"第 {n} 次请求里多了一项 {_short(item)}：新接上的只能是模型这一轮的输出项和工具反馈",
+            t("grading_judge.check_context.3", n=n, item=_short(item)),
         )
     _check_feedback(routes, before, [i for i in rest if i.get("type") == OUTPUT], n)
 
@@ -208,8 +210,12 @@ def _check_feedback(routes: Routes, rnd: Round, outputs: list[JSONObject], n: in
         _need(
             out.get("call_id") in call_ids,
             "ids",
-            f"第 {n} 次请求里有一个反馈的 call_id 是 {_short(out.get('call_id'))}，模型没有这样的调用："
-            f"反馈对不回原调用（模型的 call_id 是 {_short(call_ids)}）",
+            t(
+                "grading_judge.check_feedback.1",
+                n=n,
+                value=_short(out.get("call_id")),
+                call_ids=_short(call_ids),
+            ),
         )
     served = _pair(routes, rnd)
     for call in rnd.calls:
@@ -217,8 +223,7 @@ def _check_feedback(routes: Routes, rnd: Round, outputs: list[JSONObject], n: in
         _need(
             len(mine) == 1,
             "ids",
-            f"调用 {call.get('call_id')} 在第 {n} 次请求里有 {len(mine)} 个反馈：每个调用要有且只有一个"
-            "function_call_output，call_id 就是它的 call_id",
+            t("grading_judge.check_feedback.2", value=call.get("call_id"), n=n, mine=len(mine)),
         )
         problem = check_output(call, mine[0], served.get(str(call.get("call_id"))), routes)
         if problem is not None:
@@ -233,9 +238,12 @@ def _check_ids(rnd: Round, order: list[tuple[str, JSONObject]]) -> None:
         _need(
             not earlier,
             "id_reused",
-            f"JSON-RPC id {key} 在服务 {exchange.service} 的连接上已经用过（"
-            f"{_short(earlier[0].get('method'))}）："
-            "每个请求都要有新的 id，否则回答对不回请求"
+            t(
+                "grading_judge.check_ids.1",
+                the_key=key,
+                service=exchange.service,
+                value=_short(earlier[0].get("method")),
+            )
             if earlier
             else "",
         )
@@ -260,7 +268,7 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
     from lessons_lib.course.grading_feedback import crash_problem, tool_texts
 
     if not all_rounds:
-        raise _Broken(*crash_problem(record, None) or ("request", "你的循环一次模型请求也没有发出"))
+        raise _Broken(*crash_problem(record, None) or ("request", t("grading_judge.check_end.7")))
     last = all_rounds[-1]
     answer = record.answer
     if last.calls and last.n >= case.max_rounds:  # stopped at the limit: say so
@@ -270,8 +278,7 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
         _need(
             isinstance(answer, str) and answer.strip() and answer not in tool_texts(all_rounds),
             "stop_message",
-            f"循环在 max_rounds={case.max_rounds} 轮后停下了，但返回的是 {_short(answer)}："
-            "到达上限时要返回一句说明，告诉用户没有得到回答",
+            t("grading_judge.check_end.2", max_rounds=case.max_rounds, answer=_short(answer)),
         )
         return
     crash = crash_problem(record, last)
@@ -284,30 +291,30 @@ def _check_end(case: Case, routes: Routes, all_rounds: list[Round], record: RunR
         _need(
             not broken,
             broken[0] if broken else "",
-            f"模型第 {last.n} 轮有一个坏的调用，你的循环就此停下，返回了 {_short(answer)}："
-            "坏的调用作为失败反馈交回模型，循环继续",
+            t("grading_judge.check_end.3", n=last.n, answer=_short(answer)),
         )
         _need(
             last.sent or not any(classify_call(c, routes)[0] == "run" for c in last.calls),
             "unexecuted",
-            f"模型第 {last.n} 轮给了 {len(last.calls)} 个 function_call，你的循环一个也没有执行就返回了 "
-            f"{_short(answer, 40)}：调用要按 type 找出来，逐个执行",
+            t("grading_judge.check_end.4", n=last.n, calls=len(last.calls), answer=_short(answer, 40)),
         )
         _need(
             not (isinstance(answer, str) and answer.strip() and answer not in tool_texts(all_rounds)),
             "round_limit",
-            f"模型还在要求调用工具，你的循环只问了 {last.n} 轮就停下了（max_rounds={case.max_rounds}）："
-            "上限之前都要把反馈交回模型、再问一次",
+            t("grading_judge.check_end.5", n=last.n, max_rounds=case.max_rounds),
         )
         raise _Broken(
             "next_input",
-            f"模型第 {last.n} 轮给了 {len(last.calls)} 个调用，"
-            f"你的循环没有把反馈交回模型（没有第 {last.n + 1} 次请求），"
-            f"返回了 {_short(answer)}：展示给用户的应当是模型读了反馈之后的回答",
+            t(
+                "grading_judge.check_end.6",
+                n=last.n,
+                calls=len(last.calls),
+                n2=last.n + 1,
+                answer=_short(answer),
+            ),
         )
     _need(
         answer == last.text,
         "answer",
-        f"模型最后答的是 {_short(last.text, 40)}，"
-        f"你的循环返回的是 {_short(answer, 40)}：要把模型的回答原样交给用户",
+        t("grading_judge.check_end.1", text=_short(last.text, 40), answer=_short(answer, 40)),
     )

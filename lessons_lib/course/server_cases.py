@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 TOOL: Final = "search_notes"
 LOGICAL_ROOT: Final = "/workspace"
@@ -28,6 +29,8 @@ SECRET: Final = "SECRET-7f3a"
 PLAN: Final = "plan.txt"
 DIARY: Final = "日记.md"
 TODO: Final = "sub/todo.txt"
+GINKGO: Final = "银杏"
+"""The Chinese word lesson 12 searches for (data: the diary holds it)."""
 BIG: Final = "big.log"
 BINARY: Final = "logo.bin"
 LINK: Final = "link.txt"
@@ -109,7 +112,7 @@ def asks(hidden: Hidden) -> list[Ask]:
     return [
         Ask("list", "tools/list"),
         search("finds", {"query": "deadline"}),
-        search("non_ascii", {"query": "银杏", "limit": 5}),
+        search("non_ascii", {"query": GINKGO, "limit": 5}),
         search("folder", {"query": "deadline", "path": "/workspace/sub"}),
         search("limit_3", {"query": "TODO", "limit": 3}),
         search("limit_default", {"query": "TODO"}),
@@ -124,7 +127,7 @@ def asks(hidden: Hidden) -> list[Ask]:
         search("big_line", {"query": "HUGE"}),
         search("binary", {"query": "BINARYWORD"}),
         search("unknown", {"query": "TODO"}, tool="delete_notes"),
-        search("after", {"query": "银杏"}),
+        search("after", {"query": GINKGO}),
     ]
 
 
@@ -132,23 +135,23 @@ SCHEMA_ACCEPTS: Final[tuple[JSONObject, ...]] = (
     {"query": "deadline"},
     {"query": "deadline", "limit": 1},
     {"query": "deadline", "limit": 20},
-    {"query": "银杏", "path": "/workspace/sub"},
+    {"query": GINKGO, "path": "/workspace/sub"},
 )
 SCHEMA_REJECTS: Final[tuple[tuple[JSONObject, str], ...]] = (
-    ({}, "没有 query"),
-    ({"query": 5}, "query 是数字"),
-    ({"query": ""}, "query 是空字符串"),
-    ({"query": "deadline", "limit": "5"}, "limit 是字符串"),
-    ({"query": "deadline", "limit": 2.5}, "limit 是小数"),
-    ({"query": "deadline", "limit": 0}, "limit 为 0"),
-    ({"query": "deadline", "limit": 21}, "limit 为 21"),
+    ({}, "server_cases.reject.no_query"),
+    ({"query": 5}, "server_cases.reject.query_number"),
+    ({"query": ""}, "server_cases.reject.query_empty"),
+    ({"query": "deadline", "limit": "5"}, "server_cases.reject.limit_string"),
+    ({"query": "deadline", "limit": 2.5}, "server_cases.reject.limit_fraction"),
+    ({"query": "deadline", "limit": 0}, "server_cases.reject.limit_zero"),
+    ({"query": "deadline", "limit": 21}, "server_cases.reject.limit_21"),
 )
 BAD_FIELDS: Final = {
-    "bad_missing": ("query", "没有 query"),
-    "bad_type": ("query", "query 是数字 5"),
-    "bad_blank": ("query", "query 只有空格"),
-    "bad_zero": ("limit", "limit 为 0"),
-    "bad_big": ("limit", "limit 为 21"),
+    "bad_missing": ("query", "server_cases.bad.no_query"),
+    "bad_type": ("query", "server_cases.bad.query_number"),
+    "bad_blank": ("query", "server_cases.bad.query_blank"),
+    "bad_zero": ("limit", "server_cases.bad.limit_zero"),
+    "bad_big": ("limit", "server_cases.bad.limit_21"),
 }
 
 
@@ -171,12 +174,15 @@ def json_equal(text: object, data: JSONObject) -> bool:
 def invalid(instance: object, schema: object) -> str | None:
     """The first validation error of ``instance`` under a JSON Schema (2020-12 unless it says)."""
     if not isinstance(schema, dict):
-        return "没有这份 schema"
+        return t("server_cases.no_schema")
     checker = _validator(json.dumps(schema, sort_keys=True))
     if isinstance(checker, str):
-        return checker
+        return t("server_cases.bad_schema", message=checker)
     error = next(iter(checker.iter_errors(instance)), None)
-    return None if error is None else f"{'/'.join(map(str, error.absolute_path)) or '顶层'}：{error.message}"
+    if error is None:
+        return None
+    where = "/".join(map(str, error.absolute_path)) or t("server_cases.top_level")
+    return t("server_cases.invalid", where=where, message=error.message)
 
 
 @functools.lru_cache(maxsize=64)
@@ -189,7 +195,7 @@ def _validator(schema_text: str) -> Any:
     try:
         cls.check_schema(schema)
     except exceptions.SchemaError as exc:
-        return f"schema 本身不合法：{exc.message}"
+        return str(exc.message)  # the words around it are added at use: the language may change
     return cls(schema)
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.messages import t
 from lessons_lib.course.grading import CaseResult, GradeReport
 from lessons_lib.course.server_cases import Hidden, asks, build_hidden
 from lessons_lib.course.server_judges import EXPECTATIONS, Seen
@@ -25,9 +26,10 @@ from lessons_lib.course.server_judges import EXPECTATIONS, Seen
 if TYPE_CHECKING:
     from lessons_lib.engine.server_probe import Probe
 
-TITLE: Final = "MCP 服务评分（真实 JSON-RPC 帧，官方客户端）"
-PASS_TEXT: Final = "通过：你的服务在全部 {n} 项检查里都符合约定，包括你没见过的文件和请求。"
-HINT_UNFINISHED: Final = "把 build_notes_server 里标着 ... 的空白换成你的代码，再运行"
+TITLE: Final = "server_grading.title"
+"""The catalogue keys of the report's title, its pass line and the hint on an unfinished blank."""
+PASS_TEXT: Final = "server_grading.passed"
+HINT_UNFINISHED: Final = "server_grading.unfinished"
 
 
 class ServerInputError(ValueError):
@@ -48,7 +50,7 @@ class ServerReport(GradeReport):
 
     stderr: str = ""
     """What the server wrote to stderr (stdio only): its log, where a log belongs."""
-    title: str = TITLE
+    title: str = field(default_factory=lambda: t(TITLE))
 
     @property
     def key(self) -> str | None:
@@ -68,11 +70,11 @@ def judge(seen: Seen) -> ServerReport:
     for exp in EXPECTATIONS:
         problem = exp.check(seen)
         if problem is not None:
-            message = f"第一个不符合的约定是「{exp.title}」：{problem}"
+            message = t("server_grading.judge.1", title=exp.title, problem=problem)
             checked = (*done, Checked(exp.key, exp.title, False))
             return ServerReport(False, message, None, exp.key, exp.hint, checked, stderr=seen.stderr)
         done.append(Checked(exp.key, exp.title, True))
-    return ServerReport(True, PASS_TEXT.format(n=len(done)), cases=tuple(done), stderr=seen.stderr)
+    return ServerReport(True, t(PASS_TEXT, n=len(done)), cases=tuple(done), stderr=seen.stderr)
 
 
 async def _collect(
@@ -111,9 +113,11 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
     from lessons_lib.engine.server_probe import memory_probe, quiet_logging
 
     if not callable(build):
-        return ServerReport(False, f"要评分的应当是一个函数，收到的是 {type(build).__name__}", link="start")
+        return ServerReport(
+            False, t("server_grading.grade_server.1", type_name=type(build).__name__), link="start"
+        )
     if has_blank(build):
-        return ServerReport(False, BLANK_TEXT, link="unfinished", hint=HINT_UNFINISHED)
+        return ServerReport(False, BLANK_TEXT, link="unfinished", hint=t(HINT_UNFINISHED))
     with tempfile.TemporaryDirectory() as tmp:
         hidden = build_hidden(Path(tmp))
         try:
@@ -121,7 +125,10 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
                 server = build(hidden.root)
         except Exception as exc:  # noqa: BLE001  (the learner's code)
             seen = Seen(
-                hidden, failed_start=f"build_notes_server 抛出了 {type(exc).__name__}: {_first_line(exc)}"
+                hidden,
+                failed_start=t(
+                    "server_grading.grade_server.2", type_name=type(exc).__name__, exc=_first_line(exc)
+                ),
             )
             return judge(seen)
 

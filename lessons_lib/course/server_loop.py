@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import WORKSPACE_DIR
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def notes_service(build: Callable[[Path], object], root: Path | None = None) -> 
 
     def factory(name: str) -> Any:  # a low-level mcp.server.Server
         if has_blank(build):
-            raise ValueError(f"build_notes_server {UNFINISHED}：先把上面练习里的 ... 换成你的代码")
+            raise ValueError(t("server_loop.factory.1", UNFINISHED=UNFINISHED))
         with quiet_logging():
             return lowlevel(build(root or WORKSPACE_DIR))
 
