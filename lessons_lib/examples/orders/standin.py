@@ -30,8 +30,9 @@ import httpx2
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.engine.offline_model import OfflineModel, _error, _response
+from lessons_lib.engine.offline_model import OfflineModel
 from lessons_lib.engine.standin_calls import function_calls
+from lessons_lib.engine.standin_shapes import error_reply, response_body
 from lessons_lib.examples.orders.wiretext import BOUGHT as _BOUGHT
 from lessons_lib.examples.orders.wiretext import ORDER_TOKEN as _ORDER_TOKEN
 from lessons_lib.examples.orders.wiretext import POLICY_WORDS, TRACK_WORDS, WRITE_WORD
@@ -72,7 +73,7 @@ class OrdersModel(OfflineModel):
         if self.failed_http < self.quirks.fail_http_after_write and _has_write_result(body):
             self.failed_http += 1
             self.turns += 1
-            return _error(request, 503, "the offline stand-in plays an overloaded model API (injected)")
+            return error_reply(request, 503, "the offline stand-in plays an overloaded model API (injected)")
         return await super().handle_async_request(request)
 
     def respond(self, body: JSONObject) -> JSONObject:
@@ -82,8 +83,8 @@ class OrdersModel(OfflineModel):
         if not isinstance(output, str) and body.get("parallel_tool_calls") is False:
             output = output[:1]  # the request allows one call per reply: the rest wait a round
         if isinstance(output, str):
-            return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
-        return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, output))
+            return response_body(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
+        return response_body(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, output))
 
 
 def plan(
