@@ -147,7 +147,7 @@ _EXPORTS: dict[str, str] = {
     "run_order_scenario": "lessons_lib.examples.orders.lab",
     "ledger_table": "lessons_lib.examples.orders.lab",
     "TRACK": "lessons_lib.examples.orders.lab",
-    "INVESTIGATE": "lessons_lib.examples.orders.lab",
+    "INVESTIGATE": "lessons_lib.examples.orders.wiretext",
     "execute_sql_demo": "lessons_lib.examples.orders.lab",
     "acceptance_matrix": "lessons_lib.examples.orders.acceptance",
     "rejecting_values": "lessons_lib.examples.orders.acceptance",

@@ -35,6 +35,7 @@ from lessons_lib.engine.standin_rules import (
     first_answer,
     no_tools_text,
 )
+from lessons_lib.engine.standin_shapes import error_reply, response_body
 
 LABEL: Final = zh("models.offline_label")
 """The Chinese label, for older imports; ``offline_setting`` labels a run in the current language."""
@@ -120,33 +121,12 @@ def _user_text(items: list[JSONObject]) -> str:
 
 
 def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONObject:
-    return {
-        "id": resp_id,
-        "object": "response",
-        "created_at": 0,
-        "status": "completed",
-        "error": None,
-        "incomplete_details": None,
-        "instructions": body.get("instructions"),
-        "max_output_tokens": None,
-        "model": body.get("model", ""),
-        "output": [*output],
-        "parallel_tool_calls": True,
-        "previous_response_id": None,
-        "reasoning": {"effort": None, "summary": None},
-        "store": body.get("store", True) is not False,  # the real API stores unless told not to
-        "temperature": 1.0,
-        "text": {"format": {"type": "text"}},
-        "tool_choice": body.get("tool_choice", "auto"),
-        "tools": body.get("tools", []),
-        "top_p": 1.0,
-        "truncation": "disabled",
-        "metadata": {},
-    }
+    """:func:`~lessons_lib.engine.standin_shapes.response_body`, under its older private name."""
+    return response_body(resp_id, body, output)
 
 
 def _error(
     request: httpx2.Request, status: int, message: str, param: str | None = None, code: str | None = None
 ) -> httpx2.Response:
-    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
-    return httpx2.Response(status, json={"error": error}, request=request)
+    """:func:`~lessons_lib.engine.standin_shapes.error_reply`, under its older private name."""
+    return error_reply(request, status, message, param, code)

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, html_table, markup, soft_breaks
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.wiretext import VALID_NOTE
 
 if TYPE_CHECKING:
     from hypothesis import settings
@@ -35,7 +37,7 @@ VALID: Final[dict[str, JSONObject]] = {
     "create_investigation": {
         "order_id": "O-1042",
         "reason": "delayed",
-        "note": "物流停滞三天",
+        "note": VALID_NOTE,
         "idempotency_key": "inv-O-1042-delayed",
     },
 }
@@ -131,14 +133,21 @@ class AcceptanceMatrix(Displayable):
     cases: tuple[Case, ...]
     unchanged: bool
 
-    HEADERS: ClassVar[tuple[str, ...]] = ("用例", "工具", "参数", "应当", "实际", "服务的说明")
+    HEADER_KEYS: ClassVar[tuple[str, ...]] = tuple(
+        f"orders_acceptance.head.{k}" for k in ("case", "tool", "arguments", "expect", "got", "message")
+    )
+
+    @property
+    def headers(self) -> tuple[str, ...]:
+        """The column headings in the current language."""
+        return tuple(t(k) for k in self.HEADER_KEYS)
 
     @property
     def ok(self) -> bool:
         return self.unchanged and all(c.holds for c in self.cases)
 
     def _rows(self) -> list[tuple[str, ...]]:
-        want = {"refused": "拒绝", "ok": "接受"}
+        want = {"refused": t("orders_acceptance.refused"), "ok": t("orders_acceptance.accepted")}
         return [
             (
                 c.case,
@@ -152,8 +161,8 @@ class AcceptanceMatrix(Displayable):
         ]
 
     def text(self) -> str:
-        lines = [" | ".join(self.HEADERS)] + [" | ".join(r) for r in self._rows()]
-        lines.append(f"被拒绝的调用之后数据库没有变化：{self.unchanged}")
+        lines = [" | ".join(self.headers)] + [" | ".join(r) for r in self._rows()]
+        lines.append(t("orders_acceptance.unchanged", unchanged=self.unchanged))
         return "\n".join(lines)
 
     def repr_args(self) -> str:
@@ -178,40 +187,70 @@ class AcceptanceMatrix(Displayable):
                     said,
                 ]
             )
-        note = f"<p>被拒绝的调用之后数据库没有变化：{self.unchanged}</p>"
+        note = f"<p>{t('orders_acceptance.unchanged', unchanged=self.unchanged)}</p>"
         style = "border-collapse:collapse;font-size:12px"
-        return html_table(self.HEADERS, rows, css_class="lessons-acceptance", style=style) + note
+        return html_table(self.headers, rows, css_class="lessons-acceptance", style=style) + note
 
 
 def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, str]]:
     """(case, tool, arguments, expect) for every row; refusals generated from the schemas."""
     rows: list[tuple[str, str, JSONObject, str]] = [
-        ("合法输入", tool, dict(args), "ok") for tool, args in VALID.items() if tool != "create_investigation"
+        (t("orders_acceptance.case.valid"), tool, dict(args), "ok")
+        for tool, args in VALID.items()
+        if tool != "create_investigation"
     ]
-    rows.append(("缺失字段", "get_order", {}, "refused"))
+    rows.append((t("orders_acceptance.case.missing"), "get_order", {}, "refused"))
     props: list[JSON] = list(_properties(schemas["get_order"]))
     # a field name the schema does not list: a short lowercase word outside its properties
     extra = _find({"type": "string", "pattern": "^[a-z]{4,8}$", "not": {"enum": props}})
-    rows.append(("额外字段", "get_order", {**VALID["get_order"], str(extra): True}, "refused"))
+    rows.append(
+        (t("orders_acceptance.case.extra"), "get_order", {**VALID["get_order"], str(extra): True}, "refused")
+    )
     for tool in ("get_order", "search_delivery_policy", "create_investigation"):
         for name, bad in rejecting_values(schemas[tool]).items():
-            rows.append((f"违反规则的值：{name}", tool, {**VALID[tool], name: bad}, "refused"))
-    rows.append(("订单号里夹带 SQL", "get_order", {"order_id": "O-1042' OR '1'='1"}, "refused"))
+            rows.append(
+                (
+                    t("orders_acceptance.case.bad_value", name=name),
+                    tool,
+                    {**VALID[tool], name: bad},
+                    "refused",
+                )
+            )
+    rows.append((t("orders_acceptance.case.sql"), "get_order", {"order_id": "O-1042' OR '1'='1"}, "refused"))
     # seed 001's 超长结果: a result is bounded by the declaration (at most 5 items a page, then a flag)
     rows.append(
         (
-            "超长结果：要一百万条",
+            t("orders_acceptance.case.too_many"),
             "search_delivery_policy",
             {"topic": "delay", "page_size": 1_000_000},
             "refused",
         )
     )
-    rows.append(("超长结果：取满一页", "search_delivery_policy", {"topic": "delay", "page_size": 5}, "ok"))
-    rows.append(("分页：第 1 页", "search_delivery_policy", {"topic": "delay", "page_size": 2}, "ok"))
     rows.append(
-        ("分页：第 2 页", "search_delivery_policy", {"topic": "delay", "page_size": 2, "page": 2}, "ok")
+        (
+            t("orders_acceptance.case.full_page"),
+            "search_delivery_policy",
+            {"topic": "delay", "page_size": 5},
+            "ok",
+        )
     )
-    rows.append(("别人的订单", "get_order", {"order_id": "O-1050"}, "refused"))
+    rows.append(
+        (
+            t("orders_acceptance.case.page_1"),
+            "search_delivery_policy",
+            {"topic": "delay", "page_size": 2},
+            "ok",
+        )
+    )
+    rows.append(
+        (
+            t("orders_acceptance.case.page_2"),
+            "search_delivery_policy",
+            {"topic": "delay", "page_size": 2, "page": 2},
+            "ok",
+        )
+    )
+    rows.append((t("orders_acceptance.case.not_yours"), "get_order", {"order_id": "O-1050"}, "refused"))
     return rows
 
 
@@ -232,7 +271,9 @@ def acceptance_matrix(db_path: str | Path | None = None) -> AcceptanceMatrix:
         unchanged = od.dump(conn) == before
         od.set_access(conn, desk.customer_id, "revoked")
     result, _ = desk.call("get_order", VALID["get_order"])
-    cases.append(_case("权限撤销", "get_order", VALID["get_order"], "refused", result))
+    cases.append(
+        _case(t("orders_acceptance.case.revoked"), "get_order", VALID["get_order"], "refused", result)
+    )
     with closing(od.connect(path)) as conn:
         od.set_access(conn, desk.customer_id, "active")
     return AcceptanceMatrix(tuple(cases), unchanged)
@@ -243,9 +284,11 @@ def _case(case: str, tool: str, args: JSONObject, expect: str, result: JSONObjec
     got = str(error.get("code") or result.get("status"))
     if result.get("paging"):
         truncated, next_page = get_in(result, "paging", "truncated"), get_in(result, "paging", "next_page")
-        message = f"truncated={truncated}, next_page={next_page}, {len(objects(result.get('items')))} 条"
+        message = f"truncated={truncated}, next_page={next_page}, " + t(
+            "orders_acceptance.items", n=len(objects(result.get("items")))
+        )
     else:
-        message = str(error.get("message", "")) or "接受"
+        message = str(error.get("message", "")) or t("orders_acceptance.accepted")
     return Case(case, tool, args, expect, got, message)
 
 

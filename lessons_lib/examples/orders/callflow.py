@@ -17,6 +17,7 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.glossary import STATUSES
 from lessons_lib.core.jsonvalue import get_in
+from lessons_lib.core.messages import t
 from lessons_lib.core.tracetypes import DEFAULT_API
 from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
@@ -63,13 +64,13 @@ def call_flow(trace: object) -> Diagram:
     rows = ledger(trace)
     labels = [e.get("label", "") for e in q.events(trace)]
     g = digraph("callflow", rankdir="TB", nodesep="0.25", ranksep="0.3", pad="0.2")
-    text = ["图：每轮的调用（并排 = 同一轮、同时执行；虚线 = 依赖上一轮的结果）"]
+    text = [t("orders_callflow.title")]
     prev = "start"
-    box(g, "start", "用户任务", fillcolor="#F2F2F2")
+    box(g, "start", t("orders_callflow.task"), fillcolor="#F2F2F2")
     for k in sorted({r.round for r in rows}):
         mine = [(n, r) for n, r in enumerate(rows) if r.round == k]
         head = f"r{k}"
-        box(g, head, f"response_{k}：模型提出 {len(mine)} 个调用", fillcolor="#F2F2F2")
+        box(g, head, t("orders_callflow.response", k=k, n=len(mine)), fillcolor="#F2F2F2")
         g.edge(prev, head)
         for n, r in mine:
             shown = r.arguments if len(r.arguments) <= 44 else r.arguments[:42] + "…"
@@ -78,17 +79,18 @@ def call_flow(trace: object) -> Diagram:
             g.edge(head, f"c{n}")
         same_rank(g, [f"c{n}" for n, _ in mine])
         back = f"f{k}"
-        note = "（这次请求失败：HTTP 错误，应用重新发问）" if f"http_error_{k + 1}" in labels else ""
-        box(g, back, f"request_{k + 1}：{len(mine)} 个输出，按 call_id 配对{note}", fillcolor="#F2F2F2")
+        note = t("orders_callflow.http_error") if f"http_error_{k + 1}" in labels else ""
+        box(g, back, t("orders_callflow.request", k=k + 1, n=len(mine), note=note), fillcolor="#F2F2F2")
         for n, _ in mine:
             g.edge(f"c{n}", back)
-        text.append(f"第 {k} 轮：" + "，".join(f"{r.alias}({r.arguments}) → {r.status}" for _, r in mine))
+        calls = t("orders_callflow.sep").join(f"{r.alias}({r.arguments}) → {r.status}" for _, r in mine)
+        text.append(t("orders_callflow.round", k=k) + calls)
         prev = back
-    box(g, "answer", "答复", fillcolor="#F2F2F2")
+    box(g, "answer", t("orders_callflow.answer"), fillcolor="#F2F2F2")
     g.edge(prev, "answer")
     for i, j, value in _dependencies(trace, rows):
         g.edge(
             f"c{i}", f"c{j}", label=edge_label(value), style="dashed", color="#1565C0", fontcolor="#1565C0"
         )
-        text.append(f"依赖：{rows[j].call_id} 用到了 {rows[i].call_id} 的结果里的 {value}")
+        text.append(t("orders_callflow.depends", later=rows[j].call_id, earlier=rows[i].call_id, value=value))
     return Diagram("callflow", g.source, "\n".join(text))

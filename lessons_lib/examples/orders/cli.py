@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.messages import t
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.examples.orders.lab import scenario, scenario_names
@@ -59,14 +61,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(trace.to_json(), end="")
     else:
-        print(f"场景 {args.scenario}：{scenario(args.scenario).title}")
-        print(f"任务：{trace.task}")
-        print(f"结果：{outcome_text(trace.outcome)}")
-        print(f"答复：{trace.answer}")
-        print("\n调用台账：")
+        print(t("orders_cli.scenario", name=args.scenario, title=scenario(args.scenario).title))
+        print(t("orders_cli.task", task=trace.task))
+        print(t("orders_cli.outcome", outcome=outcome_text(trace.outcome)))
+        print(t("orders_cli.answer", answer=trace.answer))
+        print("\n" + t("orders_cli.ledger"))
         print(ledger_table(trace).text())
-        print(f"\n订单 O-1042 的调查单行数：{run.rows('O-1042')}")
-        print("多调用核对：" + ("全部配对" if not problems else "；".join(problems)))
+        print("\n" + t("orders_cli.rows", order_id="O-1042", rows=run.rows("O-1042")))
+        checked = t("orders_cli.all_paired") if not problems else t("orders_cli.sep").join(problems)
+        print(t("orders_cli.checks") + checked)
     return 0 if trace.outcome["status"] == "answered" and not problems else 1
 
 

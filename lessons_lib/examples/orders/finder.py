@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.rules import SESSION_CUSTOMER
+from lessons_lib.examples.orders.wiretext import FIND_TASK
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from lessons_lib.examples.orders.run import OrdersRun
 
 FINDER: Final = "finder"
-FIND_TASK: Final = "我买的键盘到哪了？"
+
 MIN_RATIO: Final = 0.5
 FIND_ORDERS: Final[dict[str, Any]] = {
     "name": "find_orders",

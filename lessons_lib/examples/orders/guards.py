@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from lessons_lib.core.echo import short
+from lessons_lib.core.messages import t
 
 SYSTEM_RULES: Final = (
     "你是订单客服助手，可以调用订单台工具完成任务。\n"
@@ -25,7 +26,10 @@ SYSTEM_RULES: Final = (
 )
 """Seed 003's system-prompt rules, for the order desk: instructions a model may still break."""
 
-FALLBACK: Final = "抱歉，这个请求现在无法完成（已达到应用设定的上限）。请稍后再试，或联系人工客服。"
+
+def fallback_text() -> str:
+    """The application's own answer when a limit is reached, in the current language."""
+    return t("orders_guards.fallback")
 
 
 @dataclass(frozen=True)
@@ -44,12 +48,13 @@ class ConfirmRequest:
         Each value is quoted (JSON) so that a note with a comma or a line break cannot pass for
         two arguments; a value longer than the desk accepts is cut (with its length).
         """
-        args = "，".join(
+        args = t("orders_guards.sep").join(
             f"{k}={short(json.dumps(v, ensure_ascii=False), 200)}" for k, v in self.arguments.items()
         )
-        claims = "，".join(f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint"))
-        ask = f"将执行写操作 {self.alias}（{args}）。确认吗？[是/否]"
-        return f"{ask}\n（服务自称：{claims}；这只是提示，应用不据此放行）"
+        claims = t("orders_guards.sep").join(
+            f"{k}={v}" for k, v in sorted(self.hints.items()) if k.endswith("Hint")
+        )
+        return t("orders_guards.question", alias=self.alias, args=args, claims=claims)
 
 
 Confirm = Callable[[ConfirmRequest], bool]
@@ -68,7 +73,7 @@ class Guards:
     tool_retries: int = 1
     model_retries: int = 1
     total_timeout: float = 30.0
-    fallback: str = FALLBACK
+    fallback: str = field(default_factory=fallback_text)
 
 
 def as_confirm(confirm: Confirm | bool | None) -> Confirm:

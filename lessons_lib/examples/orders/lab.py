@@ -16,12 +16,24 @@ from typing import Any, ClassVar, Final
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, code, html_table, pre
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import Trace
+from lessons_lib.examples.orders.wiretext import (
+    EXECUTE_SQL_DESCRIPTION,
+    HOSTILE,
+    INVESTIGATE,
+    NO_ID,
+    POLICY,
+    STATUS,
+    THREE,
+    TWO_WRITES,
+    UNKNOWN,
+    WHERE,
+)
 
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
-THREE: Final = "订单 O-1042 和 O-1043 是什么状态？延误政策是什么？"
-INVESTIGATE: Final = "订单 O-1042 延误三天了，请帮我创建延误调查单。"
-TWO_WRITES: Final = "订单 O-1042 延误三天了，外包装还破损了，请帮我创建调查单。"
+"""A user's task (Chinese in both editions, like the others in ``wiretext.py``); defined here
+because other modules import it from here."""
 
 
 @dataclass(frozen=True)
@@ -29,9 +41,15 @@ class OrderScenario:
     """One named run of the order desk: what the user asks and what is set up around it."""
 
     name: str
-    title: str
+    title_key: str
+    """The catalogue key of what the scenario shows (``orders_lab.scenario.<name>``)."""
     task: str
     options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        """What the scenario shows, in the current language."""
+        return t(self.title_key)
 
 
 def _scenarios() -> dict[str, OrderScenario]:
@@ -40,19 +58,19 @@ def _scenarios() -> dict[str, OrderScenario]:
 
     slow = {"desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}}
     listed = [
-        OrderScenario("parallel", "一轮两个并行调用，随后一个依赖调用", TRACK),
-        OrderScenario("sequential", "关掉并行：每轮只提一个调用", TRACK, {"parallel": False}),
-        OrderScenario("investigate", "写操作：先确认，用户同意后才建单", INVESTIGATE, {"confirm": True}),
-        OrderScenario("declined", "写操作：用户拒绝，什么也没写", INVESTIGATE, {"confirm": False}),
+        OrderScenario("parallel", "orders_lab.scenario.parallel", TRACK),
+        OrderScenario("sequential", "orders_lab.scenario.sequential", TRACK, {"parallel": False}),
+        OrderScenario("investigate", "orders_lab.scenario.investigate", INVESTIGATE, {"confirm": True}),
+        OrderScenario("declined", "orders_lab.scenario.declined", INVESTIGATE, {"confirm": False}),
         OrderScenario(
             "two_writes",
-            "一轮里两个写同一张订单的调用：应用只放行第一个，第二个作为冲突退回",
+            "orders_lab.scenario.two_writes",
             TWO_WRITES,
             {"confirm": True},
         ),
         OrderScenario(
             "retry",
-            "两层重试：工具层重发同一调用，模型层重问得到新 call_id，幂等键让库里只有一条",
+            "orders_lab.scenario.retry",
             INVESTIGATE,
             {
                 "confirm": True,
@@ -62,30 +80,28 @@ def _scenarios() -> dict[str, OrderScenario]:
         ),
         OrderScenario(
             "retry_no_key",
-            "同样的重试，但工具不声明幂等键：库里多出一条",
+            "orders_lab.scenario.retry_no_key",
             INVESTIGATE,
             {"confirm": True, "quirks": Quirks(fail_http_after_write=1), "desk": {"idempotency_key": False}},
         ),
-        OrderScenario("missing_id", "没有订单号：先问用户，不猜", "我的订单到哪了？"),
+        OrderScenario("missing_id", "orders_lab.scenario.missing_id", NO_ID),
         OrderScenario(
             "invented_id",
-            "替身故意编造订单号：订单台的检查仍然挡住",
-            "我的订单到哪了？",
+            "orders_lab.scenario.invented_id",
+            NO_ID,
             {"quirks": Quirks(invent_order_id=True)},
         ),
         OrderScenario(
             "bad_json",
-            "arguments 不是合法 JSON：作为工具错误退回，模型改正后重发",
-            "订单 O-1042 是什么状态？",
+            "orders_lab.scenario.bad_json",
+            STATUS,
             {"quirks": Quirks(bad_json_once=True)},
         ),
-        OrderScenario(
-            "hostile", "订单号里夹带 SQL：订单台按模式拒绝，数据库不变", "查询订单 O-1042'OR'1'='1 的状态。"
-        ),
+        OrderScenario("hostile", "orders_lab.scenario.hostile", HOSTILE),
         OrderScenario(
             "timeout",
-            "物流查询超时：应用按单个工具的时限放弃，模型给出兜底答复",
-            "订单 O-1042 现在到哪了？",
+            "orders_lab.scenario.timeout",
+            WHERE,
             {
                 "desk": {"delays": {"track_shipment": 1.0}},
                 "guards": Guards(timeouts={"orders__track_shipment": 0.2}),
@@ -93,17 +109,17 @@ def _scenarios() -> dict[str, OrderScenario]:
         ),
         OrderScenario(
             "fault",
-            "工具内部抛异常：变成 isError，不会让应用崩溃",
-            "北区的延误政策是什么？",
+            "orders_lab.scenario.fault",
+            POLICY,
             {"desk": {"faults": frozenset({"search_delivery_policy"})}},
         ),
         OrderScenario(
             "loop",
-            "替身反复重试同一个失败调用：轮次上限截断，应用给出兜底答复",
-            "订单 O-9999 是什么状态？",
+            "orders_lab.scenario.loop",
+            UNKNOWN,
             {"quirks": Quirks(repeat_forever=True), "guards": Guards(max_rounds=3)},
         ),
-        OrderScenario("three_parallel", "一轮三个调用，每个处理 200 ms，并行执行", THREE, slow),
+        OrderScenario("three_parallel", "orders_lab.scenario.three_parallel", THREE, slow),
     ]
     return {s.name: s for s in listed}
 
@@ -138,15 +154,15 @@ class LedgerTable(Displayable):
 
     rows: tuple[LedgerRow, ...]
 
-    HEADERS: ClassVar[tuple[str, ...]] = (
-        "轮次",
-        "call_id",
-        "别名",
-        "规范化参数",
-        "状态",
-        "JSON-RPC id",
-        "结果位置",
+    HEADER_KEYS: ClassVar[tuple[str, ...]] = tuple(
+        f"orders_lab.ledger.{k}"
+        for k in ("round", "call_id", "alias", "arguments", "status", "mcp_id", "result")
     )
+
+    @property
+    def headers(self) -> tuple[str, ...]:
+        """The column headings in the current language."""
+        return tuple(t(k) for k in self.HEADER_KEYS)
 
     def _cells(self) -> list[tuple[str, ...]]:
         return [
@@ -163,7 +179,7 @@ class LedgerTable(Displayable):
         ]
 
     def text(self) -> str:
-        lines = [" | ".join(self.HEADERS)]
+        lines = [" | ".join(self.headers)]
         lines += [" | ".join(c) for c in self._cells()]
         return "\n".join(lines)
 
@@ -183,10 +199,11 @@ class LedgerTable(Displayable):
             ]
             for cells in self._cells()
         ]
+        names = self.headers
         headers: tuple[CellValue, ...] = (
-            Cell(self.HEADERS[0], nowrap=True),
-            *self.HEADERS[1:5],
-            f"{self.HEADERS[5]} / {self.HEADERS[6]}",
+            Cell(names[0], nowrap=True),
+            *names[1:5],
+            f"{names[5]} / {names[6]}",
         )
         return html_table(
             headers, rows, css_class="lessons-ledger", style="border-collapse:collapse;font-size:12px"
@@ -210,14 +227,17 @@ class ScenarioTable(Displayable):
     scenarios: tuple[OrderScenario, ...]
 
     def text(self) -> str:
-        return "\n".join(f"{s.name}：{s.title}（任务：{s.task}）" for s in self.scenarios)
+        return "\n".join(
+            t("orders_lab.scenario_line", name=s.name, title=s.title, task=s.task) for s in self.scenarios
+        )
 
     def repr_args(self) -> str:
         return f"{len(self.scenarios)} scenarios"
 
     def html(self) -> str:
         rows = [(code(s.name), s.title, s.task) for s in self.scenarios]
-        return html_table(("场景", "演示什么", "用户任务"), rows)
+        heads = tuple(t(f"orders_lab.scenarios.{k}") for k in ("name", "shows", "task"))
+        return html_table(heads, rows)
 
 
 def order_scenarios() -> ScenarioTable:
@@ -227,7 +247,7 @@ def order_scenarios() -> ScenarioTable:
 
 EXECUTE_SQL_TOOL: Final[dict[str, Any]] = {
     "name": "execute_sql",
-    "description": "在订单数据库上执行任意 SQL 语句并返回结果。",
+    "description": EXECUTE_SQL_DESCRIPTION,
     "input": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
 }
 """The tool seed 001 and seed 003 warn against, declared only to be compared (lesson 30)."""
@@ -244,10 +264,14 @@ class SqlDemo(Displayable):
 
     def text(self) -> str:
         lost = sorted(set(self.tables_before) - set(self.tables_after))
-        lines = [f"execute_sql 收到：{self.sql}", f"执行前的表：{', '.join(self.tables_before)}"]
-        lines.append(f"执行后的表：{', '.join(self.tables_after)}")
+        lines = [
+            t("orders_lab.sql.got", sql=self.sql),
+            t("orders_lab.sql.before", tables=", ".join(self.tables_before)),
+            t("orders_lab.sql.after", tables=", ".join(self.tables_after)),
+        ]
         lines.append(
-            f"消失的表：{', '.join(lost) or '无'}" + (f"；数据库报错：{self.error}" if self.error else "")
+            t("orders_lab.sql.lost", tables=", ".join(lost) or t("orders_lab.sql.none"))
+            + (t("orders_lab.sql.error", error=self.error) if self.error else "")
         )
         return "\n".join(lines)
 

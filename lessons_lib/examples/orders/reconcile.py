@@ -16,6 +16,7 @@ from pathlib import Path
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.words import say
 
@@ -33,15 +34,14 @@ class KeyLookup(Displayable):
 
     def text(self) -> str:
         if not self.rows:
-            return (
-                f"幂等键 {self.key}：没有按这个键存下的记录（订单台收键时，这说明写入没有发生，"
-                "用同一个键重发是安全的）。"
-            )
+            return t("orders_reconcile.missing", key=self.key)
         row = self.rows[0]
-        return (
-            f"幂等键 {self.key}：已写入，调查单 {row['investigation_id']}（订单 {row['order_id']}，"
-            f"原因 {say(row['reason'])}）。"
-            "不必重发；即使重发，同一个键也只会重放。"
+        return t(
+            "orders_reconcile.written",
+            key=self.key,
+            investigation_id=row["investigation_id"],
+            order_id=row["order_id"],
+            reason=say(row["reason"]),
         )
 
     def repr_args(self) -> str:

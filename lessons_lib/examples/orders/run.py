@@ -44,7 +44,7 @@ from lessons_lib.examples.orders.calllayer import IntentKeys
 from lessons_lib.examples.orders.coordinate import one_write_per_order
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
 from lessons_lib.examples.orders.service import DeskOptions, OrderDesk, build_server
-from lessons_lib.examples.orders.standin import LABEL, OrdersModel, Quirks
+from lessons_lib.examples.orders.standin import OrdersModel, Quirks, label
 from lessons_lib.examples.orders.tools import SERVICE, WRITE_TOOLS
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ async def arun_orders(
         standin=(lambda: standin)
         if standin is not None
         else (lambda: OrdersModel(quirks=quirks or Quirks())),
-        label=LABEL,
+        label=label(),
         finish=write_ledger,
         turn_seconds=turn_seconds,
         screen=screen,

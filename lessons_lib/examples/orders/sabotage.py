@@ -19,6 +19,7 @@ from lessons_lib.checks.ledger import check_calls
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import code, html_table, status
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import LANGUAGES, t, text_in
 
 Edit = Callable[[JSONObject], None]
 
@@ -86,22 +87,36 @@ class CallSabotage:
     """One way to break a many-call trace, and the words its rejection must contain."""
 
     key: str
-    title: str
     base: str
     """Which scenario's trace it breaks: ``parallel`` (two calls in round 1) or ``retry``."""
     edit: Edit
-    expect: str
+
+    @property
+    def title(self) -> str:
+        """What the sabotage does, in the current language (``orders_sabotage.title.<key>``)."""
+        return t(f"orders_sabotage.title.{self.key}")
+
+    @property
+    def expect(self) -> str:
+        """The words of :func:`check_calls` its rejection must contain, in the current language."""
+        return t(f"orders_sabotage.expect.{self.key}")
+
+    def rejects(self, problem: str) -> bool:
+        """Whether a sentence of the checks is this sabotage's: its words in either language.
+
+        The checks speak the notebook's language (``checks/ledger.py``); a sentence still in
+        Chinese in the English edition is matched by the Chinese words.
+        """
+        return any(text_in(lang, f"orders_sabotage.expect.{self.key}") in problem for lang in LANGUAGES)
 
 
 SABOTAGES: Final = (
-    CallSabotage("wrong_pairing", "输出配给了另一个调用", "parallel", _swap_outputs, "的结果"),
-    CallSabotage("missing_output", "少回了一个输出", "parallel", _drop_output, "没有 function_call_output"),
-    CallSabotage("answered_twice", "同一个调用回答两次", "parallel", _answer_twice, "被回答了 2 次"),
-    CallSabotage("phantom_output", "为没发生的调用回输出", "parallel", _invent_output, "从没发出"),
-    CallSabotage(
-        "changed_arguments", "参数在途中被改", "parallel", _change_arguments, "参数和模型发出的不一样"
-    ),
-    CallSabotage("duplicated_write", "同一意图写了两次", "retry", _replay_becomes_create, "重复写入"),
+    CallSabotage("wrong_pairing", "parallel", _swap_outputs),
+    CallSabotage("missing_output", "parallel", _drop_output),
+    CallSabotage("answered_twice", "parallel", _answer_twice),
+    CallSabotage("phantom_output", "parallel", _invent_output),
+    CallSabotage("changed_arguments", "parallel", _change_arguments),
+    CallSabotage("duplicated_write", "retry", _replay_becomes_create),
 )
 
 
@@ -125,7 +140,13 @@ class SabotageTable(Displayable):
 
     def text(self) -> str:
         lines = [
-            f"{r.title}（{r.key}）：{'已拒绝' if r.rejected else '没有被发现'} —— {r.message}"
+            t(
+                "orders_sabotage.line",
+                title=r.title,
+                key=r.key,
+                verdict=t("orders_sabotage.rejected" if r.rejected else "orders_sabotage.missed"),
+                message=r.message,
+            )
             for r in self.results
         ]
         return "\n".join(lines)
@@ -138,12 +159,15 @@ class SabotageTable(Displayable):
             (
                 r.title,
                 code(r.key),
-                status("pass", "已拒绝") if r.rejected else status("fail", "没有被发现"),
+                status("pass", t("orders_sabotage.rejected"))
+                if r.rejected
+                else status("fail", t("orders_sabotage.missed")),
                 r.message,
             )
             for r in self.results
         ]
-        return html_table(("破坏", "键", "结果", "核对的原话"), rows)
+        heads = tuple(t(f"orders_sabotage.head.{k}") for k in ("sabotage", "key", "result", "words"))
+        return html_table(heads, rows)
 
 
 def try_sabotages(traces: Mapping[str, object]) -> SabotageTable:
@@ -154,8 +178,8 @@ def try_sabotages(traces: Mapping[str, object]) -> SabotageTable:
         if check_calls(broken):
             raise ValueError(f"the {s.base} trace fails the checks before any sabotage: give a correct trace")
         s.edit(broken)
-        found = [p for p in check_calls(broken) if s.expect in p]
-        message = found[0] if found else "; ".join(check_calls(broken)) or "没有任何核对失败"
+        found = [p for p in check_calls(broken) if s.rejects(p)]
+        message = found[0] if found else "; ".join(check_calls(broken)) or t("orders_sabotage.none_failed")
         results.append(SabotageResult(s.key, s.title, bool(found), message))
     return SabotageTable(tuple(results))
 

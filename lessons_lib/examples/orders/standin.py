@@ -29,18 +29,25 @@ import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
-from lessons_lib.engine.offline_model import OfflineModel, _error, _response
+from lessons_lib.core.messages import t
+from lessons_lib.engine.offline_model import OfflineModel
 from lessons_lib.engine.standin_calls import function_calls
+from lessons_lib.engine.standin_shapes import error_reply, response_body
+from lessons_lib.examples.orders.wiretext import BOUGHT as _BOUGHT
+from lessons_lib.examples.orders.wiretext import ORDER_TOKEN as _ORDER_TOKEN
+from lessons_lib.examples.orders.wiretext import POLICY_WORDS, TRACK_WORDS, WRITE_WORD
+from lessons_lib.examples.orders.wiretext import REASONS as _REASONS
+from lessons_lib.examples.orders.wiretext import REGIONS as _REGIONS
+from lessons_lib.examples.orders.wiretext import TOPICS as _TOPICS
 from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 
-LABEL: Final = "离线替身模型（订单台规则程序，确定性，不是语言模型）"
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
-_ORDER_TOKEN = re.compile(r"订单\s*(?:号\s*)?([A-Za-z0-9][^\s，。？！,?!]*)")
 _FINDER: Final = "finder__find_orders"
-_BOUGHT = re.compile(r"买的(.{1,10}?)(?:到哪|怎么|还没|呢|[，。？?！!])")
-_REASONS: Final = (("丢", "lost"), ("破损", "damaged"), ("错", "wrong_item"), ("延误", "delayed"))
-_TOPICS: Final = (("丢", "lost"), ("破损", "damage"), ("退货", "return"), ("改地址", "address_change"))
-_REGIONS: Final = (("北区", "north"), ("东区", "east"), ("南区", "south"), ("西区", "west"))
+
+
+def label() -> str:
+    """The stand-in's name in a trace, in the current language."""
+    return t("orders_standin.label")
 
 
 @dataclass
@@ -66,7 +73,7 @@ class OrdersModel(OfflineModel):
         if self.failed_http < self.quirks.fail_http_after_write and _has_write_result(body):
             self.failed_http += 1
             self.turns += 1
-            return _error(request, 503, "the offline stand-in plays an overloaded model API (injected)")
+            return error_reply(request, 503, "the offline stand-in plays an overloaded model API (injected)")
         return await super().handle_async_request(request)
 
     def respond(self, body: JSONObject) -> JSONObject:
@@ -76,8 +83,8 @@ class OrdersModel(OfflineModel):
         if not isinstance(output, str) and body.get("parallel_tool_calls") is False:
             output = output[:1]  # the request allows one call per reply: the rest wait a round
         if isinstance(output, str):
-            return _response(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
-        return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, output))
+            return response_body(f"resp_offline_{self.turns:03d}", body, [self._message(output)])
+        return response_body(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, output))
 
 
 def plan(
@@ -86,9 +93,9 @@ def plan(
     """The next move: an answer text, or ``(alias, arguments text)`` calls. Pure: lesson 31."""
     done = _results(items)
     order_id = _order_id(task, quirks)
-    wants_track = any(w in task for w in ("到哪", "物流", "运单"))
-    wants_policy = any(w in task for w in ("政策", "规则"))
-    wants_write = "调查" in task
+    wants_track = any(w in task for w in TRACK_WORDS)
+    wants_policy = any(w in task for w in POLICY_WORDS)
+    wants_write = WRITE_WORD in task
     failures = [(alias, r) for alias, r in done if r is None or r.get("status") == "error"]
     if failures and not quirks.repeat_forever:
         return _failure_answer(failures)
@@ -105,10 +112,12 @@ def plan(
         if len(matches) == 1:
             order_id = str(matches[0]["order_id"])
         elif matches:
-            listed = "；".join(f"{m['order_id']}（{m['item']}）" for m in matches)
-            return f"找到几张可能的订单：{listed}。请告诉我是哪一张，我再查。"
+            listed = t("orders_standin.sep").join(
+                t("orders_standin.candidate", order_id=m["order_id"], item=m["item"]) for m in matches
+            )
+            return t("orders_standin.candidates", listed=listed)
     if order_id is None and (wants_track or wants_write or not wants_policy):
-        return "请告诉我订单号（形如 O-1042）。我不会猜测订单号，拿到后再帮您查询。"
+        return t("orders_standin.ask_id")
     wanted: list[tuple[str, str]] = []
     if order_id is not None:
         more = [m for m in _MORE_IDS.findall(task) if m not in order_id]
@@ -151,25 +160,52 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
     for got in orders:
         o, ev = _object(got["order"]), _object(got["evidence"])
         parts.append(
-            f"订单 {o['order_id']}（{o['item']}）状态：{say(o['status'])}，运单号 {o['waybill_no'] or '暂无'}"
-            f"（依据：订单版本 {ev['order_version']}，更新于 {_when(str(ev['updated_at']))}）。"
+            t(
+                "orders_standin.order",
+                order_id=o["order_id"],
+                item=o["item"],
+                status=say(o["status"]),
+                waybill=o["waybill_no"] or t("orders_standin.no_waybill"),
+                version=ev["order_version"],
+                when=_when(str(ev["updated_at"])),
+            )
         )
     shipped = results.get("orders__track_shipment")
     if shipped and shipped.get("shipment"):
         s = _object(shipped["shipment"])
         stamp, _, event = str(s["last_event"]).partition(" ")
-        parts.append(f"物流：{s['carrier']} {say(s['status'])}，最新事件 {_when(stamp)} {event}。")
+        parts.append(
+            t(
+                "orders_standin.shipment",
+                carrier=s["carrier"],
+                status=say(s["status"]),
+                when=_when(stamp),
+                event=event,
+            )
+        )
     found = results.get("orders__search_delivery_policy")
     if found is not None:
-        titles = "；".join(f"{p['policy_id']} {p['title']}" for p in objects(found.get("items", [])))
-        more = "（还有更多条，可翻到下一页）" if get_in(found, "paging", "truncated") else ""
-        parts.append(f"相关政策：{titles or '没有找到'}{more}。")
+        titles = t("orders_standin.sep").join(
+            t("orders_standin.policy", policy_id=p["policy_id"], title=p["title"])
+            for p in objects(found.get("items", []))
+        )
+        more = t("orders_standin.more_policies") if get_in(found, "paging", "truncated") else ""
+        parts.append(
+            t("orders_standin.policies", titles=titles or t("orders_standin.no_policies"), more=more)
+        )
     made = results.get("orders__create_investigation")
     if made and made.get("investigation"):
         inv = _object(made["investigation"])
-        verb = "已创建" if made["status"] == "created" else "此前已创建（幂等键命中，没有重复建单）"
-        parts.append(f"调查单 {inv['investigation_id']} {verb}，原因：{say(inv['reason'])}。")
-    return "\n".join(parts) or "没有需要查询的内容。"
+        verb = t("orders_standin.created" if made["status"] == "created" else "orders_standin.replayed")
+        parts.append(
+            t(
+                "orders_standin.investigation",
+                investigation_id=inv["investigation_id"],
+                verb=verb,
+                reason=say(inv["reason"]),
+            )
+        )
+    return "\n".join(parts) or t("orders_standin.nothing")
 
 
 def _when(iso: str) -> str:
@@ -185,23 +221,20 @@ def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     alias, result = failures[-1]
     tool = tool_name(alias.split("__", 1)[-1])
     if result is None:
-        return f"抱歉，{tool}暂时不可用（工具没有返回可用结果），请稍后再试；我没有编造结果。"
+        return t("orders_standin.unavailable", tool=tool)
     error = _object(result.get("error"))
     message = str(error.get("message", ""))
     if error.get("code") == "declined":
-        return f"好的，没有执行{tool}：您没有确认这次写操作，系统里没有新增记录。"
+        return t("orders_standin.declined", tool=tool)
     if error.get("code") == "internal":
         # the desk says the fault may pass and nothing was written: waiting and trying again is safe
-        return f"{tool}暂时失败（订单台内部故障，没有写入任何内容），请稍后再试。（{wire_quote(message)}）"
+        return t("orders_standin.internal", tool=tool, quote=wire_quote(message))
     if error.get("code") == "conflict" and "in this reply" in message:
         # the application ran only the first write to this order (lesson 31): say so, ask about the rest
-        return (
-            f"同一张订单一次只办一件写操作：第一张调查单已提交，另一张{tool}没有执行。"
-            f"如果还需要，请确认后我再单独创建。（应用的说明原文：“{message}”）"
-        )
+        return t("orders_standin.conflict", tool=tool, message=message)
     if error.get("code") == "not_found":
-        return f"{tool}没有找到对应的记录，请核对订单号后再告诉我。（{wire_quote(message)}）"
-    return f"{tool}没有成功，请按说明修改后再试。（{wire_quote(message)}）"
+        return t("orders_standin.not_found", tool=tool, quote=wire_quote(message))
+    return t("orders_standin.failed", tool=tool, quote=wire_quote(message))
 
 
 def _results(items: list[JSONObject]) -> list[tuple[str, JSONObject | None]]:
