@@ -18,6 +18,7 @@ import httpx2
 
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import dump_json
 from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import RecordingTransport
@@ -48,7 +49,8 @@ class Reply:
     def _repr_mimebundle_(
         self, include: object = None, exclude: object = None, **kw: object
     ) -> dict[str, str]:
-        head = f"HTTP {self.status}" + (f"：{self.error_message}" if self.error_message else "")
+        error = self.error_message
+        head = t("replay.head_error", status=self.status, error=error) if error else f"HTTP {self.status}"
         return {"text/plain": head + "\n" + dump_json(self.body).rstrip("\n")}
 
 
