@@ -52,6 +52,8 @@ class ApiEntry:
     """The module mapping the API's messages to the Responses places (``reply_items``, ``message_items``)."""
     words: str = ""
     """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
+    replay_client: str = "lessons_lib.apis.replay:openai_client"
+    """``http client -> (SDK client, the SDK's HTTP-status errors)``: how ``replay`` talks to the stand-in."""
 
 
 _MODELS: Final = "lessons_lib.engine.models"
@@ -105,6 +107,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.anthropic.checks",
         words="lessons_lib.apis.anthropic.words",
         view="lessons_lib.apis.anthropic.view",
+        replay_client="lessons_lib.apis.anthropic.adapter:replay_client",
     ),
 }
 assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
@@ -146,6 +146,15 @@ def content_blocks(body: JsonObject) -> list[JsonObject]:
             t("apis_words.anthropic.not_message"),
         )
     return [b for b in content if isinstance(b, dict)]
+
+
+def replay_client(http: httpx2.AsyncClient) -> tuple[Any, tuple[type[BaseException], ...]]:
+    """The Anthropic SDK's client for a replay (lesson 22) and its HTTP-status error; the registry's ref."""
+    from anthropic import APIStatusError, AsyncAnthropic
+
+    from lessons_lib.engine.redact import OFFLINE_KEY
+
+    return AsyncAnthropic(api_key=OFFLINE_KEY, max_retries=0, http_client=http), (APIStatusError,)
 
 
 def live_setting(model: str | None = None) -> ModelSetting | None:
