@@ -1,8 +1,8 @@
-"""``replay`` asks the API's registry entry for its SDK client (issue 22): no API name is compared.
+"""``replay`` and ``api_of_body`` ask the API's registry entry (issue 22): no API name is compared.
 
 A fourth API planted in the registry, with the Chat stand-in and its own ``replay_client``, is
-replayed through that client; the Anthropic entry names its folder's client, the OpenAI ones the
-default.
+replayed through that client, and with its own ``shape`` its bodies are recognised; the three
+real APIs' fixtures are each recognised as their own API.
 """
 
 from __future__ import annotations
@@ -46,3 +46,26 @@ def test_each_entry_names_its_sdks_replay_client() -> None:
     body = json.loads((DATA / "anthropic" / "request_2.json").read_text(encoding="utf-8"))
     reply = replay("anthropic", body)
     assert reply.ok and reply.body["type"] == "message"
+
+
+def toy_shape(body: Any) -> bool:
+    """The planted API's shape: its replies say ``object: "toy.reply"``."""
+    return body.get("object") == "toy.reply"
+
+
+def test_api_of_body_asks_each_entrys_shape_in_the_registrys_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.checks.apiview import api_of, api_of_body
+
+    expected = {"": "responses", "chat": "chat", "anthropic": "anthropic"}
+    for folder, api in expected.items():
+        for name in ("request_1", "response_1", "request_2", "response_2"):
+            body = json.loads((DATA / folder / f"{name}.json").read_text(encoding="utf-8"))
+            assert api_of_body(body) == api, (folder, name)
+    bare = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert api_of_body(bare) == "chat"  # a messages list without Anthropic's marks
+    assert api_of_body({**bare, "tools": [{"name": "t", "input_schema": {}}]}) == "anthropic"
+    assert api_of_body({"object": "toy.reply"}) is None and api_of_body([]) is None
+    toy = dataclasses.replace(REGISTRY["chat"], name="toy", shape=f"{__name__}:toy_shape")
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    assert api_of_body({"object": "toy.reply"}) == "toy"
+    assert api_of({"request_1": {"object": "toy.reply"}}) == "toy"

@@ -53,6 +53,9 @@ class ApiEntry:
     words: str = ""
     """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
     replay_client: str = "lessons_lib.apis.replay:openai_client"
+    shape: str = ""
+    """``body -> bool``: whether a model request or response has this API's shape; the entries are
+    asked in the registry's order, so a test may assume the earlier APIs said no."""
     """``http client -> (SDK client, the SDK's HTTP-status errors)``: how ``replay`` talks to the stand-in."""
 
 
@@ -72,6 +75,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         f"{_MODELS}:ENABLE_LIVE",
         reference=True,
         in_trace=False,
+        shape="lessons_lib.apis.responses.shapes:is_body",
     ),
     "chat": ApiEntry(
         "chat",
@@ -89,6 +93,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.chat.checks",
         words="lessons_lib.apis.chat.words",
         view="lessons_lib.apis.chat.view",
+        shape="lessons_lib.apis.chat.shapes:is_body",
     ),
     "anthropic": ApiEntry(
         "anthropic",
@@ -107,6 +112,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.anthropic.checks",
         words="lessons_lib.apis.anthropic.words",
         view="lessons_lib.apis.anthropic.view",
+        shape="lessons_lib.apis.anthropic.shapes:is_body",
         replay_client="lessons_lib.apis.anthropic.adapter:replay_client",
     ),
 }
