@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _english import english  # noqa: F401  (the fixture)
 
 from lessons_lib.core.messages import set_language
 
@@ -22,16 +22,8 @@ CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uff5b\uff5d-\uffef]")
 """Chinese, except the full-width bar ｜ the API tables use between a cell's parts in both languages."""
 
 
-@pytest.fixture
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
-
-
-def test_the_api_map_and_side_by_side_speak_english(english: None) -> None:
+@pytest.mark.usefixtures("english")
+def test_the_api_map_and_side_by_side_speak_english() -> None:
     from lessons_lib.apis.apimap import api_map, api_side_by_side
 
     table = api_map()
@@ -47,7 +39,8 @@ def test_the_api_map_and_side_by_side_speak_english(english: None) -> None:
     assert not [x for x in labels if CHINESE.search(x)]
 
 
-def test_the_tool_choice_table_speaks_english(english: None) -> None:
+@pytest.mark.usefixtures("english")
+def test_the_tool_choice_table_speaks_english() -> None:
     from lessons_lib.apis.choices import compare_tool_choices
 
     table = compare_tool_choices("chat")
@@ -58,7 +51,8 @@ def test_the_tool_choice_table_speaks_english(english: None) -> None:
     assert not CHINESE.search(json.dumps([table.title, table.header, [r[:2] for r in table.rows]]))
 
 
-def test_the_feedback_exercise_speaks_english(english: None) -> None:
+@pytest.mark.usefixtures("english")
+def test_the_feedback_exercise_speaks_english() -> None:
     from lessons_lib.apis.exercise import check_feedback_message
 
     blank = check_feedback_message("chat", ...)

@@ -10,31 +10,21 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _english import english  # noqa: F401  (the fixture)
 
-from lessons_lib.core.messages import set_language
-
+pytestmark = pytest.mark.usefixtures("english")
 DATA = Path(__file__).resolve().parents[1] / "data"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-
-
-@pytest.fixture
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
 
 
 def _load(*parts: str) -> dict:
     return json.loads(DATA.joinpath(*parts).read_text(encoding="utf-8"))
 
 
-def test_json_shape_reasons_and_rule_checks_speak_english(english: None) -> None:
+def test_json_shape_reasons_and_rule_checks_speak_english() -> None:
     from lessons_lib.checks._rules import parse_arguments, rule_summary, values_follow_rule
     from lessons_lib.checks.jsoncheck import Fail, first_text_diff, obj
 
@@ -52,7 +42,7 @@ def test_json_shape_reasons_and_rule_checks_speak_english(english: None) -> None
     assert not CHINESE.search(str(got.value))
 
 
-def test_the_doctor_speaks_english(english: None) -> None:
+def test_the_doctor_speaks_english() -> None:
     from lessons_lib.checks.doctor import diagnose
 
     good = diagnose(_load("trace.json"))
@@ -66,7 +56,7 @@ def test_the_doctor_speaks_english(english: None) -> None:
     assert "not a complete trace" in str(got.value) and not CHINESE.search(str(got.value))
 
 
-def test_the_api_checks_speak_english(english: None) -> None:
+def test_the_api_checks_speak_english() -> None:
     from lessons_lib.checks.verify import verify_roundtrip
     from lessons_lib.checks.verify_apis import api_checks, api_trials
 
@@ -87,7 +77,7 @@ def test_the_api_checks_speak_english(english: None) -> None:
     assert not CHINESE.search(" ".join(c.name for c in trials))
 
 
-def test_the_pairing_rules_and_the_many_call_report_speak_english(english: None) -> None:
+def test_the_pairing_rules_and_the_many_call_report_speak_english() -> None:
     from lessons_lib.checks.ledger import check_calls
     from lessons_lib.checks.manycalls import ManyCallsReport, WindowVerdict, verify_calls
 
@@ -106,7 +96,7 @@ def test_the_pairing_rules_and_the_many_call_report_speak_english(english: None)
     assert not CHINESE.search(made.text() + made._repr_mimebundle_()["text/html"])
 
 
-def test_attachment_notes_and_the_trace_check_speak_english(english: None) -> None:
+def test_attachment_notes_and_the_trace_check_speak_english() -> None:
     from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
     from lessons_lib.checks.evidence import require_trace, result_text
     from lessons_lib.checks.jsoncheck import Fail
