@@ -17,7 +17,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-CEILING = 1195  # 2026-12-02, after the files, evolve, MCP and checks slices (cbc8e14 had 1979); see docstring
+CEILING = 1187  # 2026-12-02, after the files, evolve, MCP and checks slices (cbc8e14 had 1979); see docstring
 CONVERTED = (
     "core/glossary.py",
     "core/kindtables.py",
@@ -69,6 +69,7 @@ CONVERTED = (
     "apis/chat/standin.py",
     "apis/anthropic/standin.py",
     "core/kinds_apis.py",
+    "apis/sabotage.py",
 )
 
 

@@ -88,3 +88,23 @@ def test_each_apis_words_labels_and_titles_follow_the_language(api: str) -> None
     assert words.FEEDBACK_LINE == chinese and CHINESE.search(chinese)
     with pytest.raises(AttributeError):
         _ = words.NO_SUCH_WORD
+
+
+def test_the_api_sabotage_catalogue_is_built_in_the_language_it_is_read_in() -> None:
+    from lessons_lib.apis import sabotage
+
+    chinese = sabotage.API_SABOTAGES
+    set_language("en")
+    try:
+        english = sabotage.API_SABOTAGES
+        outcome = sabotage.run_api_sabotage("chat_tool_call_id_missing")
+        assert english.names() == chinese.names()
+        assert english.text().startswith("sabotage catalogue (mistakes only Chat Completions")
+        assert outcome.sabotage.mistake == "Chat Completions: the tool message lacks tool_call_id"
+        # the lines below the heading are part one's catalogue layout (checks/sabotage): its own texts
+        ours = [english.text().splitlines()[0], *(x for e in english for x in (e.title, e.mistake, e.change))]
+        assert not [s for s in ours if CHINESE.search(s)]
+    finally:
+        set_language(None)
+    assert chinese.text().startswith("破坏目录（Chat Completions 与 Anthropic Messages 特有的错误）")
+    assert chinese[0].mistake == "Chat Completions：tool 消息缺少 tool_call_id"
