@@ -17,60 +17,67 @@ from typing import Any, Final
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.htmltable import Cell, html_table, markup, soft_breaks
+from lessons_lib.core.messages import t
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import text_table
 
 APIS: Final = ("responses", "chat", "anthropic")
 TITLES: Final = {"responses": "Responses", "chat": "Chat Completions", "anthropic": "Anthropic Messages"}
-# (part, fixture, path in Responses, in Chat, in Anthropic); None: the API has no such field
+# (part, fixture, path in Responses, in Chat, in Anthropic); None: the API has no such field.
+# Each part is named by the catalogue entry ``apimap.part.<part>``.
 PARTS: Final[tuple[tuple[str, str, str | None, str | None, str | None], ...]] = (
-    ("声明：工具项", "request_1", "tools[0]", "tools[0].function", "tools[0]"),
+    ("tool_item", "request_1", "tools[0]", "tools[0].function", "tools[0]"),
     (
-        "声明：规则",
+        "rule",
         "request_1",
         "tools[0].parameters",
         "tools[0].function.parameters",
         "tools[0].input_schema",
     ),
     (
-        "调用：别名",
+        "alias",
         "response_1",
         "output[0].name",
         "choices[0].message.tool_calls[0].function.name",
         "content[0].name",
     ),
     (
-        "调用：参数（文本或对象）",
+        "arguments",
         "response_1",
         "output[0].arguments",
         "choices[0].message.tool_calls[0].function.arguments",
         "content[0].input",
     ),
     (
-        "配对：调用的编号",
+        "call_id",
         "response_1",
         "output[0].call_id",
         "choices[0].message.tool_calls[0].id",
         "content[0].id",
     ),
-    ("反馈：结果", "request_2", "input[2].output", "messages[2].content", "messages[2].content[0].content"),
+    ("result", "request_2", "input[2].output", "messages[2].content", "messages[2].content[0].content"),
     (
-        "反馈：配对编号",
+        "feedback_id",
         "request_2",
         "input[2].call_id",
         "messages[2].tool_call_id",
         "messages[2].content[0].tool_use_id",
     ),
-    ("反馈：谁发送（role）", "request_2", None, "messages[2].role", "messages[2].role"),
-    ("反馈：失败标记", "request_2", None, None, "messages[2].content[0].is_error"),
+    ("role", "request_2", None, "messages[2].role", "messages[2].role"),
+    ("is_error", "request_2", None, None, "messages[2].content[0].is_error"),
     (
-        "答复：文本",
+        "answer",
         "response_2",
         "output[0].content[0].text",
         "choices[0].message.content",
         "content[0].text",
     ),
 )
+
+
+def _sep() -> str:
+    """The mark between a cell's parts (path, kind, value; or fields), shown in the text form."""
+    return t("apimap.sep")
 
 
 def _fixture(api: str, name: str) -> Any:
@@ -82,7 +89,7 @@ def _fixture(api: str, name: str) -> Any:
 
 def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
     if path is None:
-        return "（没有这个字段）", None
+        return t("apimap.no_field"), None
     from lessons_lib.core.fieldpath import parse_path
     from lessons_lib.core.kinds import kind_of, nodes_along
 
@@ -92,7 +99,7 @@ def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
         shown = "{" + ", ".join(value) + "}"  # every key whole: a cut key ("str") misleads
     else:
         shown = abbreviate(value, 34)
-    return f"{path}｜{KINDS[kind].zh}｜{shown}", kind
+    return t("apimap.cell", path=path, kind=KINDS[kind].name, shown=shown), kind
 
 
 @dataclass(frozen=True)
@@ -102,14 +109,18 @@ class ApiTable:
     title: str
     header: tuple[str, ...]
     rows: tuple[tuple[tuple[str, Kind | None], ...], ...]
+    stacked: bool = False
+    """One field per line in the text form (the side-by-side is too wide for columns)."""
 
     def text(self) -> str:
-        if any("｜" in c for row in self.rows for c, _ in row[1:]) and self.header[0] == "种类":
+        if any(_sep() in c for row in self.rows for c, _ in row[1:]) and self.stacked:
             lines = [self.title]  # one field per line: the side-by-side is too wide for columns
             for row in self.rows:
-                lines.append(f"【{row[0][0]}】")
+                lines.append(t("apimap.field_head", name=row[0][0]))
                 for head, (cell, _) in zip(self.header[1:], row[1:], strict=True):
-                    lines += [f"  {head}："] + [f"    {item}" for item in cell.split("｜")]
+                    lines += [t("apimap.column_head", head=head)] + [
+                        f"    {item}" for item in cell.split(_sep())
+                    ]
             return "\n".join(lines)
         return self.title + "\n" + text_table(self.header, [[c for c, _ in row] for row in self.rows])
 
@@ -124,7 +135,7 @@ class ApiTable:
             # 568 px output column of a 1,000 px JupyterLab window (issue 25)
             text, kind = cell
             style = f"border-left:4px solid {KINDS[kind].colour}" if kind else ""
-            return markup("<br>".join(soft_breaks(part) for part in text.split("｜")), style=style)
+            return markup("<br>".join(soft_breaks(part) for part in text.split(_sep())), style=style)
 
         table = html_table(
             self.header,
@@ -139,10 +150,8 @@ def api_map() -> ApiTable:
     rows = []
     for part, name, *paths in PARTS:
         cells = [_cell(_fixture(api, name), path) for api, path in zip(APIS, paths, strict=True)]
-        rows.append(((f"{part}（{name}）", None), *cells))
-    return ApiTable(
-        "同一次调用，三种接口里的位置（路径｜种类｜值）", ("部分", *(TITLES[a] for a in APIS)), tuple(rows)
-    )
+        rows.append(((t("apimap.part_row", part=t(f"apimap.part.{part}"), name=name), None), *cells))
+    return ApiTable(t("apimap.map_title"), (t("apimap.head.part"), *(TITLES[a] for a in APIS)), tuple(rows))
 
 
 def api_side_by_side(name: str = "request_1") -> ApiTable:
@@ -162,7 +171,7 @@ def api_side_by_side(name: str = "request_1") -> ApiTable:
     rows = []
     for kind, cols in by_kind.items():
         if any(cols.values()):
-            rows.append(((KINDS[kind].zh, kind), *(("｜".join(cols[a]) or "（无）", kind) for a in APIS)))
-    return ApiTable(
-        f"{name}：三种接口的叶子字段，按种类排列", ("种类", *(TITLES[a] for a in APIS)), tuple(rows)
-    )
+            none = t("apimap.none")
+            rows.append(((KINDS[kind].name, kind), *((_sep().join(cols[a]) or none, kind) for a in APIS)))
+    header = (t("apimap.head.kind"), *(TITLES[a] for a in APIS))
+    return ApiTable(t("apimap.side_title", name=name), header, tuple(rows), stacked=True)

@@ -17,6 +17,7 @@ from typing import Any, Final
 from lessons_lib.apis.apimap import ApiTable
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import Kind
+from lessons_lib.core.messages import t
 
 ALIAS: Final = "fs__read_text_file"
 CHOICES: Final[dict[str, tuple[tuple[str, object], ...]]] = {
@@ -55,7 +56,7 @@ def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
     calls = [str(c.name) for c in q.calls(trace, 1)]
     sent = len([x for x in q.mcp_exchanges(trace) if x.request is not None])
     answer = (trace.answer or trace.outcome.get("text") or trace.outcome.get("reason", "")).split("\n")[0]
-    did = f"{', '.join(calls)}｜tools/call {sent} 次" if calls else "没有调用｜tools/call 0 次"
+    did = t("choices.did", calls=", ".join(calls), sent=sent) if calls else t("choices.no_call")
     return (did, "identifier" if calls else None), (answer[:30] + ("…" if len(answer) > 30 else ""), "result")
 
 
@@ -70,20 +71,18 @@ def compare_tool_choices(api: str = "chat") -> ApiTable:
         rows.append(
             (
                 # the name and the JSON share a column, so five columns fit 1,000 px (issue 25)
-                (f"{name}｜{json.dumps(choice, ensure_ascii=False)}", "setting"),
+                (
+                    t("choices.choice_cell", name=name, choice=json.dumps(choice, ensure_ascii=False)),
+                    "setting",
+                ),
                 file_did,
                 file_answer,
                 chat_did,
                 chat_answer,
             )
         )
-    header = (
-        "取值：第一次请求的 tool_choice",
-        "读文件任务：调用",
-        "读文件任务：答复",
-        "打招呼任务：调用",
-        "打招呼任务：答复",
+    header = tuple(
+        t(f"choices.head.{h}") for h in ("value", "file_calls", "file_answer", "chat_calls", "chat_answer")
     )
-    name_zh = api_entry(api).title
-    title = f"tool_choice 逐个真实运行（{name_zh}，两个服务）"
+    title = t("choices.title", api=api_entry(api).title)
     return ApiTable(title, header, tuple(rows))

@@ -14,18 +14,11 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 
-HINTS: Final = {
-    "chat": (
-        '提示：Chat 的反馈是一条 role 为 "tool" 的消息，用 tool_call_id 指回 response_1 里的调用，'
-        "content 是服务返回的文本。"
-    ),
-    "anthropic": (
-        '提示：Anthropic 的反馈是一条 role 为 "user" 的消息，content 里放一个 tool_result 块：'
-        "tool_use_id、content（文本）、is_error。"
-    ),
-}
+HINTS: Final = {"chat": "apis_exercise.hint.chat", "anthropic": "apis_exercise.hint.anthropic"}
+"""The catalogue key of each API's hint."""
 
 
 @dataclass(frozen=True)
@@ -49,13 +42,12 @@ def _blank(value: Any) -> bool:
 def check_feedback_message(api: str, message: Any) -> ExerciseResult:
     """Judge the learner's feedback message for ``api`` ("chat" or "anthropic"). Lesson 20."""
     if api not in HINTS:
-        return ExerciseResult(False, (f'api 应当是 "chat" 或 "anthropic"，收到的是 {api!r}。',))
+        return ExerciseResult(False, (t("apis_exercise.wrong_api", api=repr(api)),))
+    hint = t(HINTS[api])
     if _blank(message):
-        return ExerciseResult(False, ("还没有完成：把 ... 换成你写的反馈消息。", HINTS[api]))
+        return ExerciseResult(False, (t("apis_exercise.blank"), hint))
     if not isinstance(message, dict):
-        return ExerciseResult(
-            False, (f"反馈消息应当是一个字典（JSON 对象），收到的是 {type(message).__name__}。", HINTS[api])
-        )
+        return ExerciseResult(False, (t("apis_exercise.not_dict", type=type(message).__name__), hint))
     from lessons_lib.apis.replay import replay
     from lessons_lib.checks.verify import verify_roundtrip
 
@@ -64,13 +56,14 @@ def check_feedback_message(api: str, message: Any) -> ExerciseResult:
     report = verify_roundtrip(roundtrip, sabotage=False)
     failed = report.failed
     reply = replay(api, roundtrip["request_2"])
-    lines = [f"✗ {c.name}：{c.reason}" for c in failed] or [
-        f"✓ verify_roundtrip 的 {len(report.checks)} 条检查全部通过"
+    lines = [t("apis_exercise.failed_check", name=c.name, reason=c.reason) for c in failed] or [
+        t("apis_exercise.all_passed", n=len(report.checks))
     ]
     lines.append(
-        f"替身接口（经真实 SDK）：HTTP {reply.status}"
-        + (f"：{reply.error_message}" if reply.error_message else "，接受了这条反馈")
+        t("apis_exercise.standin_error", status=reply.status, error=reply.error_message)
+        if reply.error_message
+        else t("apis_exercise.standin_ok", status=reply.status)
     )
     if failed or not reply.ok:
-        return ExerciseResult(False, ("还差一点：", *lines, HINTS[api]))
-    return ExerciseResult(True, ("完成了！", *lines))
+        return ExerciseResult(False, (t("apis_exercise.almost"), *lines, hint))
+    return ExerciseResult(True, (t("apis_exercise.done"), *lines))

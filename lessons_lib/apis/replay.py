@@ -18,6 +18,7 @@ import httpx2
 
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 from lessons_lib.core.trace import dump_json
 from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import RecordingTransport
@@ -48,7 +49,8 @@ class Reply:
     def _repr_mimebundle_(
         self, include: object = None, exclude: object = None, **kw: object
     ) -> dict[str, str]:
-        head = f"HTTP {self.status}" + (f"：{self.error_message}" if self.error_message else "")
+        error = self.error_message
+        head = t("replay.head_error", status=self.status, error=error) if error else f"HTTP {self.status}"
         return {"text/plain": head + "\n" + dump_json(self.body).rstrip("\n")}
 
 
@@ -63,6 +65,13 @@ async def _send(api: str, client: Any, body: dict[str, Any]) -> None:
     await method(**body)
 
 
+def openai_client(http: httpx2.AsyncClient) -> tuple[Any, tuple[type[BaseException], ...]]:
+    """The OpenAI SDK's client for a replay (Responses, Chat), and its HTTP-status error."""
+    from openai import APIStatusError, AsyncOpenAI
+
+    return AsyncOpenAI(api_key=OFFLINE_KEY, max_retries=0, http_client=http), (APIStatusError,)
+
+
 async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     """Async form of :func:`replay_all`."""
     replies: list[Reply] = []
@@ -72,17 +81,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
             replies.append(Reply(code or 0, body))
 
     http = httpx2.AsyncClient(transport=RecordingTransport(_transport(api), sink))
-    if api_entry(api).sdk == "anthropic":
-        from anthropic import APIStatusError, AsyncAnthropic
-
-        client: Any = AsyncAnthropic(api_key=OFFLINE_KEY, max_retries=0, http_client=http)
-        errors: tuple[type[BaseException], ...] = (APIStatusError,)
-    else:
-        from openai import APIStatusError as OpenAIStatusError
-        from openai import AsyncOpenAI
-
-        client = AsyncOpenAI(api_key=OFFLINE_KEY, max_retries=0, http_client=http)
-        errors = (OpenAIStatusError,)
+    client, errors = load(api_entry(api).replay_client)(http)  # the API's own SDK, named by its entry
     async with client:
         for body in bodies:
             try:

@@ -21,7 +21,9 @@ from lessons_lib.checks.evidence import as_dict, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
+from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 Edit = Callable[[JSONObject], JSONObject]
 
@@ -37,8 +39,10 @@ def _on_trace(edit: Edit) -> Callable[[object], JSONObject]:
     return apply
 
 
-def _entry(api: str, name: str, edit: Edit, title: str, change: str, link: str) -> Sabotage:
-    return Sabotage(name, title, f"{api}：{title}", change, link, _on_trace(edit))
+def _entry(api: str, name: str, edit: Edit, link: str) -> Sabotage:
+    title = t(f"api_sabotage.{name}.title")
+    mistake = t("api_sabotage.mistake", api=api_entry(api).title, title=title)
+    return Sabotage(name, title, mistake, t(f"api_sabotage.{name}.change"), link, _on_trace(edit))
 
 
 class ApiCatalogue(Catalogue):
@@ -46,43 +50,33 @@ class ApiCatalogue(Catalogue):
 
     def text(self) -> str:
         lines = super().text().split("\n")
-        return "\n".join(["破坏目录（Chat Completions 与 Anthropic Messages 特有的错误）", *lines[1:]])
+        return "\n".join([t("api_sabotage.heading"), *lines[1:]])
 
 
-API_SABOTAGES: Final = ApiCatalogue(
-    (
-        _entry(
-            "Chat Completions",
-            "chat_tool_call_id_missing",
-            drop_tool_call_id,
-            "tool 消息缺少 tool_call_id",
-            '第二次请求的 role: "tool" 消息删掉 tool_call_id',
-            "ids",
-        ),
-        _entry(
-            "Anthropic Messages",
-            "anthropic_input_stringified",
-            stringify_input,
-            "把 tool_use.input 写成 JSON 文本",
-            "response_1 与第二次请求里的 tool_use.input 换成 json.dumps 后的字符串",
-            "parse",
-        ),
-        _entry(
-            "Anthropic Messages",
-            "anthropic_tool_result_as_assistant",
-            tool_result_as_assistant,
-            "tool_result 用 role: assistant 发送",
-            "装着 tool_result 的那条消息 role 改成 assistant",
-            "next_input",
-        ),
-    )
+ENTRIES: Final[tuple[tuple[str, str, Edit, str], ...]] = (
+    # (API, name, the edit of apis/<api>/checks.py, the link it should break); texts: api_sabotage.<name>.*
+    ("chat", "chat_tool_call_id_missing", drop_tool_call_id, "ids"),
+    ("anthropic", "anthropic_input_stringified", stringify_input, "parse"),
+    ("anthropic", "anthropic_tool_result_as_assistant", tool_result_as_assistant, "next_input"),
 )
-API_OF: Final = {s.name: s.name.split("_")[0] for s in API_SABOTAGES}
+API_OF: Final = {name: api for api, name, _, _ in ENTRIES}
+
+
+def api_sabotages() -> ApiCatalogue:
+    """The API catalogue, its texts in the current language (lesson 22)."""
+    return ApiCatalogue(tuple(_entry(api, name, edit, link) for api, name, edit, link in ENTRIES))
+
+
+def __getattr__(name: str) -> ApiCatalogue:
+    """``API_SABOTAGES``: the catalogue, built in the current language when it is read."""
+    if name == "API_SABOTAGES":
+        return api_sabotages()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run_api_sabotage(name: str, trace: object = None) -> SabotageOutcome:
     """Apply one API catalogue entry (to ``data/<api>/trace.json`` by default) and check it. Lesson 22."""
-    entry = API_SABOTAGES.get(name)
+    entry = api_sabotages().get(name)
     if trace is None:
         from lessons_lib.core.paths import DATA_DIR
 

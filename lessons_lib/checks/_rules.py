@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from lessons_lib.checks.jsoncheck import Fail, json_kind, need, obj, show
 from lessons_lib.core.jsonvalue import JSONObject, same
+from lessons_lib.core.messages import t
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 JSON_TYPES: Final = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
@@ -24,29 +25,29 @@ def rule_summary(schema: object, where: str) -> str:
     """'path: string, head: number' if the schema is a rule made of types, else Fail."""
     s = obj(schema, where)
     need(
-        s.get("type", "object") == "object", f'{where}.type 是 {show(s.get("type"))}，参数规则应当是 "object"'
+        s.get("type", "object") == "object", t("rules.type_not_object", where=where, got=show(s.get("type")))
     )
     props = obj(s.get("properties"), f"{where}.properties")
     parts = []
     for name, rule in props.items():
         need(
             isinstance(rule, dict),
-            f'{where}.properties.{name} 是 {show(rule)}：这是值，规则里应当写类型，如 {{"type": "number"}}',
+            t("rules.value_in_rule", where=where, name=name, got=show(rule)),
         )
         kind = rule.get("type")
         kinds = kind if isinstance(kind, list) else [kind]
         valid = bool(kinds) and all(isinstance(k, str) and k in JSON_TYPES for k in kinds)
         need(
             valid or (kind is None and any(k in rule for k in ("anyOf", "oneOf", "$ref"))),
-            f"{where}.properties.{name}.type 是 {show(kind)}，不是 JSON Schema 的类型名",
+            t("rules.not_a_type", where=where, name=name, got=show(kind)),
         )
         parts.append(f"{name}: {'|'.join(kinds) if valid else 'anyOf'}")
     required = s.get("required", [])
     need(
         isinstance(required, list) and all(isinstance(r, str) and r in props for r in required),
-        f"{where}.required 应当列出 properties 里的属性名，实际是 {show(required)}",
+        t("rules.required", where=where, got=show(required)),
     )
-    return ", ".join(parts) or "没有参数"
+    return ", ".join(parts) or t("rules.no_parameters")
 
 
 def value_in_rule(schema: object, values: list[Any], where: str) -> str | None:
@@ -98,43 +99,44 @@ def values_follow_rule(args: dict[str, Any], schema: dict[str, Any]) -> str:
     """'path="/workspace/notes.txt"，head=20' if every value is a value of the declared type, else Fail."""
     props = schema.get("properties") or {}
     for key, value in args.items():
-        need(not looks_like_rule(value), f"{key} 的值是 {show(value)}：这是规则（类型说明），不是本次的值")
-        need(key in props, f"参数 {key} 不在声明的 properties 里（声明有 {', '.join(props) or '无'}）")
+        need(not looks_like_rule(value), t("rules.rule_as_value", key=key, got=show(value)))
+        declared_names = ", ".join(props) or t("rules.none")
+        need(key in props, t("rules.undeclared", key=key, declared=declared_names))
         declared = props[key].get("type") if isinstance(props[key], dict) else None
         need(
             type_ok(value, declared),
-            f"{key} 的值 {show(value)} 是{json_kind(value)}，声明的类型是 {show(declared)}",
+            t("rules.wrong_type", key=key, got=show(value), kind=json_kind(value), declared=show(declared)),
         )
     missing = [r for r in schema.get("required") or [] if r not in args]
-    need(not missing, f"缺少必填参数 {missing[0] if missing else ''}")
-    return "，".join(f"{k}={show(v)}" for k, v in args.items())
+    need(not missing, t("rules.missing_required", name=missing[0] if missing else ""))
+    return t("rules.values_sep").join(f"{k}={show(v)}" for k, v in args.items())
 
 
 def parse_arguments(call: object, where: str = "model_call.arguments") -> JSONObject:
     """The model's arguments text parsed to an object, else Fail saying why."""
-    text = obj(call, "model_call（模型的 function_call 项）").get("arguments")
+    text = obj(call, t("rules.model_call")).get("arguments")
     if not isinstance(text, str):
-        raise Fail(f"{where} 是{json_kind(text)}，应当是 JSON 文本（字符串）；对象要由应用解析后才有")
+        raise Fail(t("rules.arguments_not_text", where=where, kind=json_kind(text)))
     try:
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise Fail(f"{where} 不是合法的 JSON 文本（{exc.msg}，第 {exc.pos + 1} 个字符）") from None
+        raise Fail(t("rules.arguments_invalid", where=where, msg=exc.msg, pos=exc.pos + 1)) from None
     if not isinstance(parsed, dict):
-        raise Fail(f"{where} 解析出来是{json_kind(parsed)}，应当是对象")
+        raise Fail(t("rules.arguments_not_object", where=where, kind=json_kind(parsed)))
     return parsed
 
 
 def mcp_arguments(request: object) -> JSONObject:
     """The MCP tools/call ``params.arguments`` object, else Fail saying why."""
-    need(request is not None, "没有 MCP tools/call 请求：模型的调用只是数据，声明和调用都不会自己执行")
+    need(request is not None, t("rules.no_mcp_request"))
     req = obj(request, "mcp_request")
     need(
         req.get("method") == "tools/call",
-        f'mcp_request.method 是 {show(req.get("method"))}，应当是 "tools/call"',
+        t("rules.not_tools_call", got=show(req.get("method"))),
     )
     args = obj(req.get("params"), "mcp_request.params").get("arguments")
     if not isinstance(args, dict):
-        raise Fail(f"mcp_request.params.arguments 是{json_kind(args)}，应当是对象（不是 JSON 文本）")
+        raise Fail(t("rules.mcp_arguments", kind=json_kind(args)))
     return args
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import copy
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Final
+from typing import Final, cast
 
 from lessons_lib.core.apiregistry import REGISTRY, api_entry, is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
@@ -25,19 +26,22 @@ API_TITLES: Final = {name: entry.title for name, entry in REGISTRY.items()}
 
 
 def api_of_body(body: object) -> str | None:
-    """'responses', 'chat' or 'anthropic' from one model request or response, else None."""
+    """The API whose shape one model request or response has (``responses``...), else None.
+
+    Each API's own test (``apis/<name>/shapes.py``) is named by its registry entry's ``shape``
+    and asked in the registry's order; the kernel never imports a plug-in itself."""
     if not isinstance(body, dict):
         return None
-    if "input" in body or body.get("object") == "response":
-        return "responses"
-    if body.get("object") == "chat.completion" or "choices" in body:
-        return "chat"
-    if body.get("type") == "message" or "max_tokens" in body:
-        return "anthropic"
-    if isinstance(body.get("messages"), list):
-        tools = body.get("tools") or []
-        return "anthropic" if any(isinstance(t, dict) and "input_schema" in t for t in tools) else "chat"
+    for name, entry in REGISTRY.items():
+        if entry.shape and _ref(entry.shape)(body):
+            return name
     return None
+
+
+def _ref(ref: str) -> Callable[[JSONObject], bool]:
+    """The function a registry ref (``module:name``) names, its module imported on first use."""
+    module, _, name = ref.partition(":")
+    return cast("Callable[[JSONObject], bool]", getattr(importlib.import_module(module), name))
 
 
 def api_of(data: object) -> str:

@@ -23,35 +23,36 @@ from lessons_lib.checks.evidence import (
     pick_feedback,
 )
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 
 def _note(trace: object, what: str, command: str) -> str:
+    """The attachment's note; ``what`` is ``fragments`` or ``roundtrip``."""
     model = trace.get("model") if isinstance(trace, dict) else None
     mode = model.get("mode") if isinstance(model, dict) else None
-    mode = {"offline": "离线", "live": "在线"}.get(mode if isinstance(mode, str) else "", "")
-    return (
-        f"由 python -m lessons_lib record 从{mode}运行的 trace 摘出的{what}，不是手写的；"
-        f"改动后可用 python -m lessons_lib {command} 核对。"
-    )
+    what = t(f"attachments.what.{what}")
+    if mode in ("offline", "live"):
+        return t("attachments.note", mode=t(f"attachments.mode.{mode}"), what=what, command=command)
+    return t("attachments.note_any_mode", what=what, command=command)
 
 
 def fragments_from_trace(trace: object) -> JSONObject:
     """The field fragments of a trace's first tool call (missing pieces are null). Lesson 07."""
-    t = as_dict(trace)
-    call, link, mcp_request, mcp_result = first_exchange(t)
+    tr = as_dict(trace)
+    call, link, mcp_request, mcp_result = first_exchange(tr)
     params = mcp_request.get("params") if isinstance(mcp_request, dict) else None
     tool_name = params.get("name") if isinstance(params, dict) else (link or {}).get("tool")
     service = (link or {}).get("service")
     return copy.deepcopy(
         {
             "format": FRAGMENTS_FORMAT,
-            "note": _note(t, "字段片段", "verify-fields"),
-            "declaration": declared_tool(model_body(t, "request_1"), (call or {}).get("name")),
-            "mcp_declaration": mcp_declaration(t, tool_name, service),
+            "note": _note(tr, "fragments", "verify-fields"),
+            "declaration": declared_tool(model_body(tr, "request_1"), (call or {}).get("name")),
+            "mcp_declaration": mcp_declaration(tr, tool_name, service),
             "model_call": call,
             "mcp_request": mcp_request,
             "mcp_result": mcp_result,
-            "feedback": pick_feedback(model_body(t, "request_2"), call),
+            "feedback": pick_feedback(model_body(tr, "request_2"), call),
             "link": link,
         }
     )
@@ -59,19 +60,19 @@ def fragments_from_trace(trace: object) -> JSONObject:
 
 def roundtrip_from_trace(trace: object) -> JSONObject:
     """The complete two-round exchange with the MCP pair in the middle. Lesson 07."""
-    t = as_dict(trace)
-    _, _, mcp_request, mcp_response = first_exchange(t)
-    links = t.get("links") if isinstance(t, dict) else None
+    tr = as_dict(trace)
+    _, _, mcp_request, mcp_response = first_exchange(tr)
+    links = tr.get("links") if isinstance(tr, dict) else None
     return copy.deepcopy(
         {
             "format": ROUNDTRIP_FORMAT,
-            "note": _note(t, "完整两轮往返", "verify-roundtrip"),
-            "request_1": model_body(t, "request_1"),
-            "response_1": model_body(t, "response_1"),
+            "note": _note(tr, "roundtrip", "verify-roundtrip"),
+            "request_1": model_body(tr, "request_1"),
+            "response_1": model_body(tr, "response_1"),
             "mcp_request": mcp_request,
             "mcp_response": mcp_response,
-            "request_2": model_body(t, "request_2"),
-            "response_2": model_body(t, "response_2"),
+            "request_2": model_body(tr, "request_2"),
+            "response_2": model_body(tr, "response_2"),
             "links": links if isinstance(links, list) else [],
         }
     )

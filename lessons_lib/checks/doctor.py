@@ -28,11 +28,16 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 STEP_ZH: Final = dict(STEPS)
-STATUS_ZH: Final = {"ok": "通过", "broken": "断开", "unchecked": "未检查"}
 STATUS_OF: Final[dict[str, Status]] = {"ok": "pass", "broken": "fail", "unchecked": "unchecked"}
 """Each link status in the verdict palette: a broken link is a failure."""
+
+
+def status_name(link_status: str) -> str:
+    """A link's status (``ok``, ``broken``, ``unchecked``) in the current language (``断开`` / ``broken``)."""
+    return t(f"doctor.status.{link_status}")
 
 
 @dataclass(frozen=True)
@@ -67,33 +72,39 @@ class Diagnosis(Displayable):
 
     def verdict(self) -> str:
         if self.broken:
-            return f"第一个断开的环节是「{self.broken.name}」：{self.broken.evidence}"
+            return t("doctor.first_broken", name=self.broken.name, evidence=self.broken.evidence)
         if self.tool_failed:
-            return "链路完整：工具报告了失败，失败如实回到了模型输入。"
-        return "链路完整：每一环都有证据。"
+            return t("doctor.whole_tool_failed")
+        return t("doctor.whole")
 
     @property
     def title(self) -> str:
-        return "链路诊断（按排查顺序）"
+        return t("doctor.title")
 
     def text(self) -> str:
         lines = [self.title]
         lines += [
-            f"{n}. {f.name}  {STATUS_ZH[f.status]}  {f.evidence}" for n, f in enumerate(self.findings, 1)
+            f"{n}. {f.name}  {status_name(f.status)}  {f.evidence}" for n, f in enumerate(self.findings, 1)
         ]
-        return "\n".join([*lines, f"结论：{self.verdict()}"])
+        return "\n".join([*lines, t("doctor.verdict_label") + self.verdict()])
 
     def repr_args(self) -> str:
         return f"ok={self.ok}, broken_link={self.broken_link!r}"
 
     def html(self) -> str:
         rows = [
-            (n, f.name, status(STATUS_OF[f.status], STATUS_ZH[f.status]), f.evidence)
+            (n, f.name, status(STATUS_OF[f.status], status_name(f.status)), f.evidence)
             for n, f in enumerate(self.findings, 1)
         ]
-        table = html_table(("序号", "环节", "状态", "证据"), rows, nowrap=(0, 1))
-        verdict = status_badge("pass", "通过") if self.ok else status_badge("fail", "断开")
-        return f'<div class="lessons-diagnosis">{table}<p>结论：{verdict} {esc(self.verdict())}</p></div>'
+        head = tuple(t(f"doctor.head.{h}") for h in ("n", "link", "status", "evidence"))
+        table = html_table(head, rows, nowrap=(0, 1))
+        verdict = (
+            status_badge("pass", status_name("ok"))
+            if self.ok
+            else status_badge("fail", status_name("broken"))
+        )
+        label = esc(t("doctor.verdict_label"))
+        return f'<div class="lessons-diagnosis">{table}<p>{label}{verdict} {esc(self.verdict())}</p></div>'
 
 
 def diagnose(trace: object) -> Diagnosis:
@@ -109,7 +120,7 @@ def diagnose(trace: object) -> Diagnosis:
     findings: list[Finding] = []
     for (key, name), step in zip(STEPS, WALK, strict=True):
         if findings and findings[-1].status != "ok":
-            findings.append(Finding(key, name, "unchecked", "前面的环节已断开，先修好它"))
+            findings.append(Finding(key, name, "unchecked", t("doctor.fix_earlier")))
         else:
             findings.append(_walk_step(key, name, step, chains))
     if not is_reference(api):
@@ -125,7 +136,7 @@ def _with_api_problems(findings: list[Finding], problems: list[tuple[str, str]])
     if not found or found[0][0] > broken:
         return findings
     at, reason = found[0]
-    rest = [Finding(f.key, f.name, "unchecked", "前面的环节已断开，先修好它") for f in findings[at + 1 :]]
+    rest = [Finding(f.key, f.name, "unchecked", t("doctor.fix_earlier")) for f in findings[at + 1 :]]
     return [*findings[:at], Finding(findings[at].key, findings[at].name, "broken", reason), *rest]
 
 
@@ -133,13 +144,14 @@ def _walk_step(key: str, name: str, step: Callable[[Chain], str], chains: list[C
     """One link for every call: ok with each call's evidence, or broken at the first call that breaks it."""
     evidence = []
     for chain in chains:
-        which = f"【第 {chain.index + 1} 个调用】" if len(chains) > 1 else ""
+        which = t("doctor.which_call", n=chain.index + 1) if len(chains) > 1 else ""
         try:
             evidence.append(which + step(chain))
         except Fail as exc:
             return Finding(key, name, "broken", which + str(exc))
         except Exception as exc:  # a hand-edited trace with a shape we did not expect
-            return Finding(key, name, "broken", f"{which}形状不对，无法检查（{type(exc).__name__}: {exc}）")
+            error = f"{type(exc).__name__}: {exc}"
+            return Finding(key, name, "broken", t("doctor.wrong_shape", which=which, error=error))
     return Finding(key, name, "ok", " ".join(evidence))
 
 
@@ -152,5 +164,5 @@ def _as_trace(trace: object) -> JSONObject:
     data = as_dict(trace)
     kind = attachment_kind(data)
     if kind in ("fragments", "roundtrip"):
-        raise ValueError(f"这是 {kind} 文件，不是完整的 trace：diagnose 需要 data/trace.json 这样的 trace")
+        raise ValueError(t("doctor.not_a_trace", kind=kind))
     return require_trace(data)

@@ -21,6 +21,7 @@ from lessons_lib.core.apishapes import (
     tool_calls,
 )
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
+from lessons_lib.core.messages import t
 from lessons_lib.core.tracetypes import FORMAT as TRACE_FORMAT
 
 FRAGMENTS_FORMAT: Final = "lessons_lib.field_fragments/1"
@@ -37,7 +38,7 @@ mcp_declaration = q.mcp_tool
 def require_trace(data: JSON) -> JSONObject:
     """The data itself if it is a trace (an object with an "events" list), else ValueError."""
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
-        raise ValueError('不是 trace：需要一个带 "events" 列表的 JSON 对象（格式 lessons_lib.trace/1）')
+        raise ValueError(t("evidence.not_a_trace"))
     return data
 
 
@@ -110,8 +111,9 @@ def mcp_exchange(
     return chosen.request, q.loose_reply(trace, chosen)
 
 
-def result_text(frame: JSON, where: str = "MCP 响应") -> tuple[str, bool]:
+def result_text(frame: JSON, where: str | None = None) -> tuple[str, bool]:
     """The text an MCP response carries and whether it reports a failure."""
+    where = t("evidence.mcp_response") if where is None else where
     f = obj(frame, where)
     if "error" in f and "result" not in f:
         error = obj(f["error"], f"{where}.error")
@@ -124,7 +126,7 @@ def result_text(frame: JSON, where: str = "MCP 响应") -> tuple[str, bool]:
         if b.get("type") == "text":
             texts.append(text_of(b.get("text"), f"{where}.result.content[{n}].text"))
     is_error = result.get("isError", False)
-    need(isinstance(is_error, bool), f"{where}.result.isError 应当是 true 或 false，实际是 {show(is_error)}")
+    need(isinstance(is_error, bool), t("evidence.is_error", where=where, got=show(is_error)))
     return "\n".join(texts), is_error
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
 
 
 class Fail(Exception):
@@ -24,13 +25,15 @@ def need(condition: object, reason: str) -> None:
 
 
 def json_kind(value: object) -> str:
-    """The JSON name of a value's type, in Chinese, for reasons."""
+    """The JSON name of a value's type, in the current language, for reasons."""
     if value is None:
-        return "null（或缺失）"
+        return t("jsoncheck.kind.null")
     if isinstance(value, bool):
-        return "布尔值"
-    names = ((str, "文本"), ((int, float), "数字"), (list, "数组"), (dict, "对象"))
-    return next((name for types, name in names if isinstance(value, types)), type(value).__name__)
+        return t("jsoncheck.kind.boolean")
+    names = ((str, "text"), ((int, float), "number"), (list, "array"), (dict, "object"))
+    return next(
+        (t(f"jsoncheck.kind.{n}") for types, n in names if isinstance(value, types)), type(value).__name__
+    )
 
 
 def show(value: object, limit: int = 60) -> str:
@@ -44,19 +47,19 @@ def show(value: object, limit: int = 60) -> str:
 
 def obj(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise Fail(f"{where} 应当是 JSON 对象，实际是{json_kind(value)}")
+        raise Fail(t("jsoncheck.not_object", where=where, kind=json_kind(value)))
     return value
 
 
 def text_of(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise Fail(f"{where} 应当是文本，实际是{json_kind(value)}")
+        raise Fail(t("jsoncheck.not_text", where=where, kind=json_kind(value)))
     return value
 
 
 def list_of(value: object, where: str) -> list[JSON]:
     if not isinstance(value, list):
-        raise Fail(f"{where} 应当是数组，实际是{json_kind(value)}")
+        raise Fail(t("jsoncheck.not_array", where=where, kind=json_kind(value)))
     return value
 
 
@@ -67,7 +70,7 @@ def first_text_diff(expected: str, actual: str) -> str:
         min(len(expected), len(actual)),
     )
     want, got = show(expected[n : n + 16]), show(actual[n : n + 16])
-    return f"从第 {n + 1} 个字符起不同，服务返回 {want}，反馈里是 {got}"
+    return t("jsoncheck.text_diff", n=n + 1, want=want, got=got)
 
 
 def short(path: object) -> str:

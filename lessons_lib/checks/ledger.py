@@ -21,6 +21,7 @@ from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import ToolCall, feedback_items, input_items, tool_calls
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import t
 from lessons_lib.core.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
@@ -154,18 +155,18 @@ def check_calls(trace: object) -> list[str]:
         inputs = input_items(request, DEFAULT_API)
         made = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call"]
         answered = [str(f.call_id) for f in feedback_items(request, DEFAULT_API)]
+        problems += [t("ledger.output_without_call", n=n, c=c) for c in answered if c not in made]
         problems += [
-            f"request_{n}：有一条给调用 {c} 的输出，可模型从没发出这个调用" for c in answered if c not in made
+            t("ledger.answered_twice", n=n, c=c, times=answered.count(c))
+            for c in made
+            if answered.count(c) > 1
         ]
-        problems += [
-            f"request_{n}：调用 {c} 被回答了 {answered.count(c)} 次" for c in made if answered.count(c) > 1
-        ]
-        problems += [f"request_{n}：调用 {c} 没有 function_call_output" for c in made if c not in answered]
+        problems += [t("ledger.no_output", n=n, c=c) for c in made if c not in answered]
     for r in rounds:
         nxt = requests.get(r.n + 1)
         for call in _calls(r.response) if nxt is not None else []:
             if str(call.call_id) not in _outputs(nxt):
-                problems.append(f"request_{r.n + 1}：response_{r.n} 的调用 {call.call_id} 一直没有得到回答")
+                problems.append(t("ledger.never_answered", next=r.n + 1, n=r.n, c=call.call_id))
     problems += _check_results(trace, requests)
     problems += _check_writes(trace)
     return list(dict.fromkeys(problems))
@@ -188,14 +189,17 @@ def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> 
         if isinstance(given, dict) and isinstance(filled, list):
             given = {k: v for k, v in given.items() if k not in filled}
         if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
-            problems.append(f"调用 {link.get('call_id')}：服务收到的参数和模型发出的不一样")
+            problems.append(t("ledger.arguments_differ", c=link.get("call_id")))
     for n, request in sorted(requests.items()):
         for call_id, texts in _outputs(request).items():
             expected = results.get(call_id)
             for text in texts:
                 if expected is not None and text != expected:
-                    owner = next((f"调用 {c}" for c, t in results.items() if t == text), "没有哪个调用")
-                    problems.append(f"request_{n}：配给调用 {call_id} 的输出，其实是{owner}的结果")
+                    owner = next(
+                        (t("ledger.owner_call", c=c) for c, got in results.items() if got == text),
+                        t("ledger.owner_none"),
+                    )
+                    problems.append(t("ledger.wrong_output", n=n, c=call_id, owner=owner))
     return problems
 
 
@@ -212,8 +216,7 @@ def _check_writes(trace: object) -> list[str]:
         )
         if intent in seen:
             problems.append(
-                f"调用 {seen[intent]} 和 {row.call_id} 为同一个意图 {intent} 各建了一行："
-                "重复写入（带上幂等键，第二次就只是重放）"
+                t("ledger.duplicate_write", first=seen[intent], second=row.call_id, intent=intent)
             )
         seen.setdefault(intent, row.call_id)
     return problems

@@ -24,10 +24,13 @@ from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
 from lessons_lib.checks.verify_report import esc
 from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.glossary import status_word
 from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import t
 
-_END_RULES: Final = ("第二次响应是模型的答复",)
+_END_RULES: Final = ("answer",)
+"""The keys of the round-trip checks about the chain's end (the second response is the answer)."""
 _END_LINK: Final = "next_input"
 _PAIRED: Final = ("function_call", "function_call_output")
 
@@ -56,29 +59,40 @@ class ManyCallsReport(Displayable):
 
     def verdict(self) -> str:
         if self.ok:
-            return f"全部通过：{len(self.windows)} 个调用轮次逐轮核对，所有 call_id 都恰好回答一次。"
-        broken = [f"第 {w.round} 轮" for w in self.windows if not w.ok]
-        return "未通过：" + "；".join(broken + list(self.problems))
+            return t("manycalls.all_passed", n=len(self.windows))
+        broken = [t("manycalls.round", n=w.round) for w in self.windows if not w.ok]
+        return t("manycalls.not_passed", problems=t("manycalls.sep").join(broken + list(self.problems)))
 
     def text(self) -> str:
-        lines = ["多调用核对（逐轮 verify-roundtrip + diagnose，再查全程配对）"]
-        lines += [f"第 {w.round} 轮（{w.calls} 个调用）：{w.roundtrip}；{w.diagnosis}" for w in self.windows]
-        lines += [f"配对问题：{p}" for p in self.problems]
-        return "\n".join([*lines, f"结论：{self.verdict()}"])
+        lines = [t("manycalls.title")]
+        lines += [
+            t("manycalls.window", n=w.round, calls=w.calls, roundtrip=w.roundtrip, diagnosis=w.diagnosis)
+            for w in self.windows
+        ]
+        lines += [t("manycalls.pairing", problem=p) for p in self.problems]
+        return "\n".join([*lines, t("manycalls.verdict_label") + self.verdict()])
 
     def repr_args(self) -> str:
         return f"ok={self.ok}, windows={len(self.windows)}, problems={len(self.problems)}"
 
     def html(self) -> str:
+        failed = t("manycalls.failed_word")
         rows = [
-            (w.round, w.calls, w.roundtrip, w.diagnosis, status("pass") if w.ok else status("fail", "未通过"))
+            (
+                w.round,
+                w.calls,
+                w.roundtrip,
+                w.diagnosis,
+                status("pass", status_word("pass")) if w.ok else status("fail", failed),
+            )
             for w in self.windows
         ]
-        table = html_table(("轮次", "调用数", "verify-roundtrip", "diagnose", "结论"), rows)
+        head = (t("manycalls.head.round"), t("manycalls.head.calls"), "verify-roundtrip", "diagnose")
+        table = html_table((*head, t("manycalls.head.verdict")), rows)
         extra = "".join(f"<li>{esc(p)}</li>" for p in self.problems)
         listing = f"<ul>{extra}</ul>" if extra else ""
-        badge = status_badge("pass") if self.ok else status_badge("fail", "未通过")
-        return f"{table}{listing}<p>结论：{badge} {esc(self.verdict())}</p>"
+        badge = status_badge("pass", status_word("pass")) if self.ok else status_badge("fail", failed)
+        return f"{table}{listing}<p>{esc(t('manycalls.verdict_label'))}{badge} {esc(self.verdict())}</p>"
 
 
 def windows(trace: object) -> list[tuple[int, JSONObject]]:
@@ -183,22 +197,23 @@ def verify_calls(trace: object) -> ManyCallsReport:
     for k, window in windows(data):
         calls = len(q.calls(data, k))
         if k == last and stopped:
-            note = "本轮结果没有再发给模型：运行被应用的上限截停（outcome stopped），不算断链"
+            note = t("manycalls.stopped")
             verdicts.append(WindowVerdict(k, calls, note, note, True))
             continue
         continues = k + 1 < last or (k + 1 == last and get_in(data, "outcome", "status") != "answered")
         report = verify_roundtrip(window, sabotage=False)
-        failed = [c for c in report.checks if not c.passed and not (continues and c.name in _END_RULES)]
+        failed = [c for c in report.checks if not c.passed and not (continues and c.key in _END_RULES)]
         diagnosis = diagnose(window)
         broken = diagnosis.broken
         tolerated = broken is not None and continues and broken.key == _END_LINK
-        rt_text = (
-            "全部通过" if not failed else "未通过：" + "；".join(f"{c.name}：{c.reason}" for c in failed)
+        reasons = t("manycalls.sep").join(
+            t("manycalls.rt_failed", name=c.name, reason=c.reason) for c in failed
         )
+        rt_text = t("manycalls.rt_passed") if not failed else t("manycalls.not_passed", problems=reasons)
         if broken is None:
             dx_text = diagnosis.verdict()
         elif tolerated:
-            dx_text = "链路完整（本轮之后链路继续：下一次响应是新的调用，或应用重新发问）"
+            dx_text = t("manycalls.continues")
         else:
             dx_text = diagnosis.verdict()
         verdicts.append(

@@ -19,6 +19,7 @@ from typing import Any
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.apiregistry import REGISTRY
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import t
 
 
 def _rows(api: str, name: str) -> tuple[Any, ...]:
@@ -32,7 +33,7 @@ def _rows(api: str, name: str) -> tuple[Any, ...]:
 
 def api_checks(rt: JSONObject, api: str) -> list[Check]:
     """The API's own checks on one round trip, in order (none for Responses)."""
-    return [run_check(key, title, fn, rt) for key, title, _, fn in _rows(api, "CHECKS")]
+    return [run_check(key, t(title), fn, rt) for key, title, _, fn in _rows(api, "CHECKS")]
 
 
 def api_problems(rt: JSONObject, api: str) -> list[tuple[str, str]]:
@@ -48,13 +49,13 @@ def api_trials(rt: JSONObject, api: str, judge: Callable[[JSONObject], list[Chec
         try:
             broken = sabotage(copy.deepcopy(rt))
         except Exception as exc:  # a round trip too malformed to sabotage
-            out.append(Check(key, title, False, f"无法施加这个破坏（{type(exc).__name__}），原往返形状不对"))
+            reason = t("verify_apis.cannot_sabotage", error=type(exc).__name__)
+            out.append(Check(key, t(title), False, reason))
             continue
         failed = [c for c in judge(broken) if not c.passed]
-        reason = (
-            "已拒绝 —— " + "；".join(f"{c.name}：{c.reason}" for c in failed[:2])
-            if failed
-            else "没有被拒绝：破坏后的往返仍然全部通过"
+        reasons = t("verify_apis.sep").join(
+            t("verify_apis.reason", name=c.name, reason=c.reason) for c in failed[:2]
         )
-        out.append(Check(key, title, bool(failed), reason))
+        reason = t("verify_apis.rejected", reasons=reasons) if failed else t("verify_apis.not_rejected")
+        out.append(Check(key, t(title), bool(failed), reason))
     return out

@@ -52,6 +52,11 @@ class ApiEntry:
     """The module mapping the API's messages to the Responses places (``reply_items``, ``message_items``)."""
     words: str = ""
     """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
+    replay_client: str = "lessons_lib.apis.replay:openai_client"
+    shape: str = ""
+    """``body -> bool``: whether a model request or response has this API's shape; the entries are
+    asked in the registry's order, so a test may assume the earlier APIs said no."""
+    """``http client -> (SDK client, the SDK's HTTP-status errors)``: how ``replay`` talks to the stand-in."""
 
 
 _MODELS: Final = "lessons_lib.engine.models"
@@ -70,6 +75,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         f"{_MODELS}:ENABLE_LIVE",
         reference=True,
         in_trace=False,
+        shape="lessons_lib.apis.responses.shapes:is_body",
     ),
     "chat": ApiEntry(
         "chat",
@@ -87,6 +93,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.chat.checks",
         words="lessons_lib.apis.chat.words",
         view="lessons_lib.apis.chat.view",
+        shape="lessons_lib.apis.chat.shapes:is_body",
     ),
     "anthropic": ApiEntry(
         "anthropic",
@@ -105,6 +112,8 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.anthropic.checks",
         words="lessons_lib.apis.anthropic.words",
         view="lessons_lib.apis.anthropic.view",
+        shape="lessons_lib.apis.anthropic.shapes:is_body",
+        replay_client="lessons_lib.apis.anthropic.adapter:replay_client",
     ),
 }
 assert tuple(REGISTRY) == MODEL_APIS  # the trace model's names and the registry's are one list

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from lessons_lib.core.messages import zh
+
 Row = tuple[str, str] | tuple[str, str, str]
 R: Final = "rule"
 SET: Final = "setting"
@@ -143,18 +145,8 @@ TABLES: Final[dict[str, list[Row]]] = {
     "tool_result": TOOL_RESULT,
 }
 
-TYPE_TITLES: Final[dict[str, str]] = {
-    "chat_request": "Chat Completions 请求（POST /v1/chat/completions）",
-    "chat_response": "Chat Completions 响应（chat.completion）",
-    "anthropic_request": "Anthropic Messages 请求（POST /v1/messages）",
-    "anthropic_response": "Anthropic Messages 响应（message）",
-    "chat_tool": "片段：Chat 工具声明（tools[].function）",
-    "chat_tool_call": "片段：Chat tool_calls[] 调用项",
-    "chat_tool_message": "片段：Chat role: tool 反馈消息",
-    "anthropic_tool": "片段：Anthropic 工具声明（input_schema）",
-    "tool_use": "片段：Anthropic tool_use 块",
-    "tool_result": "片段：Anthropic tool_result 块",
-}
+TYPE_TITLES: Final[dict[str, str]] = {name: zh(f"type.{name}") for name in TABLES}
+"""Each type's Chinese title (catalogue ``type.<name>``); ``kindtables.type_title`` speaks the language."""
 
 
 def _d(m: Any) -> bool:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
+from lessons_lib.core.messages import t
 from lessons_lib.engine.adapters import (
     CallResult,
     Declared,
@@ -39,10 +40,13 @@ MODEL: Final = "claude-opus-5"
 MAX_TOKENS: Final = 1024
 CHOICES: Final[dict[bool, object]] = {True: {"type": "any"}, False: {"type": "auto"}}
 """``any`` (Anthropic's ``required``) on the first request, ``auto`` after the feedback."""
-ENABLE_LIVE: Final = (
-    "Anthropic 接口默认离线运行（确定性替身模型）。要连真实模型：设置环境变量 ANTHROPIC_API_KEY"
-    "（可选 ANTHROPIC_BASE_URL、LESSONS_ANTHROPIC_MODEL），再重新运行。"
-)
+
+
+def __getattr__(name: str) -> str:
+    """``ENABLE_LIVE``: how to turn the live model on, looked up in the current language when read."""
+    if name == "ENABLE_LIVE":
+        return t("apis_words.anthropic.enable_live")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class AnthropicAdapter:
@@ -139,9 +143,18 @@ def content_blocks(body: JsonObject) -> list[JsonObject]:
         raise Stop(
             "error",
             "the model API's reply has no 'content' list; it is not an Anthropic Message",
-            "模型接口的回复里没有 content 列表，它不是 Anthropic Message",
+            t("apis_words.anthropic.not_message"),
         )
     return [b for b in content if isinstance(b, dict)]
+
+
+def replay_client(http: httpx2.AsyncClient) -> tuple[Any, tuple[type[BaseException], ...]]:
+    """The Anthropic SDK's client for a replay (lesson 22) and its HTTP-status error; the registry's ref."""
+    from anthropic import APIStatusError, AsyncAnthropic
+
+    from lessons_lib.engine.redact import OFFLINE_KEY
+
+    return AsyncAnthropic(api_key=OFFLINE_KEY, max_retries=0, http_client=http), (APIStatusError,)
 
 
 def live_setting(model: str | None = None) -> ModelSetting | None:
@@ -155,12 +168,11 @@ def live_setting(model: str | None = None) -> ModelSetting | None:
     from lessons_lib.engine.models import check_base_url
 
     base = check_base_url(os.environ.get("ANTHROPIC_BASE_URL", "").strip() or None)
-    return ModelSetting("live", name, "真实模型（经 ANTHROPIC_API_KEY）", base, key)
+    return ModelSetting("live", name, t("apis_words.anthropic.live_label"), base, key)
 
 
 def offline_setting(model: str | None = None) -> ModelSetting:
     """The offline setting, labelled as the Anthropic stand-in."""
-    from lessons_lib.apis.anthropic.standin import LABEL
     from lessons_lib.engine.models import ModelSetting
 
-    return ModelSetting("offline", model or MODEL, LABEL)
+    return ModelSetting("offline", model or MODEL, t("apis_words.anthropic.standin_label"))

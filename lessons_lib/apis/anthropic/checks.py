@@ -20,12 +20,13 @@ from lessons_lib.checks.apicheckparts import (
 from lessons_lib.checks.evidence import result_text
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.messages import t
 
 
 def _anthropic_uses(rt: JSONObject) -> list[JSONObject]:
     content = list_of(obj(rt.get("response_1"), "response_1").get("content"), "response_1.content")
     uses = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
-    need(uses, "response_1.content 里没有 tool_use 块：模型没有请求调用工具")
+    need(uses, t("anthropic_checks.no_tool_use"))
     return uses
 
 
@@ -43,10 +44,9 @@ def anthropic_input_object(rt: JSONObject) -> str:
         value = block.get("input")
         need(
             isinstance(value, dict),
-            f"tool_use.input 应当是对象，实际是 {type(value).__name__} {show(value, 40)}："
-            "Anthropic 的 input 不是 JSON 文本",
+            t("anthropic_checks.input_not_object", type=type(value).__name__, got=show(value, 40)),
         )
-    return "tool_use.input 是对象，无需 json.loads；它就是 MCP params.arguments 的值"
+    return t("anthropic_checks.input_ok")
 
 
 def anthropic_results_follow(rt: JSONObject) -> str:
@@ -63,25 +63,23 @@ def anthropic_results_follow(rt: JSONObject) -> str:
         )
 
     at = [n for n, m in enumerate(messages) if uses_of(m) == ids]
-    need(
-        at, "request_2 丢了含 tool_use 的 assistant 消息：tool_result 没有可回答的调用（真实接口会返回 400）"
-    )
+    need(at, t("anthropic_checks.tool_use_dropped"))
     need(
         at[0] + 1 < len(messages),
-        "tool_use 之后没有下一条消息：每个 tool_use 都要在下一条消息里有 tool_result（真实接口会返回 400）",
+        t("anthropic_checks.nothing_after"),
     )
     nxt = obj(messages[at[0] + 1], f"request_2.messages[{at[0] + 1}]")
     content: list[JSON] = nxt["content"] if isinstance(nxt.get("content"), list) else []
     results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-    need(results, "tool_use 的下一条消息里没有 tool_result 块（真实接口会返回 400）")
+    need(results, t("anthropic_checks.no_tool_result"))
     need(
         nxt.get("role") == "user",
-        f'tool_result 必须放在 role: "user" 的消息里，这里是 {show(nxt.get("role"))}',
+        t("anthropic_checks.not_user", got=show(nxt.get("role"))),
     )
     got = sorted(str(b.get("tool_use_id")) for b in results)
-    need(got == sorted(map(str, ids)), f"tool_result 的 tool_use_id {got} 与 tool_use 的 id {ids} 不一一对应")
+    need(got == sorted(map(str, ids)), t("anthropic_checks.ids_differ", got=got, ids=ids))
     answered = ", ".join(map(str, ids))
-    return f'request_2 保留 tool_use，下一条 role: "user" 消息里的 tool_result 逐一回答 {answered}'
+    return t("anthropic_checks.results_ok", answered=answered)
 
 
 def anthropic_is_error(rt: JSONObject) -> str:
@@ -92,21 +90,16 @@ def anthropic_is_error(rt: JSONObject) -> str:
             if b.get("type") == "tool_result":
                 need(
                     b.get("is_error", False) is failed,
-                    f"tool_result.is_error 是 {show(b.get('is_error'))}，MCP isError 是 {show(failed)}",
+                    t("anthropic_checks.is_error_differs", got=show(b.get("is_error")), failed=show(failed)),
                 )
-    return f"tool_result.is_error 与 MCP isError 相同（{json.dumps(failed)}）"
+    return t("anthropic_checks.is_error_ok", failed=json.dumps(failed))
 
 
 CHECKS: Final[tuple[CheckRow, ...]] = (
-    # (key, title, link of the doctor's order, check)
-    ("anthropic_input", "Anthropic：input 是对象", "parse", anthropic_input_object),
-    ("anthropic_is_error", "Anthropic：is_error 如实反映失败", "feedback", anthropic_is_error),
-    (
-        "anthropic_results",
-        "Anthropic：tool_result 紧跟在 user 消息里",
-        "next_input",
-        anthropic_results_follow,
-    ),
+    # (key, catalogue key of the title, link of the doctor's order, check)
+    ("anthropic_input", "anthropic_checks.check.anthropic_input", "parse", anthropic_input_object),
+    ("anthropic_is_error", "anthropic_checks.check.anthropic_is_error", "feedback", anthropic_is_error),
+    ("anthropic_results", "anthropic_checks.check.anthropic_results", "next_input", anthropic_results_follow),
 )
 
 
@@ -129,7 +122,8 @@ def tool_result_as_assistant(rt: JSONObject) -> JSONObject:
 
 
 TRIALS: Final[tuple[TrialRow, ...]] = (
-    ("input_stringified", "把 tool_use.input 写成 JSON 文本", stringify_input),
-    ("tool_result_as_assistant", "tool_result 用 role: assistant 发送", tool_result_as_assistant),
-    ("dropped_tool_use", "丢失含 tool_use 的 assistant 消息", drop_assistant_message),
+    # (key, catalogue key of the title, sabotage)
+    ("input_stringified", "anthropic_checks.trial.input_stringified", stringify_input),
+    ("tool_result_as_assistant", "anthropic_checks.trial.tool_result_as_assistant", tool_result_as_assistant),
+    ("dropped_tool_use", "anthropic_checks.trial.dropped_tool_use", drop_assistant_message),
 )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lessons_lib.core.apishapes import ToolCall
+from lessons_lib.core.messages import t
 from lessons_lib.engine.adapters import (
     CHOICES,
     CallResult,
@@ -124,15 +125,14 @@ def assistant_message(body: JsonObject) -> JsonObject:
         raise Stop(
             "error",
             "the model API's reply has no choices[0].message; it is not a chat.completion",
-            "模型接口的回复里没有 choices[0].message，它不是 chat.completion",
+            t("apis_words.chat.not_completion"),
         )
     return message
 
 
 def offline_setting(model: str | None = None) -> ModelSetting:
     """The offline setting, labelled as the Chat stand-in."""
-    from lessons_lib.apis.chat.standin import LABEL
     from lessons_lib.core.example import MODEL_NAME
     from lessons_lib.engine.models import ModelSetting
 
-    return ModelSetting("offline", model or MODEL_NAME, LABEL)
+    return ModelSetting("offline", model or MODEL_NAME, t("apis_words.chat.standin_label"))

@@ -19,17 +19,18 @@ from lessons_lib.checks.apicheckparts import (
 )
 from lessons_lib.checks.jsoncheck import Fail, list_of, need, obj, show
 from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.messages import t
 
 
 def _chat_message(rt: JSONObject) -> JSONObject:
     choices = list_of(obj(rt.get("response_1"), "response_1").get("choices"), "response_1.choices")
-    need(choices, "response_1.choices 为空：模型没有回答")
+    need(choices, t("chat_checks.no_choices"))
     return obj(obj(choices[0], "response_1.choices[0]").get("message"), "response_1.choices[0].message")
 
 
 def _chat_calls(rt: JSONObject) -> list[JSONObject]:
     calls = objects(_chat_message(rt).get("tool_calls"))
-    need(calls, "response_1 的 message 里没有 tool_calls：模型没有请求调用工具")
+    need(calls, t("chat_checks.no_tool_calls"))
     return calls
 
 
@@ -38,25 +39,25 @@ def chat_arguments_text(rt: JSONObject) -> str:
     for call in _chat_calls(rt):
         args = obj(call.get("function"), "tool_calls[].function").get("arguments")
         if not isinstance(args, str):
-            raise Fail(f"tool_calls[].function.arguments 应当是 JSON 文本，实际是 {show(args)}")
-        need(isinstance(json.loads(args), dict), "function.arguments 解析后应当是对象")
-    return "tool_calls[].function.arguments 是 JSON 文本，应用要先 json.loads 才得到对象"
+            raise Fail(t("chat_checks.arguments_not_text", got=show(args)))
+        need(isinstance(json.loads(args), dict), t("chat_checks.arguments_not_object"))
+    return t("chat_checks.arguments_ok")
 
 
 def chat_tool_call_ids(rt: JSONObject) -> str:
     """Each ``role: "tool"`` message carries the ``tool_call_id`` of one call, each call answered once."""
     ids = [c.get("id") for c in _chat_calls(rt)]
     tools = [m for m in messages_of(rt, "request_2") if isinstance(m, dict) and m.get("role") == "tool"]
-    need(tools, 'request_2.messages 里没有 role: "tool" 消息：执行结果没有回到模型')
+    need(tools, t("chat_checks.no_tool_message"))
     for m in tools:
-        need("tool_call_id" in m, 'role: "tool" 消息缺少 tool_call_id：模型不知道这份结果回答的是哪次调用')
+        need("tool_call_id" in m, t("chat_checks.no_tool_call_id"))
         need(
             m["tool_call_id"] in ids,
-            f"tool_call_id {show(m['tool_call_id'])} 不是 response_1 里的调用（{ids}）",
+            t("chat_checks.unknown_id", got=show(m["tool_call_id"]), ids=ids),
         )
     answered = sorted(str(m["tool_call_id"]) for m in tools)
-    need(answered == sorted(map(str, ids)), f"每个调用应当恰好一条 tool 消息：调用 {ids}，回答 {answered}")
-    return f"tool_call_id {', '.join(map(str, ids))} 在 tool 消息里各出现一次"
+    need(answered == sorted(map(str, ids)), t("chat_checks.once_each", ids=ids, answered=answered))
+    return t("chat_checks.ids_ok", ids=", ".join(map(str, ids)))
 
 
 def chat_assistant_kept(rt: JSONObject) -> str:
@@ -72,18 +73,18 @@ def chat_assistant_kept(rt: JSONObject) -> str:
     ]
     need(
         at,
-        "request_2 丢了带 tool_calls 的 assistant 消息：tool 消息前面没有它回答的调用（真实接口会返回 400）",
+        t("chat_checks.assistant_dropped"),
     )
     after = [m.get("role") for m in messages[at[0] + 1 : at[0] + 1 + len(ids)] if isinstance(m, dict)]
-    need(after == ["tool"] * len(ids), f"assistant 消息之后应当紧跟 {len(ids)} 条 tool 消息，实际是 {after}")
-    return "request_2 保留了 assistant 的 tool_calls 消息，后面紧跟 tool 消息"
+    need(after == ["tool"] * len(ids), t("chat_checks.tool_after", n=len(ids), after=after))
+    return t("chat_checks.assistant_ok")
 
 
 CHECKS: Final[tuple[CheckRow, ...]] = (
-    # (key, title, link of the doctor's order, check)
-    ("chat_arguments", "Chat：arguments 是 JSON 文本", "parse", chat_arguments_text),
-    ("chat_tool_call_id", "Chat：tool 消息按 tool_call_id 配对", "ids", chat_tool_call_ids),
-    ("chat_assistant_kept", "Chat：assistant 调用消息原样保留", "next_input", chat_assistant_kept),
+    # (key, catalogue key of the title, link of the doctor's order, check)
+    ("chat_arguments", "chat_checks.check.chat_arguments", "parse", chat_arguments_text),
+    ("chat_tool_call_id", "chat_checks.check.chat_tool_call_id", "ids", chat_tool_call_ids),
+    ("chat_assistant_kept", "chat_checks.check.chat_assistant_kept", "next_input", chat_assistant_kept),
 )
 
 
@@ -106,7 +107,8 @@ def chat_arguments_object(rt: JSONObject) -> JSONObject:
 
 
 TRIALS: Final[tuple[TrialRow, ...]] = (
-    ("tool_call_id_missing", "tool 消息缺少 tool_call_id", drop_tool_call_id),
-    ("dropped_assistant", "丢失 assistant 的 tool_calls 消息", drop_assistant_message),
-    ("arguments_object", "把 arguments 文本改成对象", chat_arguments_object),
+    # (key, catalogue key of the title, sabotage)
+    ("tool_call_id_missing", "chat_checks.trial.tool_call_id_missing", drop_tool_call_id),
+    ("dropped_assistant", "chat_checks.trial.dropped_assistant", drop_assistant_message),
+    ("arguments_object", "chat_checks.trial.arguments_object", chat_arguments_object),
 )

@@ -43,7 +43,6 @@ from lessons_lib.engine.standin_rules import (
     text_of,
 )
 
-LABEL: Final = "离线替身模型 · Chat Completions（确定性规则程序，不是语言模型）"
 PATH: Final = "/chat/completions"
 
 

@@ -1,0 +1,71 @@
+"""``replay`` and ``api_of_body`` ask the API's registry entry (issue 22): no API name is compared.
+
+A fourth API planted in the registry, with the Chat stand-in and its own ``replay_client``, is
+replayed through that client, and with its own ``shape`` its bodies are recognised; the three
+real APIs' fixtures are each recognised as their own API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_lib.apis.replay import openai_client, replay
+from lessons_lib.core.apiregistry import REGISTRY
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+USED: list[str] = []
+
+
+def toy_client(http: Any) -> tuple[Any, tuple[type[BaseException], ...]]:
+    """The planted API's replay client: the OpenAI SDK's, noting that it was asked."""
+    USED.append("toy")
+    return openai_client(http)
+
+
+def test_a_planted_api_is_replayed_through_its_own_entrys_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    toy = dataclasses.replace(REGISTRY["chat"], replay_client=f"{__name__}:toy_client")
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    body = json.loads((DATA / "chat" / "request_2.json").read_text(encoding="utf-8"))
+    USED.clear()
+    reply = replay("toy", body)
+    assert USED == ["toy"] and reply.ok and reply.body["object"] == "chat.completion"
+    broken = {**body, "messages": [m for m in body["messages"] if m.get("role") != "assistant"]}
+    assert replay("toy", broken).status == 400 and USED == ["toy", "toy"]
+
+
+def test_each_entry_names_its_sdks_replay_client() -> None:
+    assert REGISTRY["anthropic"].replay_client == "lessons_lib.apis.anthropic.adapter:replay_client"
+    assert {REGISTRY[a].replay_client for a in ("responses", "chat")} == {
+        "lessons_lib.apis.replay:openai_client"
+    }
+    body = json.loads((DATA / "anthropic" / "request_2.json").read_text(encoding="utf-8"))
+    reply = replay("anthropic", body)
+    assert reply.ok and reply.body["type"] == "message"
+
+
+def toy_shape(body: Any) -> bool:
+    """The planted API's shape: its replies say ``object: "toy.reply"``."""
+    return body.get("object") == "toy.reply"
+
+
+def test_api_of_body_asks_each_entrys_shape_in_the_registrys_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.checks.apiview import api_of, api_of_body
+
+    expected = {"": "responses", "chat": "chat", "anthropic": "anthropic"}
+    for folder, api in expected.items():
+        for name in ("request_1", "response_1", "request_2", "response_2"):
+            body = json.loads((DATA / folder / f"{name}.json").read_text(encoding="utf-8"))
+            assert api_of_body(body) == api, (folder, name)
+    bare = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert api_of_body(bare) == "chat"  # a messages list without Anthropic's marks
+    assert api_of_body({**bare, "tools": [{"name": "t", "input_schema": {}}]}) == "anthropic"
+    assert api_of_body({"object": "toy.reply"}) is None and api_of_body([]) is None
+    toy = dataclasses.replace(REGISTRY["chat"], name="toy", shape=f"{__name__}:toy_shape")
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    assert api_of_body({"object": "toy.reply"}) == "toy"
+    assert api_of({"request_1": {"object": "toy.reply"}}) == "toy"
