@@ -52,13 +52,13 @@ class OfflineModel(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method != "POST" or not request.url.path.endswith("/responses"):
-            return _error(
+            return error_reply(
                 request, 404, f"the offline stand-in only serves POST /v1/responses, not {request.url.path}"
             )
         try:
             body = json.loads(await request.aread())
         except ValueError:
-            return _error(request, 400, "request body is not JSON")
+            return error_reply(request, 400, "request body is not JSON")
         self.turns += 1
         return httpx2.Response(200, json=self.respond(body), request=request)
 
@@ -68,7 +68,7 @@ class OfflineModel(httpx2.AsyncBaseTransport):
         outputs = [i for i in items if i.get("type") == "function_call_output"]
         answer = outputs and not self.script.endless
         output = [self._answer(body, items, outputs)] if answer else self._calls(body, items)
-        return _response(f"resp_offline_{self.turns:03d}", body, output)
+        return response_body(f"resp_offline_{self.turns:03d}", body, output)
 
     def _calls(self, body: JSONObject, items: list[JSONObject]) -> list[JSONObject]:
         task = _user_text(items)
@@ -118,15 +118,3 @@ def _user_text(items: list[JSONObject]) -> str:
             if isinstance(content, list):
                 return " ".join(str(c.get("text", "")) for c in objects(content))
     return ""
-
-
-def _response(resp_id: str, body: JSONObject, output: list[JSONObject]) -> JSONObject:
-    """:func:`~lessons_lib.engine.standin_shapes.response_body`, under its older private name."""
-    return response_body(resp_id, body, output)
-
-
-def _error(
-    request: httpx2.Request, status: int, message: str, param: str | None = None, code: str | None = None
-) -> httpx2.Response:
-    """:func:`~lessons_lib.engine.standin_shapes.error_reply`, under its older private name."""
-    return error_reply(request, status, message, param, code)

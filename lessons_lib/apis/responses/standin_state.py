@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSON, objects
-from lessons_lib.engine.offline_model import OfflineModel, _error
+from lessons_lib.engine.offline_model import OfflineModel
+from lessons_lib.engine.standin_shapes import error_reply
 
 
 @dataclass
@@ -32,14 +33,14 @@ class StatefulOfflineModel(OfflineModel):
         try:
             body = json.loads(await request.aread())
         except ValueError:
-            return _error(request, 400, "request body is not JSON")
+            return error_reply(request, 400, "request body is not JSON")
         previous = body.get("previous_response_id")
         raw = body.get("input")
         items: list[JSON] = raw if isinstance(raw, list) else [{"role": "user", "content": raw}]
         if previous is not None:
             if not isinstance(previous, str) or previous not in self.stored:
                 # the real API names the parameter and a code (the spec's Error: param, code)
-                return _error(
+                return error_reply(
                     request,
                     400,
                     f"Previous response with id '{previous}' not found.",
@@ -49,7 +50,7 @@ class StatefulOfflineModel(OfflineModel):
             items = self.stored[previous] + items
         problem = unanswered_output(items)
         if problem is not None:
-            return _error(
+            return error_reply(
                 request, 400, f"No tool call found for function call output with call_id {problem}."
             )
         self.turns += 1

@@ -23,10 +23,10 @@ from typing import Final
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.messages import t
-from lessons_lib.engine.offline_model import _response
 from lessons_lib.engine.screens import UNTRUSTED
 from lessons_lib.engine.standin_calls import function_calls
 from lessons_lib.engine.standin_rules import arguments_from
+from lessons_lib.engine.standin_shapes import response_body
 from lessons_lib.examples.orders.standin import OrdersModel
 
 READ: Final = "fs__read_text_file"
@@ -99,7 +99,7 @@ class GullibleModel(OrdersModel):
                 return self._call_reply(body, [wanted])
         first = notes[0][0].splitlines()[0] if notes and notes[0][0] else t("injection.gullible.nothing")
         reply = self._message(t("injection.gullible.first_line", first=first))
-        return _response(f"resp_offline_{self.turns:03d}", body, [reply])
+        return response_body(f"resp_offline_{self.turns:03d}", body, [reply])
 
     def _call_reply(self, body: JSONObject, calls: list[tuple[str, str]]) -> JSONObject:
-        return _response(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, calls))
+        return response_body(f"resp_offline_{self.turns:03d}", body, function_calls(self.turns, calls))
