@@ -120,8 +120,8 @@ WRONG = {
         "不能写死示例里的值",
     ),
     "nothing said at the limit": Wrong(
-        '    return f"已经问了模型 {max_rounds} 轮',
-        '    return None\n    return f"已经问了模型 {max_rounds} 轮',
+        '    return say(f"已经问了模型 {max_rounds} 轮',
+        '    return None\n    return say(f"已经问了模型 {max_rounds} 轮',
         "stop_message",
         "endless",
         "返回一句说明",
