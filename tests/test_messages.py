@@ -150,3 +150,16 @@ def test_a_lessons_own_label_follows_the_notebooks_language(
     monkeypatch.chdir(english)  # an English lesson's kernel: the same code cell prints English
     assert say("调用数：", "calls:") == "calls:"
     assert set_language("zh") == "zh" and say("调用数：", "calls:") == "调用数："
+
+
+def test_the_cli_in_a_cell_speaks_the_notebooks_language_and_leaves_it_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lessons_lib.cli import main
+
+    english = tmp_path / "notebooks" / "en"
+    english.mkdir(parents=True)
+    monkeypatch.chdir(english)  # an English lesson's kernel calling main([...]) in a cell (lesson 07)
+    assert main(["diagram", "chain"]) == 0 and 'label="declaration' in capsys.readouterr().out
+    assert main(["--lang", "zh", "diagram", "chain"]) == 0 and 'label="声明' in capsys.readouterr().out
+    assert language() == "en"  # the command's --lang did not pin the notebook to Chinese

@@ -25,9 +25,10 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
-def _take_language(args: list[str]) -> list[str]:
-    """Remove ``--lang en|zh`` (anywhere) and set the language: ``--lang``, else LESSONS_LANG, else zh."""
-    from lessons_lib.core.messages import ENV_VAR, LANGUAGES, set_language
+def _take_language(args: list[str]) -> tuple[list[str], str]:
+    """Remove ``--lang en|zh`` (anywhere); the command's language: ``--lang``, else LESSONS_LANG, else
+    the one in force (a cell of an English lesson: English; a console: Chinese)."""
+    from lessons_lib.core.messages import ENV_VAR, LANGUAGES, language
 
     chosen, rest, i = None, [], 0
     while i < len(args):
@@ -42,11 +43,10 @@ def _take_language(args: list[str]) -> list[str]:
             rest.append(args[i])
         i += 1
     env = os.environ.get(ENV_VAR, "").strip()
-    lang, where = (chosen, "--lang") if chosen is not None else (env, ENV_VAR) if env else ("zh", "")
+    lang, where = (chosen, "--lang") if chosen is not None else (env, ENV_VAR) if env else (language(), "")
     if lang.strip().lower() not in LANGUAGES:
         raise ValueError(f"{where} {lang!r} is not a language of the course: use en or zh")
-    set_language(lang)
-    return rest
+    return rest, lang
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,10 +57,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_usage())
         return 0 if args else 2
     try:
-        args = _take_language(args)
+        args, lang = _take_language(args)
     except ValueError as exc:
         print(f"lessons_lib: {exc}", file=sys.stderr)
         return 2
+    from lessons_lib.core.messages import speaking
+
+    with speaking(lang):  # called from a notebook cell, it leaves the notebook's language alone
+        return _dispatch(args)
+
+
+def _dispatch(args: list[str]) -> int:
     if not args:
         print(_usage())
         return 2

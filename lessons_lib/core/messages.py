@@ -14,7 +14,8 @@ The language is chosen once per notebook, in this order:
    notebook's own folder, so the English lessons speak English with the same code, byte for byte;
 4. otherwise Chinese.
 
-The command line sets the language itself (``--lang``, else ``LESSONS_LANG``, else ``zh``).
+The command line takes ``--lang``, else ``LESSONS_LANG``, else the language in force, for the
+command only (called from a notebook cell, it leaves the notebook's language as it was).
 Identifiers, wire text and field names are not messages: they stay the same in both.
 Standard library only.
 """
@@ -23,7 +24,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -54,6 +56,22 @@ def set_language(lang: str | None) -> Language:
     global _chosen
     _chosen = None if lang is None else _checked(lang, "set_language")
     return language()
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[Language]:
+    """Speak ``lang`` inside the ``with`` block, then go back to the choice made before it.
+
+    For the command line called from a notebook cell (``main(["verify-fields"])``): the command
+    speaks its own language without pinning the rest of the notebook to it.
+    """
+    global _chosen
+    before = _chosen
+    _chosen = _checked(lang, "language")
+    try:
+        yield _chosen
+    finally:
+        _chosen = before
 
 
 def _runs_in_english_folder() -> bool:
