@@ -146,20 +146,26 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return ids
 
 
-def chinese_literals(path: Path) -> int:
-    """How many string literals in ``path`` hold Chinese (an f-string once, docstrings not)."""
+def chinese_strings(path: Path) -> list[str]:
+    """The string literals in ``path`` that hold Chinese (an f-string's text pieces joined, docstrings not)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     skip = _docstrings(tree)
     inside_fstrings = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in ast.walk(n)}
-    count = 0
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             parts = [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-            count += any(CHINESE.search(p) for p in parts)
+            if any(CHINESE.search(p) for p in parts):
+                found.append("\n".join(parts))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) not in skip and id(node) not in inside_fstrings and CHINESE.search(node.value):
-                count += 1
-    return count
+                found.append(node.value)
+    return found
+
+
+def chinese_literals(path: Path) -> int:
+    """How many string literals in ``path`` hold Chinese (an f-string once, docstrings not)."""
+    return len(chinese_strings(path))
 
 
 def counts() -> Counter[str]:

@@ -4,6 +4,7 @@ quiz and CLI speaking it."""
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,3 +164,19 @@ def test_the_cli_in_a_cell_speaks_the_notebooks_language_and_leaves_it_alone(
     assert main(["diagram", "chain"]) == 0 and 'label="declaration' in capsys.readouterr().out
     assert main(["--lang", "zh", "diagram", "chain"]) == 0 and 'label="声明' in capsys.readouterr().out
     assert language() == "en"  # the command's --lang did not pin the notebook to Chinese
+
+
+QUOTES_CHINESE_DATA = frozenset({"server_judges.non_ascii.1", "server_judges.non_ascii.2"})
+"""English entries that quote Chinese data on purpose (lesson 12's hidden case searches “银杏”)."""
+
+
+def test_an_english_entry_holds_no_chinese_and_no_full_width_punctuation() -> None:
+    chinese = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+    found = [
+        key
+        for key, entry in catalogue().items()
+        if chinese.search(entry["en"]) and key not in QUOTES_CHINESE_DATA
+    ]
+    assert found == [], (
+        f"English entries with Chinese or full-width punctuation (a '｜' or '：' too): {found[:10]}"
+    )
