@@ -147,7 +147,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def chinese_strings(path: Path) -> list[str]:
-    """The string literals in ``path`` that hold Chinese (an f-string's text pieces joined, docstrings not)."""
+    """The string literals in ``path`` that hold Chinese (an f-string's text pieces, docstrings not)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     skip = _docstrings(tree)
     inside_fstrings = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in ast.walk(n)}

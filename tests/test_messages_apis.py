@@ -18,8 +18,8 @@ from _english import english  # noqa: F401  (the fixture)
 from lessons_lib.core.messages import set_language
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uff5b\uff5d-\uffef]")
-"""Chinese, except the full-width bar ｜ the API tables use between a cell's parts in both languages."""
+CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+"""Chinese and full-width punctuation (the Chinese tables' bar ｜ too: English cells use " | ")."""
 
 
 @pytest.mark.usefixtures("english")
@@ -34,7 +34,7 @@ def test_the_api_map_and_side_by_side_speak_english() -> None:
     assert side.header[0] == "kind" and side.text().splitlines()[1].startswith("[")
     # the values are the fixtures' own (the file's lines, the recorded answer): only the labels are ours
     labels = [table.title, side.title, *table.header, *side.header]
-    labels += [c.split("｜")[1] for row in table.rows for c, _ in row[1:] if "｜" in c]
+    labels += [c.split(" | ")[1] for row in table.rows for c, _ in row[1:] if " | " in c]
     labels += [row[0][0] for row in (*table.rows, *side.rows)]
     assert not [x for x in labels if CHINESE.search(x)]
 
@@ -47,7 +47,7 @@ def test_the_tool_choice_table_speaks_english() -> None:
     assert table.title == "tool_choice, each value run for real (Chat Completions, two tool services)"
     assert table.header[1] == "file task: calls"
     none_row = next(r for r in table.rows if r[0][0].startswith("none"))
-    assert none_row[1][0] == "no call｜tools/call 0 times"
+    assert none_row[1][0] == "no call | tools/call 0 times"
     assert not CHINESE.search(json.dumps([table.title, table.header, [r[:2] for r in table.rows]]))
 
 
