@@ -6,6 +6,7 @@ Keep this file small: fixtures that only one test module needs live in that modu
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -36,6 +37,16 @@ def course_notebooks() -> list[Path]:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+@pytest.fixture
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """English for one test (issue 28); the language chosen before it, and ``LESSONS_LANG``, come back."""
+    from lessons_lib.core.messages import speaking
+
+    monkeypatch.delenv("LESSONS_LANG", raising=False)
+    with speaking("en"):
+        yield
 
 
 # Files that take longest, longest first (seconds from `--durations` of the README command on the

@@ -8,7 +8,6 @@ the texts are the old ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from _verify_samples import good_fragments, good_roundtrip, good_trace
@@ -20,16 +19,6 @@ from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.core.messages import set_language
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
-
-
-@pytest.fixture
-def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("LESSONS_LANG", raising=False)
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
 
 
 def test_verify_fields_reports_in_english(english: None) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
@@ -27,15 +26,6 @@ CHINESE = re.compile(r"[\u3400-\u9fff]")
 CATALOGUE = Path(__file__).parent / "loop_catalogue"
 sys.path.insert(0, str(CATALOGUE))
 from wrong_loops import WRONG  # noqa: E402
-
-
-@pytest.fixture
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
 
 
 def _english(text: str) -> str:

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from _english import english  # noqa: F401  (the fixture)
 
 from lessons_lib.core.messages import set_language
 

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from _english import english  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("english")
 DATA = Path(__file__).resolve().parents[1] / "data"

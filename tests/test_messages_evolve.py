@@ -9,7 +9,7 @@ lines (notes.txt), the MCP prompt's text (wire), the release record's implementa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 import pytest
 from _engine_support import notes_lines
@@ -30,14 +30,6 @@ def chinese(text: str, data: Iterable[str] = ()) -> list[str]:
     for piece in sorted(data, key=len, reverse=True):
         text = text.replace(piece, "")
     return CJK.findall(text)
-
-
-@pytest.fixture
-def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """English for one test; whatever language was chosen before comes back after it."""
-    monkeypatch.setattr(messages, "_chosen", messages._chosen)
-    set_language("en")
-    yield
 
 
 def _only(name: str) -> dict[str, object]:

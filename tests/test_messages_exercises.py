@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from test_exercises import EARLY, LESSON_11, cell_defining, define
-from test_messages_files import english  # noqa: F401 (autouse: English, then detection again)
 
 from lessons_lib import check_exercise, check_step
 
+pytestmark = pytest.mark.usefixtures("english")  # the whole module speaks English
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 
 

@@ -11,7 +11,6 @@ language is restored after each test.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -28,13 +27,7 @@ FILE_LINES = "\n".join(
 )
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def own_chinese(printed: str, *quoted: str) -> list[str]:
@@ -154,7 +147,6 @@ def test_the_quick_reference_and_the_environment_check_are_in_english() -> None:
 
 def test_verdict_cells_and_run_outcomes_speak_english() -> None:
     from lessons_lib.core.htmltable import as_cell, html_table, status, status_badge
-    from lessons_lib.core.messages import set_language
     from lessons_lib.core.outcomes import outcome_text
 
     assert status("fail").text == "fail" and "✓ pass</span>" in status_badge("pass")

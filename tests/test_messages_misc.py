@@ -8,23 +8,9 @@ after each test.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from types import SimpleNamespace
 
-import pytest
-
-from lessons_lib.core import messages
-from lessons_lib.core.messages import set_language
-
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-
-
-@pytest.fixture
-def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """English for one test; whatever language was chosen before comes back after it."""
-    monkeypatch.setattr(messages, "_chosen", messages._chosen)
-    set_language("en")
-    yield
 
 
 def test_the_choice_table_speaks_english(english: None) -> None:

@@ -8,7 +8,6 @@ the user's task (``examples/orders/wiretext.py``), the database's items, policy 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,15 +26,6 @@ from lessons_lib.examples.orders.words import say, tool_name, wire_quote
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 TOOLS: dict[str, Any] = {"orders__get_order": {}}
-
-
-@pytest.fixture
-def english() -> Iterator[None]:
-    set_language("en")
-    try:
-        yield
-    finally:
-        set_language(None)
 
 
 @pytest.fixture(scope="module")
