@@ -72,19 +72,20 @@ def test_the_feedback_exercise_speaks_english() -> None:
 def test_each_apis_words_labels_and_titles_follow_the_language(api: str) -> None:
     from lessons_lib.core.apiregistry import api_entry
     from lessons_lib.core.kindtables import type_title
+    from lessons_lib.views.apiviews import phrase, renames
 
     words = importlib.import_module(api_entry(api).words)
     adapter = importlib.import_module(f"lessons_lib.apis.{api}.adapter")
-    chinese = words.FEEDBACK_LINE
+    chinese = phrase(api, "feedback_line")
     set_language("en")
     try:
-        shown = [words.FEEDBACK_LINE, words.ANSWER_LINE, *words.WORDS.values()]
+        shown = [phrase(api, "feedback_line"), phrase(api, "answer_line"), *renames(api).values()]
         shown += [adapter.offline_setting().label, type_title(f"{api}_request")]
-        assert words.FEEDBACK_LINE != chinese and "stand-in" in adapter.offline_setting().label
+        assert phrase(api, "feedback_line") != chinese and "stand-in" in adapter.offline_setting().label
         assert not any(CHINESE.search(s) for s in shown), shown
     finally:
         set_language(None)
-    assert words.FEEDBACK_LINE == chinese and CHINESE.search(chinese)
+    assert phrase(api, "feedback_line") == chinese and CHINESE.search(chinese)
     with pytest.raises(AttributeError):
         _ = words.NO_SUCH_WORD
 

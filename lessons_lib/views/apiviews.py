@@ -44,6 +44,22 @@ def _words(api: str) -> ModuleType:
     return importlib.import_module(api_entry(api).words)
 
 
+def phrase(api: str, name: str) -> str:
+    """One of the API's phrases in the current language: ``feedback_line``, ``answer_line`` or
+    ``function_call_output`` (the catalogue's ``apis_words.<api>.<name>``). Lesson 20."""
+    return t(f"{_words(api).MESSAGES}.{name}")
+
+
+def renames(api: str) -> dict[str, str]:
+    """Responses item name -> the same part in this API, for the missing rows of the sequence diagram."""
+    w = _words(api)
+    return {
+        "function_call_output": phrase(api, "function_call_output"),
+        "function_call": w.CALL,
+        "call_id": w.CALL_ID,
+    }
+
+
 def _short(value: Any, limit: int = 60) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = text.replace("\n", "⏎")
@@ -90,14 +106,14 @@ def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
     if label.startswith("request_"):
         lines = []
         for f in feedback_items(body, a):
-            lines += [w.FEEDBACK_LINE, f"{w.WORDS['call_id']}={f.call_id}"]
+            lines += [phrase(a, "feedback_line"), f"{w.CALL_ID}={f.call_id}"]
         return lines or ([t("apiviews.task_and_tools")] if body.get("tools") else [t("apiviews.task")])
     if label.startswith("response_"):
         lines = []
         for c in tool_calls(body, a):
             lines += [f"{w.CALL} {c.name}", f"id={c.call_id}"]
         if answer_text(body, a):
-            lines.append(w.ANSWER_LINE)
+            lines.append(phrase(a, "answer_line"))
         return lines
     return []
 
@@ -109,7 +125,7 @@ def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
     for row in rows[1:]:
         if row.missing:
             text = row.label
-            for old, new in _words(api).WORDS.items():
+            for old, new in renames(api).items():
                 text = text.replace(old, new)
             out.append(replace(row, label=text))
             continue
