@@ -22,7 +22,7 @@ from lessons_lib.examples.orders.reconcile import KeyLookup
 from lessons_lib.examples.orders.sabotage import try_sabotages
 from lessons_lib.examples.orders.standin import Quirks, label, plan
 from lessons_lib.examples.orders.wiretext import NO_ID
-from lessons_lib.examples.orders.words import say, tool_name, wire_quote
+from lessons_lib.examples.orders.words import tool_name, value_word, wire_quote
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 TOOLS: dict[str, Any] = {"orders__get_order": {}}
@@ -38,7 +38,7 @@ def _no_chinese(text: str) -> None:
 
 
 def test_the_words_and_the_stand_ins_own_answers_are_english(english: None) -> None:
-    assert say("shipped") == "shipped" and say("in_transit") == "in transit (in_transit)"
+    assert value_word("shipped") == "shipped" and value_word("in_transit") == "in transit (in_transit)"
     assert tool_name("get_order") == "order lookup (get_order)"
     assert wire_quote("not found") == 'the order desk\'s own words: "not found"'
     asked = plan(NO_ID, [], TOOLS, Quirks(), 1)

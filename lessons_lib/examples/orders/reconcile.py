@@ -18,7 +18,7 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.examples.orders import data as od
-from lessons_lib.examples.orders.words import say
+from lessons_lib.examples.orders.words import value_word
 
 
 @dataclass(frozen=True, repr=False)
@@ -41,7 +41,7 @@ class KeyLookup(Displayable):
             key=self.key,
             investigation_id=row["investigation_id"],
             order_id=row["order_id"],
-            reason=say(row["reason"]),
+            reason=value_word(row["reason"]),
         )
 
     def repr_args(self) -> str:

@@ -39,7 +39,7 @@ from lessons_lib.examples.orders.wiretext import POLICY_WORDS, TRACK_WORDS, WRIT
 from lessons_lib.examples.orders.wiretext import REASONS as _REASONS
 from lessons_lib.examples.orders.wiretext import REGIONS as _REGIONS
 from lessons_lib.examples.orders.wiretext import TOPICS as _TOPICS
-from lessons_lib.examples.orders.words import say, tool_name, wire_quote
+from lessons_lib.examples.orders.words import tool_name, value_word, wire_quote
 
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
 _FINDER: Final = "finder__find_orders"
@@ -164,7 +164,7 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
                 "orders_standin.order",
                 order_id=o["order_id"],
                 item=o["item"],
-                status=say(o["status"]),
+                status=value_word(o["status"]),
                 waybill=o["waybill_no"] or t("orders_standin.no_waybill"),
                 version=ev["order_version"],
                 when=_when(str(ev["updated_at"])),
@@ -178,7 +178,7 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
             t(
                 "orders_standin.shipment",
                 carrier=s["carrier"],
-                status=say(s["status"]),
+                status=value_word(s["status"]),
                 when=_when(stamp),
                 event=event,
             )
@@ -202,7 +202,7 @@ def _answer(results: dict[str, JSONObject], orders: list[JSONObject]) -> str:
                 "orders_standin.investigation",
                 investigation_id=inv["investigation_id"],
                 verb=verb,
-                reason=say(inv["reason"]),
+                reason=value_word(inv["reason"]),
             )
         )
     return "\n".join(parts) or t("orders_standin.nothing")

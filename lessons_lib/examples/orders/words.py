@@ -42,7 +42,7 @@ def _named(word: str, value: str) -> str:
     return value if word == value else t("orders_words.named", word=word, value=value)
 
 
-def say(value: object) -> str:
+def value_word(value: object) -> str:
     """``已发货（shipped）`` for a known value; an unknown one as it is."""
     text = str(value)
     return _named(t(f"orders_words.value.{text}"), text) if text in WORDS else text
