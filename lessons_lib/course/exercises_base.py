@@ -32,15 +32,6 @@ def blank_text() -> str:
     return t("exercises.base.blank")
 
 
-def __getattr__(name: str) -> str:
-    """``UNFINISHED`` and ``BLANK_TEXT``, the old constants, looked up when used (the language may change)."""
-    if name == "UNFINISHED":
-        return unfinished_word()
-    if name == "BLANK_TEXT":
-        return blank_text()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 Learner: TypeAlias = "Callable[..., Any]"
 """A function the learner wrote: what it takes and returns is what the checker finds out."""
 

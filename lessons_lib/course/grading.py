@@ -149,10 +149,10 @@ def grade_loop(fn: object, cases: str | tuple[Case, ...] = "app_loop") -> GradeR
     """Grade a learner's loop on every hidden case: ``app_loop`` (stage 2) or ``app_loop_many``. Lesson 11."""
     if not callable(fn):
         return GradeReport(False, t("grading.grade_loop.1", got=type(fn).__name__), link="crashed")
-    from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
+    from lessons_lib.course.exercises_base import blank_text, has_blank
 
     if has_blank(fn):
-        return GradeReport(False, BLANK_TEXT, link="unfinished", hint=where("unfinished"))
+        return GradeReport(False, blank_text(), link="unfinished", hint=where("unfinished"))
     chosen = cases_for(cases) if isinstance(cases, str) else cases
     learner = cast(Learner, fn)
     name = cases if isinstance(cases, str) else DEFAULT_FUNCTION

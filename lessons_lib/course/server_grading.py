@@ -108,7 +108,7 @@ def _first_line(exc: BaseException) -> str:
 
 def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
     """Grade a learner's ``build(root)`` that returns an MCP server, in this process. Lesson 12."""
-    from lessons_lib.course.exercises_base import BLANK_TEXT, has_blank
+    from lessons_lib.course.exercises_base import blank_text, has_blank
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.engine.server_probe import memory_probe, quiet_logging
 
@@ -117,7 +117,7 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
             False, t("server_grading.grade_server.1", type_name=type(build).__name__), link="start"
         )
     if has_blank(build):
-        return ServerReport(False, BLANK_TEXT, link="unfinished", hint=t(HINT_UNFINISHED))
+        return ServerReport(False, blank_text(), link="unfinished", hint=t(HINT_UNFINISHED))
     with tempfile.TemporaryDirectory() as tmp:
         hidden = build_hidden(Path(tmp))
         try:

@@ -22,12 +22,12 @@ if TYPE_CHECKING:
 
 def notes_service(build: Callable[[Path], object], root: Path | None = None) -> ServerFactory:
     """A service factory for :func:`~lessons_lib.engine.host.run_chain` from ``build(root)``. Lesson 12."""
-    from lessons_lib.course.exercises_base import UNFINISHED, has_blank
+    from lessons_lib.course.exercises_base import has_blank, unfinished_word
     from lessons_lib.engine.server_probe import lowlevel, quiet_logging
 
     def factory(name: str) -> Any:  # a low-level mcp.server.Server
         if has_blank(build):
-            raise ValueError(t("server_loop.factory.1", UNFINISHED=UNFINISHED))
+            raise ValueError(t("server_loop.factory.1", UNFINISHED=unfinished_word()))
         with quiet_logging():
             return lowlevel(build(root or WORKSPACE_DIR))
 
