@@ -34,6 +34,15 @@ def course_notebooks() -> list[Path]:
     return sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 
+def readme_block(name: str) -> str:
+    """The fenced block after ``<!-- name -->`` in README.md, as ``.ci/run`` extracts it."""
+    lines = (REPO_ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"<!-- {name} -->")
+    fence = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
+    end = next(i for i in range(fence + 1, len(lines)) if lines[i].startswith("```"))
+    return "\n".join(lines[fence + 1 : end]).strip()
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
@@ -49,23 +58,56 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         yield
 
 
-# Files that take longest, longest first (seconds from `--durations` of the README command on the
-# 2-core machine). With `--dist loadfile --no-loadscope-reorder` (README), xdist hands out files in
-# this order: the long ones start first, on both workers, and the short ones fill the gaps, so the
-# run does not end waiting for one slow file that started last (xdist's own reorder sorts files by
-# their number of tests, which put the three-test browser file near the end).
-SLOW_FIRST = (
-    "tests/test_browser.py",  # about 200 s: JupyterLab in Chromium
-    "tests/test_hub.py",  # about 80 s: a real JupyterHub, three learners
-    "tests/test_gradebook_attacks.py",
-    "tests/test_gradebook.py",
-    "tests/test_platform_winsim.py",
-    "tests/test_platform_console.py",
-    "tests/test_gradebook_windows.py",
-    "notebooks/30_business_tools.ipynb",
-    "notebooks/12_write_a_server.ipynb",
-    "notebooks/11_write_the_loop.ipynb",
+# The system checks (marker ``system``): whole-system runs that need a browser, a hub, Node.js,
+# another platform's simulation or console, the benchmark script or the type checker. They are
+# the README's second command; the first, the test command, leaves them out (``-m "not system"``)
+# so that it stays near five minutes on the 2-core machine; `.ci/run` runs both. A node id here is
+# a file (every test in it) or one test; seconds from `--durations` of the whole suite.
+SYSTEM_CHECKS = (
+    "tests/test_browser.py",  # 186 s: JupyterLab in Chromium
+    "tests/test_hub.py",  # 83 s: a real JupyterHub, three learners
+    "tests/test_quality.py::test_quality_gate[mypy]",  # 56 s: mypy from an empty cache
+    "tests/test_benchmarks.py",  # 53 s: the benchmark script's own figures
+    "tests/test_platform_winsim.py",  # 46 s: nbval and commands under the simulated Windows profile
+    "tests/test_gradebook_windows.py",  # 37 s: the grader with spawn and no POSIX calls
+    "tests/test_platform_console.py",  # 36 s: the README's commands in code-page consoles
+    "tests/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
+    "tests/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
+    "tests/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
 )
+
+# Files that take longest, longest first. With `--dist loadfile --no-loadscope-reorder` (README),
+# xdist hands out files in this order: the long ones start first, on both workers, and the short
+# ones fill the gaps, so the run does not end waiting for one slow file that started last (xdist's
+# own reorder sorts files by their number of tests, which put the three-test browser file last).
+SLOW_FIRST = (
+    "tests/test_browser.py",
+    "tests/test_hub.py",
+    "tests/test_platform_winsim.py",
+    "tests/test_gradebook_windows.py",
+    "tests/test_platform_console.py",
+    "tests/test_gradebook_attacks.py",
+    "tests/test_engine_cli.py",
+    "tests/test_gradebook.py",
+    "notebooks/30_business_tools.ipynb",
+    "notebooks/en/30_business_tools.ipynb",
+    "notebooks/12_write_a_server.ipynb",
+    "notebooks/en/12_write_a_server.ipynb",
+    "notebooks/11_write_the_loop.ipynb",
+    "notebooks/en/11_write_the_loop.ipynb",
+)
+
+
+def _repo_name(item: pytest.Item) -> str | None:
+    try:
+        return item.path.resolve().relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return None
+
+
+def is_system_check(nodeid: str) -> bool:
+    """Whether a test (``tests/x.py::name``) is one of ``SYSTEM_CHECKS``."""
+    return any(nodeid == check or nodeid.startswith(check + "::") for check in SYSTEM_CHECKS)
 
 
 @pytest.hookimpl(trylast=True)
@@ -74,12 +116,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
 
     def key(item: pytest.Item) -> tuple[int, int]:
-        try:
-            name = item.path.resolve().relative_to(REPO_ROOT).as_posix()
-        except ValueError:
+        name = _repo_name(item)
+        if name is None:
             return (len(rank) + 2, 0)
         if name in rank:
             return (rank[name], 0)
         return (len(rank) + (0 if name.startswith("notebooks/") else 1), 0)
 
     items.sort(key=key)
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark the ``SYSTEM_CHECKS`` as they are collected, before ``-m`` selects."""
+    if is_system_check(item.nodeid):
+        item.add_marker(pytest.mark.system)

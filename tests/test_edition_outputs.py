@@ -25,6 +25,7 @@ inside a sentence).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -103,7 +104,8 @@ def cell_data(source: str) -> list[str]:
     return [text for text in found if CHINESE.search(text)]
 
 
-def intended_chinese() -> tuple[list[str], list[str]]:
+@functools.cache
+def intended_chinese() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The texts an English lesson shows in Chinese on purpose: the data files and the user's task
     (the module's docstring: 2 and 1), and the code's own texts, cells' and library's (1 and 3)."""
     data = [
@@ -118,17 +120,20 @@ def intended_chinese() -> tuple[list[str], list[str]]:
                 code += cell_data("".join(cell["source"]))
     code += [text for module in sorted(PACKAGE.rglob("*.py")) for text in chinese_strings(module)]
     code += [tool["description"] for tool in catalogue(max(SIZES))]  # the generated declarations
-    return data, code
+    return tuple(data), tuple(code)
 
 
-def _runs(texts: list[str], punctuation: bool) -> set[str]:
+def _runs(texts: tuple[str, ...], punctuation: bool) -> set[str]:
     return {run for text in texts for run in CHINESE.findall(text) if punctuation or IDEOGRAPH.search(run)}
 
 
-_DATA, _CODE = intended_chinese()
-INTENDED = frozenset(_runs(_DATA, punctuation=True) | _runs(_CODE, punctuation=False))
-"""Every run of Chinese in those texts, whole; from code only runs with a word, so that a full-width
-colon a label prints (``status：``) fails although a declaration or a task holds one."""
+@functools.cache
+def intended_runs() -> frozenset[str]:
+    """Every run of Chinese in those texts, whole; from code only runs with a word, so that a full-width
+    colon a label prints (``status：``) fails although a declaration or a task holds one. Made at first
+    use, not at import: every test worker imports this module to collect it, few run it."""
+    data, code = intended_chinese()
+    return frozenset(_runs(data, punctuation=True) | _runs(code, punctuation=False))
 
 
 def _intended(run: str, intended: frozenset[str]) -> bool:
@@ -160,7 +165,7 @@ ON_PURPOSE_CELLS: dict[str, dict[str, frozenset[str]]] = {
 
 def chinese_left(
     notebook: dict[str, Any],
-    intended: frozenset[str] = INTENDED,
+    intended: frozenset[str] | None = None,
     cells: dict[str, frozenset[str]] | None = None,
 ) -> list[str]:
     """``cell <id>: <run>`` for each run of Chinese in the outputs that is no intended text's.
@@ -168,6 +173,8 @@ def chinese_left(
     ``cells``: per cell id, more texts that cell shows on purpose (:data:`ON_PURPOSE_CELLS`).
     """
     found = []
+    if intended is None:
+        intended = intended_runs()
     for cell in notebook.get("cells", []):
         allowed = intended | (cells or {}).get(cell.get("id", ""), frozenset())
         for output in cell.get("outputs", []):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import sysconfig
 from pathlib import Path
 
 import yaml
-from conftest import REPO_ROOT, skip_or_fail
+from conftest import REPO_ROOT, readme_block, skip_or_fail
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
 WORKFLOW = WORKFLOWS / "platforms.yml"
@@ -78,19 +77,12 @@ def test_actionlint_finds_a_planted_mistake(tmp_path: Path) -> None:
     assert not clean and "oss" in report, report
 
 
-def readme_test_command() -> str:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- test-command -->\n```bash\n(.*?)\n```", readme, flags=re.S)
-    assert block, "README has no test command block"
-    return block.group(1).strip()
-
-
 def test_the_matrix_runs_the_readme_command_on_three_platforms() -> None:
     workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
     job = workflow["jobs"]["test"]
     assert set(job["strategy"]["matrix"]["os"]) == {"windows-latest", "macos-latest", "ubuntu-latest"}
-    run = next(s["run"] for s in job["steps"] if "pytest" in s.get("run", ""))
-    words = " ".join(run.split())
-    readme = " ".join(readme_test_command().split())
-    assert words.startswith(readme + " "), (words, readme)
-    assert words[len(readme) :].split() == ["--ignore=tests/test_browser.py", "--ignore=tests/test_hub.py"]
+    test, system = [" ".join(s["run"].split()) for s in job["steps"] if "pytest" in s.get("run", "")]
+    assert test == " ".join(readme_block("test-command").split())
+    readme = " ".join(readme_block("system-checks").split())
+    assert system.startswith(readme + " "), (system, readme)
+    assert system[len(readme) :].split() == ["--ignore=tests/test_browser.py", "--ignore=tests/test_hub.py"]

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, SYSTEM_CHECKS, readme_block
 
 RUFF_PATHS = ["lessons_lib", "tests", "benchmarks"]
 
@@ -29,24 +29,28 @@ def test_quality_gate(name: str) -> None:
         )
 
 
-def readme_test_command() -> str:
-    """The fenced block after ``<!-- test-command -->`` in README.md, as ``.ci/run`` extracts it."""
-    lines = (REPO_ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-    start = lines.index("<!-- test-command -->")
-    fence = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
-    end = next(i for i in range(fence + 1, len(lines)) if lines[i].startswith("```"))
-    return "\n".join(lines[fence + 1 : end]).strip()
-
-
 def test_readme_test_command_runs_every_suite() -> None:
-    cmd = readme_test_command()
+    cmd = readme_block("test-command")
     assert cmd.startswith('pip install -e ".[test]" && python -m pytest '), cmd
-    for part in ["--nbval ", "--nbval-sanitize-with tests/nbval_sanitize.cfg", " tests notebooks"]:
+    parts = ["--nbval ", "--nbval-sanitize-with tests/nbval_sanitize.cfg", '-m "not system" tests notebooks']
+    for part in parts:
         assert part in cmd, f"README test command lacks {part!r}: {cmd}"
     assert (REPO_ROOT / "tests" / "nbval_sanitize.cfg").is_file()
+    assert readme_block("system-checks").endswith(" -m system tests")
+
+
+def test_every_system_check_names_a_test_that_exists() -> None:
+    """A renamed file or test would slip its check into the test command unnoticed: each entry names one."""
+    for check in SYSTEM_CHECKS:
+        path, _, name = check.partition("::")
+        assert (REPO_ROOT / path).is_file(), check
+        function, _, param = name.partition("[")
+        source = (REPO_ROOT / path).read_text(encoding="utf-8")
+        assert not function or f"def {function}(" in source, check
+        assert not param or repr(param.rstrip("]")) in source or f'"{param.rstrip("]")}"' in source, check
 
 
 def test_contributing_quotes_the_same_pytest_command() -> None:
-    pytest_part = readme_test_command().split(" && ", 1)[1]
+    pytest_part = readme_block("test-command").split(" && ", 1)[1]
     contributing = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     assert pytest_part in contributing, "CONTRIBUTING.md must quote README's pytest command verbatim"
