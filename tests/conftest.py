@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
+import _forkkernel
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 ARTIFACTS_DIR = REPO_ROOT / "artifacts"
+_ZYGOTE = pytest.StashKey[tuple]()
 
 
 def in_ci() -> bool:
@@ -32,6 +34,54 @@ def skip_or_fail(reason: str) -> NoReturn:
 def course_notebooks() -> list[Path]:
     """The committed lesson notebooks, sorted by name (empty until the lessons land)."""
     return sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Forked kernels for nbval in each process that runs notebooks (``tests/_forkkernel.py``)."""
+    is_controller = bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
+    if not getattr(config.option, "nbval", False) or is_controller or not _forkkernel.available():
+        return
+    import subprocess
+    import sys
+    import tempfile
+
+    import ipykernel.kernelspec
+
+    folder = tempfile.mkdtemp(prefix="lessons-zygote-")
+    path = os.path.join(folder, "zygote.sock")
+    proc = subprocess.Popen(
+        [sys.executable, str(_forkkernel.CLIENT), "zygote", path],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        cwd=folder,
+        env={**os.environ, "JPY_PARENT_PID": str(os.getpid())},  # what jupyter_client gives a kernel
+    )
+    plain = ipykernel.kernelspec.get_kernel_dict
+
+    def forked(extra_arguments: list[str] | None = None, python_arguments: list[str] | None = None) -> dict:
+        spec = plain(extra_arguments, python_arguments)
+        return {**spec, "argv": _forkkernel.plain_argv_to_client(spec["argv"])}
+
+    ipykernel.kernelspec.get_kernel_dict = forked  # nbval's current-environment kernel asks this
+    os.environ[_forkkernel.SOCKET_VARIABLE] = path
+    config.stash[_ZYGOTE] = (proc, folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    zygote = config.stash.get(_ZYGOTE, None)
+    if zygote is not None:
+        import shutil
+        import subprocess
+
+        proc, folder = zygote
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def readme_block(name: str) -> str:
@@ -74,6 +124,7 @@ SYSTEM_CHECKS = (
     "tests/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
     "tests/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
     "tests/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
+    "tests/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
 )
 
 # Files that take longest, longest first. With `--dist loadfile --no-loadscope-reorder` (README),
