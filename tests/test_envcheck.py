@@ -111,13 +111,13 @@ def test_old_python_row() -> None:
 
 def test_missing_data_and_renderer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from lessons_lib.core import paths
-    from lessons_lib.views.dot import INSTALL_HINT
+    from lessons_lib.views.dot import install_hint
 
     monkeypatch.setattr(paths, "WORKSPACE_DIR", tmp_path)
     monkeypatch.setenv("LESSONS_DOT", "none")
     report = environment_check()
     text = report.text()
-    assert f"✗ 图形渲染：{INSTALL_HINT}" in text
+    assert f"✗ 图形渲染：{install_hint()}" in text
     assert "✗ 数据：没有找到 data/workspace/notes.txt" in text and "LESSONS_DATA_DIR" in text
     (tmp_path / "notes.txt").write_text("only\ntwo\n", encoding="utf-8")
     assert "✗ 数据：data/workspace/notes.txt：2 行，示例至少需要 21 行" in environment_check().text()
