@@ -25,7 +25,7 @@ def _notes_lines() -> int:
 
 
 def test_good_install_reads_as_expected() -> None:
-    from lessons_lib.engine.models import ENABLE_LIVE
+    from lessons_lib.engine.models import enable_live_hint
 
     report = environment_check()
     text = report._repr_mimebundle_()["text/plain"]
@@ -33,7 +33,7 @@ def test_good_install_reads_as_expected() -> None:
     lines = text.splitlines()
     assert lines[1] == "✓ Python：>=3.11"
     assert "✓ mcp：>=2.3,<3" in lines and "✓ openai：>=3.51,<4" in lines
-    assert f"✓ 模型：{ENABLE_LIVE}" in lines
+    assert f"✓ 模型：{enable_live_hint()}" in lines
     assert f"✓ 数据：data/workspace/notes.txt：{_notes_lines()} 行" in lines
     assert lines[-1] == "结论：环境可用，可以按顺序学习。"
     assert str(report) == text and repr(report) == f"EnvReport(ok=True, rows={len(report.rows)})"
