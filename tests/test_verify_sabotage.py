@@ -9,7 +9,7 @@ from _verify_samples import good_trace
 
 from lessons_lib import SABOTAGES as EXPORTED
 from lessons_lib import run_sabotage as exported_run
-from lessons_lib.checks.doctor import STEP_ZH
+from lessons_lib.checks._chainsteps import LINKS
 from lessons_lib.checks.sabotage import SABOTAGES, SabotageOutcome, run_sabotage
 
 NAMES = SABOTAGES.names()
@@ -37,7 +37,7 @@ EVIDENCE = {
 def test_the_catalogue_covers_the_seven_mistakes_in_order() -> None:
     assert EXPORTED is SABOTAGES and exported_run is run_sabotage
     assert NAMES == list(EXPECTED_LINKS)
-    assert all(s.title and s.mistake and s.change and s.link in STEP_ZH for s in SABOTAGES)
+    assert all(s.title and s.mistake and s.change and s.link in LINKS for s in SABOTAGES)
     assert [s.link for s in SABOTAGES] == list(EXPECTED_LINKS.values())
 
 
