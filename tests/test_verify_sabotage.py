@@ -97,7 +97,7 @@ def test_catalogue_and_outcome_display() -> None:
     assert set(bundle) == {"text/plain", "text/html"}
     assert bundle["text/html"].count("<tr>") == len(SABOTAGES) + 1
     assert "at 0x" not in repr(SABOTAGES) and "at 0x" not in repr(SABOTAGES[0])
-    assert SABOTAGES.rows()[3]["link_zh"] == "服务检查"
+    assert SABOTAGES.rows()[3]["link_name"] == "服务检查"
     outcome = run_sabotage("format_as_permission", good_trace())
     assert isinstance(outcome, SabotageOutcome)
     html = outcome._repr_mimebundle_()["text/html"]
