@@ -87,7 +87,7 @@ def test_the_sabotage_catalogue_and_an_outcome_speak_english(english: None) -> N
     assert not CHINESE.search(text) and not CHINESE.search(html), text
     entry = SABOTAGES.get("logged_not_fed_back")
     assert entry.title == "only logged, not added to the model's input" and entry.mistake != entry.title
-    assert entry.link_zh == entry.link_name == "next model input"
+    assert entry.link_name == "next model input"
     outcome = run_sabotage("mixed_ids", good_trace())
     head, fields = outcome.text().split("\n")[:2]
     assert head.startswith("Sabotage \u201cmixing up the two identifiers\u201d (mixed_ids): the call_id of ")

@@ -25,7 +25,7 @@ def _notes_lines() -> int:
 
 
 def test_good_install_reads_as_expected() -> None:
-    from lessons_lib.engine.models import ENABLE_LIVE
+    from lessons_lib.engine.models import enable_live_hint
 
     report = environment_check()
     text = report._repr_mimebundle_()["text/plain"]
@@ -33,7 +33,7 @@ def test_good_install_reads_as_expected() -> None:
     lines = text.splitlines()
     assert lines[1] == "✓ Python：>=3.11"
     assert "✓ mcp：>=2.3,<3" in lines and "✓ openai：>=3.51,<4" in lines
-    assert f"✓ 模型：{ENABLE_LIVE}" in lines
+    assert f"✓ 模型：{enable_live_hint()}" in lines
     assert f"✓ 数据：data/workspace/notes.txt：{_notes_lines()} 行" in lines
     assert lines[-1] == "结论：环境可用，可以按顺序学习。"
     assert str(report) == text and repr(report) == f"EnvReport(ok=True, rows={len(report.rows)})"
@@ -111,13 +111,13 @@ def test_old_python_row() -> None:
 
 def test_missing_data_and_renderer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from lessons_lib.core import paths
-    from lessons_lib.views.dot import INSTALL_HINT
+    from lessons_lib.views.dot import install_hint
 
     monkeypatch.setattr(paths, "WORKSPACE_DIR", tmp_path)
     monkeypatch.setenv("LESSONS_DOT", "none")
     report = environment_check()
     text = report.text()
-    assert f"✗ 图形渲染：{INSTALL_HINT}" in text
+    assert f"✗ 图形渲染：{install_hint()}" in text
     assert "✗ 数据：没有找到 data/workspace/notes.txt" in text and "LESSONS_DATA_DIR" in text
     (tmp_path / "notes.txt").write_text("only\ntwo\n", encoding="utf-8")
     assert "✗ 数据：data/workspace/notes.txt：2 行，示例至少需要 21 行" in environment_check().text()

@@ -58,16 +58,17 @@ def _shown(result: Any) -> str:
 
 def test_without_key_one_deterministic_line(no_key: None) -> None:
     from lessons_lib.course.live import try_live
-    from lessons_lib.engine.models import ENABLE_LIVE, live_status
+    from lessons_lib.engine.models import enable_live_hint, live_status
 
     result = try_live()
     bundle = result._repr_mimebundle_()
     assert result.mode == "offline"
-    assert bundle["text/plain"] == ENABLE_LIVE == live_status()
+    assert bundle["text/plain"] == enable_live_hint() == live_status()
     assert "\n" not in bundle["text/plain"]
     assert bundle["text/html"].count("<p>") == 1 and "\n" not in bundle["text/html"]
     assert try_live(head=5)._repr_mimebundle_() == bundle
-    assert str(result) == ENABLE_LIVE and repr(result) == "LiveResult(mode='offline', status='offline')"
+    assert str(result) == enable_live_hint()
+    assert repr(result) == "LiveResult(mode='offline', status='offline')"
 
 
 def test_with_key_runs_live_and_checks_the_trace(

@@ -53,6 +53,20 @@ def test_the_english_uses_the_glossary_terms() -> None:
     assert en["actor.service"] == "tool service" and en["term.alias"] == "alias"
 
 
+def test_the_glossarys_chinese_names_stay_chinese_whatever_the_language() -> None:
+    """``STEP_ZH`` and ``TERMS_ZH`` (lesson 00's English | Chinese table, both editions) are the
+    Chinese names in either language; the current language's are ``step_name`` and ``term``."""
+    import lessons_lib
+    from lessons_lib.core.glossary import STEPS, step_name, term
+
+    chinese = {"declaration": "声明", "call": "调用", "execution": "执行", "feedback": "反馈"}
+    for lang in ("en", "zh", "en"):
+        set_language(lang)
+        assert lessons_lib.STEP_ZH == chinese
+        assert lessons_lib.TERMS_ZH["tool service"] == "工具服务"
+    assert [step_name(s) for s in STEPS] == list(chinese) and term("alias") == "alias"
+
+
 def test_the_language_is_chosen_override_then_env_then_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

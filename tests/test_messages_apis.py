@@ -90,10 +90,11 @@ def test_each_apis_words_labels_and_titles_follow_the_language(api: str) -> None
         _ = words.NO_SUCH_WORD
 
 
-def test_the_api_sabotage_catalogue_is_built_in_the_language_it_is_read_in() -> None:
+def test_the_api_sabotage_catalogue_speaks_the_language_it_is_read_in() -> None:
     from lessons_lib.apis import sabotage
 
     chinese = sabotage.API_SABOTAGES
+    chinese_titles = [e.title for e in chinese]  # the default language (the conftest's)
     set_language("en")
     try:
         english = sabotage.API_SABOTAGES
@@ -107,4 +108,26 @@ def test_the_api_sabotage_catalogue_is_built_in_the_language_it_is_read_in() -> 
     finally:
         set_language(None)
     assert chinese.text().startswith("破坏目录（Chat Completions 与 Anthropic Messages 特有的错误）")
+    assert chinese_titles == [e.title for e in chinese] and CHINESE.search(chinese_titles[0])
     assert chinese[0].mistake == "Chat Completions：tool 消息缺少 tool_call_id"
+
+
+def test_the_facade_api_sabotages_follow_a_later_set_language() -> None:
+    """The facade keeps what it loaded (its ``__getattr__``): the entries still follow the language."""
+    import lessons_lib
+
+    set_language("zh")
+    try:
+        chinese = [e.title for e in lessons_lib.API_SABOTAGES]
+        set_language("en")
+        english = [e.title for e in lessons_lib.API_SABOTAGES]
+        table = lessons_lib.API_SABOTAGES.text()
+    finally:
+        set_language(None)
+    assert all(CHINESE.search(title) for title in chinese)
+    assert english == [
+        "the tool message lacks tool_call_id",
+        "tool_use.input written as JSON text",
+        "the tool_result sent with role: assistant",
+    ]
+    assert table.startswith("sabotage catalogue") and not CHINESE.search(table.splitlines()[0])

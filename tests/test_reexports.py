@@ -120,6 +120,17 @@ def test_no_module_reexports_a_name_it_does_not_define() -> None:
     assert reexports() == []
 
 
+def test_only_the_facade_answers_through_a_module_getattr() -> None:
+    """A name other modules import is defined or is a function: no module ``__getattr__`` but the facade's."""
+    found = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+    ]
+    assert found == ["__init__.py"]
+
+
 @pytest.mark.parametrize(
     ("module", "planted", "expected"),
     [

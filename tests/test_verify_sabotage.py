@@ -9,7 +9,7 @@ from _verify_samples import good_trace
 
 from lessons_lib import SABOTAGES as EXPORTED
 from lessons_lib import run_sabotage as exported_run
-from lessons_lib.checks.doctor import STEP_ZH
+from lessons_lib.checks._chainsteps import LINKS
 from lessons_lib.checks.sabotage import SABOTAGES, SabotageOutcome, run_sabotage
 
 NAMES = SABOTAGES.names()
@@ -37,7 +37,7 @@ EVIDENCE = {
 def test_the_catalogue_covers_the_seven_mistakes_in_order() -> None:
     assert EXPORTED is SABOTAGES and exported_run is run_sabotage
     assert NAMES == list(EXPECTED_LINKS)
-    assert all(s.title and s.mistake and s.change and s.link in STEP_ZH for s in SABOTAGES)
+    assert all(s.title and s.mistake and s.change and s.link in LINKS for s in SABOTAGES)
     assert [s.link for s in SABOTAGES] == list(EXPECTED_LINKS.values())
 
 
@@ -97,7 +97,7 @@ def test_catalogue_and_outcome_display() -> None:
     assert set(bundle) == {"text/plain", "text/html"}
     assert bundle["text/html"].count("<tr>") == len(SABOTAGES) + 1
     assert "at 0x" not in repr(SABOTAGES) and "at 0x" not in repr(SABOTAGES[0])
-    assert SABOTAGES.rows()[3]["link_zh"] == "服务检查"
+    assert SABOTAGES.rows()[3]["link_name"] == "服务检查"
     outcome = run_sabotage("format_as_permission", good_trace())
     assert isinstance(outcome, SabotageOutcome)
     html = outcome._repr_mimebundle_()["text/html"]

@@ -137,7 +137,7 @@ def test_without_any_renderer_the_dot_text_is_shown(monkeypatch: pytest.MonkeyPa
         bundle = d._repr_mimebundle_()
         assert list(bundle) == ["text/plain"], name
         assert bundle["text/plain"].startswith(f"digraph {d.name} {{")
-        assert bundle["text/plain"].rstrip().endswith(dotmod.INSTALL_HINT)
+        assert bundle["text/plain"].rstrip().endswith(dotmod.install_hint())
         assert (
             "pip install graphviz-pure" in bundle["text/plain"]
             and "apt-get install graphviz" in bundle["text/plain"]

@@ -19,7 +19,7 @@ from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.evidence import as_dict, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
-from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome
+from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome, Said
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
 from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
@@ -40,9 +40,10 @@ def _on_trace(edit: Edit) -> Callable[[object], JSONObject]:
 
 
 def _entry(api: str, name: str, edit: Edit, link: str) -> Sabotage:
-    title = t(f"api_sabotage.{name}.title")
-    mistake = t("api_sabotage.mistake", api=api_entry(api).title, title=title)
-    return Sabotage(name, title, mistake, t(f"api_sabotage.{name}.change"), link, _on_trace(edit))
+    """One entry, its texts (``api_sabotage.<name>.*``) looked up each time they are shown."""
+    title = Said(f"api_sabotage.{name}.title")
+    mistake = Said("api_sabotage.mistake", (("api", api_entry(api).title), ("title", title)))
+    return Sabotage(name, title, mistake, Said(f"api_sabotage.{name}.change"), link, _on_trace(edit))
 
 
 class ApiCatalogue(Catalogue):
@@ -60,23 +61,14 @@ ENTRIES: Final[tuple[tuple[str, str, Edit, str], ...]] = (
     ("anthropic", "anthropic_tool_result_as_assistant", tool_result_as_assistant, "next_input"),
 )
 API_OF: Final = {name: api for api, name, _, _ in ENTRIES}
-
-
-def api_sabotages() -> ApiCatalogue:
-    """The API catalogue, its texts in the current language (lesson 22)."""
-    return ApiCatalogue(tuple(_entry(api, name, edit, link) for api, name, edit, link in ENTRIES))
-
-
-def __getattr__(name: str) -> ApiCatalogue:
-    """``API_SABOTAGES``: the catalogue, built in the current language when it is read."""
-    if name == "API_SABOTAGES":
-        return api_sabotages()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+API_SABOTAGES: Final = ApiCatalogue(tuple(_entry(api, name, edit, link) for api, name, edit, link in ENTRIES))
+"""The API catalogue (lesson 22): built once, like part one's ``SABOTAGES``, its texts in the
+language in force each time it is shown, so a later ``set_language`` reaches it."""
 
 
 def run_api_sabotage(name: str, trace: object = None) -> SabotageOutcome:
     """Apply one API catalogue entry (to ``data/<api>/trace.json`` by default) and check it. Lesson 22."""
-    entry = api_sabotages().get(name)
+    entry = API_SABOTAGES.get(name)
     if trace is None:
         from lessons_lib.core.paths import DATA_DIR
 

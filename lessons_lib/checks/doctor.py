@@ -30,7 +30,6 @@ from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 
-STEP_ZH: Final = dict(STEPS)
 STATUS_OF: Final[dict[str, Status]] = {"ok": "pass", "broken": "fail", "unchecked": "unchecked"}
 """Each link status in the verdict palette: a broken link is a failure."""
 

@@ -80,11 +80,6 @@ class Sabotage:
         """The name of the link it should break, in the current language."""
         return link_name(self.link)
 
-    @property
-    def link_zh(self) -> str:
-        """The name the lessons' code reads (``link_name``): in the notebook's language, despite its name."""
-        return self.link_name
-
     def row(self) -> dict[str, str]:
         return {
             "name": self.name,
@@ -92,7 +87,7 @@ class Sabotage:
             "mistake": self.mistake,
             "change": self.change,
             "link": self.link,
-            "link_zh": self.link_zh,
+            "link_name": self.link_name,
         }
 
 

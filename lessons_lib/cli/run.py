@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if no_key:
         entry = api_entry(args.api)
-        print(f"run: --live --api {args.api} needs {entry.key}. {load(entry.enable_live)}", file=sys.stderr)
+        print(f"run: --live --api {args.api} needs {entry.key}. {load(entry.enable_live)()}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)

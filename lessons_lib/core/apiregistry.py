@@ -34,6 +34,7 @@ class ApiEntry:
     live: str
     replay_standin: str
     enable_live: str
+    """``() -> str``: how to turn the live model on, in the current language."""
     reference: bool = False
     """True for the API whose places the checks and the doctor use (Responses)."""
     fixtures: str = ""
@@ -72,7 +73,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         f"{_MODELS}:offline_setting",
         f"{_MODELS}:live_setting",
         "lessons_lib.apis.responses.standin_state:StatefulOfflineModel",
-        f"{_MODELS}:ENABLE_LIVE",
+        f"{_MODELS}:enable_live_hint",
         reference=True,
         in_trace=False,
         shape="lessons_lib.apis.responses.shapes:is_body",
@@ -87,7 +88,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         "lessons_lib.apis.chat.adapter:offline_setting",
         f"{_MODELS}:live_setting",
         "lessons_lib.apis.chat.standin:OfflineChat",
-        f"{_MODELS}:ENABLE_LIVE",
+        f"{_MODELS}:enable_live_hint",
         fixtures="chat",
         wrapper="function",
         checks="lessons_lib.apis.chat.checks",
@@ -105,7 +106,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         "lessons_lib.apis.anthropic.adapter:offline_setting",
         "lessons_lib.apis.anthropic.adapter:live_setting",
         "lessons_lib.apis.anthropic.standin:OfflineAnthropic",
-        "lessons_lib.apis.anthropic.adapter:ENABLE_LIVE",
+        "lessons_lib.apis.anthropic.adapter:enable_live_hint",
         fixtures="anthropic",
         choice_family=1,
         rule="input_schema",

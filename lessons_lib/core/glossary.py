@@ -110,7 +110,8 @@ TERMS_ZH: Final[dict[str, str]] = {
     term: zh(f"term.{term}")
     for term in ("alias", "protocol error", "tool execution error", "application", "tool service")
 }
-"""The Chinese names (``*_ZH``) for modules not yet on the catalogue; new code calls the functions below."""
+"""The Chinese names (``*_ZH``), the same in either language (``zh``): lesson 00's English | Chinese
+table reads ``STEP_ZH`` and ``TERMS_ZH``; a name in the current language is a function below."""
 
 
 def step_name(step: Step) -> str:

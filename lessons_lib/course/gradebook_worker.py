@@ -23,11 +23,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
@@ -177,14 +177,29 @@ def warm_up() -> None:
     sdk_load("openai.types.responses:Response", response)  # pydantic builds its validators once
 
 
-def _clear_environment(env: dict[str, str]) -> None:
-    """Only ``env`` is left, also in the interpreter's start-up copy (``posix.environ``)."""
+def _clear_environment(
+    env: dict[str, str],
+    environ: MutableMapping[Any, Any] | None = None,
+    native: MutableMapping[Any, Any] | None = None,
+) -> None:
+    """Only ``env`` is left, in ``os.environ`` and in the interpreter's start-up copy.
+
+    On POSIX that copy (``posix.environ``) is ``os.environ``'s own data: emptied and filled with
+    it. On Windows ``nt.environ`` is a separate dict made at start-up: emptied and filled here, so
+    it keeps no teacher's variable and still has ``SYSTEMROOT``. ``environ`` and ``native`` are
+    ``os.environ`` and that copy unless a test passes its own.
+    """
     import importlib
 
-    os.environ.clear()
-    os.environ.update(env)
-    native = importlib.import_module("nt" if os.name == "nt" else "posix")
-    native.environ.clear()
+    if environ is None:
+        environ = os.environ
+    if native is None:
+        native = importlib.import_module("nt" if os.name == "nt" else "posix").environ
+    environ.clear()
+    native.clear()  # POSIX: already empty (the same dict)
+    environ.update(env)
+    if getattr(environ, "_data", None) is not native:  # a separate copy (Windows)
+        native.update(env)
 
 
 def run_job(job: Job, conn: Connection) -> None:

@@ -54,14 +54,14 @@ class LiveResult(Displayable):
 
 def try_live(head: int = EXAMPLE_HEAD) -> LiveResult:
     """Run the chain once with the real model if a key is set; otherwise say how to go live."""
-    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+    from lessons_lib.engine.models import enable_live_hint, live_setting
 
     try:
         setting = live_setting()
     except ValueError as exc:  # a malformed OPENAI_BASE_URL: one line, no run
         return _redacted(LiveResult("live", t("live.not_started", error=exc), status="error"), _key())
     if setting is None:
-        return LiveResult("offline", ENABLE_LIVE)
+        return LiveResult("offline", enable_live_hint())
     try:
         result = _live_run(head, setting.name)
     except Exception as exc:  # the live cell never shows a traceback

@@ -22,11 +22,9 @@ from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY
 
 
-def __getattr__(name: str) -> str:
-    """``ENABLE_LIVE``: how to turn the live model on, looked up in the current language when read."""
-    if name == "ENABLE_LIVE":
-        return t("models.enable_live")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def enable_live_hint() -> str:
+    """How to turn the live model on, in the current language."""
+    return t("models.enable_live")
 
 
 MAX_REPLY_BYTES: Final = 8 * 1024 * 1024
@@ -153,7 +151,7 @@ def live_status() -> str:
     except ValueError as exc:
         return t("models.key_wrong", error=exc)
     if setting is None:
-        return t("models.enable_live")
+        return enable_live_hint()
     return t("models.key_found", name=setting.name)
 
 

@@ -42,11 +42,9 @@ CHOICES: Final[dict[bool, object]] = {True: {"type": "any"}, False: {"type": "au
 """``any`` (Anthropic's ``required``) on the first request, ``auto`` after the feedback."""
 
 
-def __getattr__(name: str) -> str:
-    """``ENABLE_LIVE``: how to turn the live model on, looked up in the current language when read."""
-    if name == "ENABLE_LIVE":
-        return t("apis_words.anthropic.enable_live")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def enable_live_hint() -> str:
+    """How to turn the live Anthropic model on, in the current language."""
+    return t("apis_words.anthropic.enable_live")
 
 
 class AnthropicAdapter:

@@ -245,11 +245,11 @@ def live_first_call(task: str, tools: list[dict[str, Any]], model: str | None = 
     """With ``OPENAI_API_KEY``: the name of the first function a real model calls (lesson 51)."""
     import openai
 
-    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+    from lessons_lib.engine.models import enable_live_hint, live_setting
 
     setting = live_setting(model)
     if setting is None:
-        raise RuntimeError(f"a real model needs OPENAI_API_KEY. {ENABLE_LIVE}")
+        raise RuntimeError(f"a real model needs OPENAI_API_KEY. {enable_live_hint()}")
     client = openai.OpenAI(api_key=setting.key, max_retries=0)
     reply = client.responses.create(model=setting.name, input=task, tools=tools)  # type: ignore[arg-type]
     calls = [

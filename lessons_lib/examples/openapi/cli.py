@@ -195,7 +195,7 @@ def main_run(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+    from lessons_lib.engine.models import enable_live_hint, live_setting
 
     try:
         no_key = args.live and live_setting() is None
@@ -203,7 +203,7 @@ def main_run(argv: Sequence[str] | None = None) -> int:
         print(f"run: {exc}", file=sys.stderr)
         return 2
     if no_key:
-        print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
+        print(f"run: --live needs OPENAI_API_KEY. {enable_live_hint()}", file=sys.stderr)
         return 2
     from lessons_lib.core.outcomes import outcome_text
     from lessons_lib.examples.openapi.threeways import run_way

@@ -44,10 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"run: unknown scenario {args.scenario!r}; choose one of: {', '.join(names)}", file=sys.stderr)
         return 2
 
-    from lessons_lib.engine.models import ENABLE_LIVE, live_setting
+    from lessons_lib.engine.models import enable_live_hint, live_setting
 
     if args.live and live_setting() is None:
-        print(f"run: --live needs OPENAI_API_KEY. {ENABLE_LIVE}", file=sys.stderr)
+        print(f"run: --live needs OPENAI_API_KEY. {enable_live_hint()}", file=sys.stderr)
         return 2
 
     from lessons_lib.checks.ledger import check_calls
