@@ -154,14 +154,14 @@ def test_the_exercise_checker_explains_without_raising() -> None:
             {"type": "tool_result", "tool_use_id": "toolu_offline_001_1", "content": text, "is_error": False}
         ],
     }
-    assert check_feedback_message("anthropic", good).done
+    assert check_feedback_message("anthropic", good).passed
     wrong = dict(good, role="assistant")
     result = check_feedback_message("anthropic", wrong)
-    assert not result.done and "HTTP 400" in result.text()
-    assert not check_feedback_message("chat", {"role": "tool", "content": text}).done
+    assert not result.passed and "HTTP 400" in result.text()
+    assert not check_feedback_message("chat", {"role": "tool", "content": text}).passed
     assert check_feedback_message(
         "chat", {"role": "tool", "tool_call_id": "call_offline_001_1", "content": text}
-    ).done
+    ).passed
 
 
 def test_tool_choice_lab_rows_follow_each_value() -> None:

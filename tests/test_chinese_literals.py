@@ -64,6 +64,7 @@ CONVERTED = (
     "course/manytools_exercise.py",
     "core/htmltable.py",
     "core/outcomes.py",
+    "core/verdict.py",
     "examples/files/verdicts.py",
     "examples/files/badvalues.py",
     "examples/openapi/choices.py",

@@ -48,14 +48,14 @@ def test_status_palette_is_disjoint_from_kinds_steps_and_highlight() -> None:
 
 
 def test_verdict_boxes_use_the_status_palette() -> None:
-    from lessons_lib.course.exercises_base import StepResult
+    from lessons_lib.course.exercises_base import step_verdict
     from lessons_lib.course.quiz import Feedback
 
     kind_colours = [s.colour for s in KINDS.values()]
     boxes = {
-        "pass": StepResult("t", True, "ok").html(),
-        "fail": StepResult("t", False, "no").html(),
-        "unchecked": StepResult("t", False, "…", unfinished=True).html(),  # left open: no verdict yet
+        "pass": step_verdict("t", True, "ok").html(),
+        "fail": step_verdict("t", False, "no").html(),
+        "unchecked": step_verdict("t", False, "…", unfinished=True).html(),  # left open: no verdict yet
     }
     boxes_quiz = {
         "pass": Feedback("q", "a", True, "对").html(),

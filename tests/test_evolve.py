@@ -105,10 +105,10 @@ def test_fingerprint_exercise_checker() -> None:
     from lessons_lib.examples.evolve.toolwatch import fingerprint
 
     assert check_fingerprint(...).text().startswith("还没有完成")
-    assert check_fingerprint(fingerprint).ok
-    assert not check_fingerprint(lambda t: hashlib.sha256(json.dumps(t).encode()).hexdigest()).ok
-    assert not check_fingerprint(lambda t: t["name"]).ok
-    assert not check_fingerprint(42).ok
+    assert check_fingerprint(fingerprint).passed
+    assert not check_fingerprint(lambda t: hashlib.sha256(json.dumps(t).encode()).hexdigest()).passed
+    assert not check_fingerprint(lambda t: t["name"]).passed
+    assert not check_fingerprint(42).passed
 
 
 @pytest.mark.parametrize(

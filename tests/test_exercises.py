@@ -15,8 +15,9 @@ import pytest
 from conftest import NOTEBOOKS_DIR
 
 from lessons_lib import check_exercise, check_step
+from lessons_lib.core.verdict import Verdict
 from lessons_lib.course.exercises import STEPS
-from lessons_lib.course.exercises_base import StepResult, has_blank, run_checker
+from lessons_lib.course.exercises_base import has_blank, run_checker
 from lessons_lib.course.grading_files import load_function
 
 LESSON_11 = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
@@ -82,7 +83,7 @@ STEP_MISTAKES = {
 def test_starter_code_is_unfinished_not_an_error(tmp_path: Path, step: int) -> None:
     name = STEPS[step][0]
     result = check_step(step, define(tmp_path, cell_defining(LESSON_11, "exercise", name), name))
-    assert isinstance(result, StepResult)
+    assert isinstance(result, Verdict)
     assert not result.passed and result.unfinished
     assert "还没有完成" in result.text() and result.hint in result.text()
 
@@ -98,19 +99,19 @@ def test_reference_passes_and_a_mistake_is_named(tmp_path: Path, step: int) -> N
     assert reference.count(old) == 1
     wrong = check_step(step, define(tmp_path, reference.replace(old, new), name))
     assert not wrong.passed and not wrong.unfinished
-    assert reason in wrong.message, wrong.text()
+    assert reason in wrong.lines[0], wrong.text()
 
 
 def test_step_checker_reports_the_learners_exception(tmp_path: Path) -> None:
     source = "def route_call(call, routes):\n    return routes['nope']\n"
     result = check_step(3, define(tmp_path, source, "route_call"))
-    assert not result.passed and "KeyError" in result.message
+    assert not result.passed and "KeyError" in result.lines[0]
 
 
 def test_bad_arguments_to_the_checkers_are_answers_not_errors() -> None:
-    assert "需要一个函数" in check_step(1, "not a function").message
-    assert "没有第 9 步" in check_step(9, print).message
-    assert "没有这个练习" in check_exercise(4, print).message
+    assert "需要一个函数" in check_step(1, "not a function").lines[0]
+    assert "没有第 9 步" in check_step(9, print).lines[0]
+    assert "没有这个练习" in check_exercise(4, print).lines[0]
 
 
 @pytest.mark.parametrize("lesson", sorted(EARLY))
@@ -144,12 +145,12 @@ def test_early_exercise_mistakes_are_named(tmp_path: Path, lesson: int) -> None:
     reference = cell_defining(notebook, "solution", name)
     assert reference.count(old) == 1
     result = check_exercise(lesson, define(tmp_path, reference.replace(old, new), name))
-    assert not result.passed and reason in result.message, result.text()
+    assert not result.passed and reason in result.lines[0], result.text()
 
 
 def test_returning_the_roundtrip_unchanged_is_not_a_break(tmp_path: Path) -> None:
     source = "def break_chain(roundtrip):\n    return roundtrip\n"
-    assert "一模一样" in check_exercise(7, define(tmp_path, source, "break_chain")).message
+    assert "一模一样" in check_exercise(7, define(tmp_path, source, "break_chain")).lines[0]
 
 
 def test_has_blank_sees_starter_blanks_only(tmp_path: Path) -> None:
@@ -168,6 +169,6 @@ def test_run_checker_never_raises() -> None:
         raise RuntimeError("inside the checker")
 
     result = run_checker("t", "h", boom, lambda: None)
-    assert not result.passed and "RuntimeError" in result.message
+    assert not result.passed and "RuntimeError" in result.lines[0]
     bundle = result._repr_mimebundle_()
     assert bundle["text/plain"] == result.text() and "<div" in bundle["text/html"]

@@ -177,10 +177,10 @@ def test_wrong_loop_is_rejected_with_its_own_mistake(label: str) -> None:
     wrong, report = WRONG[label], graded(label)
     assert not report.passed, f"{label}: the grader let it pass"
     assert (report.link, report.case) == (wrong.link, wrong.case), report.text()
-    assert wrong.phrase in report.message, report.text()
+    assert wrong.phrase in report.lines[0], report.text()
     assert report.hint, "every failure says where to look"
     others = [w.phrase for k, w in WRONG.items() if w.link != wrong.link]
-    assert not [p for p in others if p in report.message], f"{label}: the message names another mistake"
+    assert not [p for p in others if p in report.lines[0]], f"{label}: the message names another mistake"
 
 
 def test_a_mistake_only_a_variation_shows_passes_the_example() -> None:
@@ -229,10 +229,10 @@ def test_grade_file_reads_py_and_notebooks(tmp_path: Path) -> None:
     assert grade_file(good).passed
     assert grade_file(good, function="route_call").passed  # a step name runs that step's checker
     as_given = grade_file(NOTEBOOK)  # the exercise cells, blanks and all
-    assert not as_given.passed and "还没有完成" in as_given.message
+    assert not as_given.passed and "还没有完成" in as_given.lines[0]
     assert grade_file(NOTEBOOK, cells="solution").passed
     early = NOTEBOOKS_DIR / "07_local_checks.ipynb"  # a small exercise, graded by its function's name
-    assert "还没有完成" in grade_file(early, function="break_chain").message
+    assert "还没有完成" in grade_file(early, function="break_chain").lines[0]
     assert grade_file(early, function="break_chain", cells="solution").passed
 
 
@@ -279,8 +279,8 @@ def test_a_crash_names_the_learners_line(tmp_path: Path) -> None:
         REFERENCE.replace("service, tool = routes[call.name]", "service, tool = routes[0]"), "utf-8"
     )
     report = grade_file(path)
-    assert report.link == "crashed" and "KeyError" in report.message
-    assert "出错的一行：service, tool = routes[0]" in report.message
+    assert report.link == "crashed" and "KeyError" in report.lines[0]
+    assert "出错的一行：service, tool = routes[0]" in report.lines[0]
 
 
 def test_grade_input_error_is_a_value_error() -> None:

@@ -65,7 +65,7 @@ def test_a_wrong_loop_is_rejected_naming_its_first_broken_link(
     report = graded(label, str(tmp_path_factory.getbasetemp()))
     assert not report.passed, f"{label}: the grader let it pass"
     assert (report.link, report.case) == (wrong.link, wrong.case), report.text()
-    assert report.hint and "第一个断开的环节" in report.message
+    assert report.hint and "第一个断开的环节" in report.lines[0]
 
 
 def test_links_and_a_copied_answer_without_the_work_fail() -> None:

@@ -97,7 +97,7 @@ def to_feedback(call_id, reply):
     return None  # wrong: the forged messages and the patched checker below must not pass it
 
 def _passed(title, hint, checker, fn):
-    return base.StepResult(title, True, "forged")
+    return base.step_verdict(title, True, "forged")
 
 base.run_checker = _passed  # a patched checker in the learner's own process
 row = {"exercise": "to_feedback", "passed": True, "link": "", "hint": "", "message": "forged"}

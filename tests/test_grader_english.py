@@ -48,7 +48,7 @@ def test_the_loop_grader_names_the_broken_link_in_english(tmp_path: Path) -> Non
     text = _english(report.text())
     assert "the first broken link is “correlating identifier”" in text
     assert text.startswith("Application loop grading") and "look at: execution:" in text
-    assert _english(grade_loop(42).message) == "what is graded should be a function; got int"
+    assert _english(grade_loop(42).lines[0]) == "what is graded should be a function; got int"
 
 
 @pytest.mark.usefixtures("english")
@@ -87,7 +87,7 @@ def test_the_server_grader_and_its_expectations_speak_english(tmp_path: Path) ->
     hidden = Hidden(tmp_path, tmp_path, False)
     report = judge(Seen(hidden, stray=["hello"]))
     assert not report.passed and report.key == "stdout"
-    assert _english(report.message).startswith(
+    assert _english(report.lines[0]).startswith(
         "the first broken expectation is “stdout holds only protocol frames”"
     )
     assert _english(report.title).startswith("MCP server grading")

@@ -53,9 +53,9 @@ def test_screen_exercise_checker() -> None:
         return None
 
     assert check_screen(...).text().startswith("还没有完成")
-    assert check_screen(refuse).ok
-    assert not check_screen(lambda task, alias, arguments: "no").ok
-    assert not check_screen(lambda task, alias, arguments: None).ok
+    assert check_screen(refuse).passed
+    assert not check_screen(lambda task, alias, arguments: "no").passed
+    assert not check_screen(lambda task, alias, arguments: None).passed
 
 
 def test_unknown_defence_and_cli(capsys: pytest.CaptureFixture[str]) -> None:

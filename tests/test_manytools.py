@@ -145,9 +145,9 @@ def test_selection_table_and_exercise() -> None:
             "tools": [{"type": "function", "name": x} for x in n],
         }
     )
-    assert good.ok
-    assert not check_allowed(lambda n: {"type": "allowed_tools", "mode": "auto", "tools": []}).ok
-    assert not check_allowed(lambda n: {"type": "allowed", "tools": n}).ok
+    assert good.passed
+    assert not check_allowed(lambda n: {"type": "allowed_tools", "mode": "auto", "tools": []}).passed
+    assert not check_allowed(lambda n: {"type": "allowed", "tools": n}).passed
 
 
 def test_cli_tool_catalogue(capsys: pytest.CaptureFixture[str]) -> None:

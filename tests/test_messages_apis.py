@@ -55,14 +55,14 @@ def test_the_feedback_exercise_speaks_english() -> None:
     from lessons_lib.apis.exercise import check_feedback_message
 
     blank = check_feedback_message("chat", ...)
-    assert not blank.done and blank.lines[0].startswith("Not finished yet")
-    assert blank.lines[1].startswith("Hint: Chat's feedback")
+    assert not blank.passed and blank.lines[0].startswith("Not finished yet")
+    assert blank.unfinished and blank.hint.startswith("Hint: Chat's feedback")
     good = json.loads((DATA / "anthropic" / "request_2.json").read_text(encoding="utf-8"))["messages"][-1]
     done = check_feedback_message("anthropic", good)
-    assert done.done and done.lines[0] == "Done!"
+    assert done.passed and done.lines[0] == "Done!"
     assert done.lines[-1].endswith("HTTP 200, it accepted this feedback")
     wrong = check_feedback_message("anthropic", {"role": "assistant", "content": good["content"]})
-    assert not wrong.done and wrong.lines[0] == "Almost there:"
+    assert not wrong.passed and wrong.lines[0] == "Almost there:"
     assert any(": HTTP 400: " in line for line in wrong.lines)
     for result in (blank, done, check_feedback_message("chat", [1]), check_feedback_message("x", ...)):
         assert not CHINESE.search(result.text()), result.text()

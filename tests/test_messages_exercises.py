@@ -1,9 +1,9 @@
 """The exercise checkers speak English (issue 28): lessons 03-11's step checkers, the part-two
 checkers (21-44) and lessons 50 and 51's, run for real under ``set_language("en")``.
 
-What a checker says itself must be English with no CJK character; the verdict heading of
-``examples.orders.exercises.ExerciseResult`` (another module's words) is left out by reading
-``lines``. The language is restored after each test.
+What a checker says itself must be English with no CJK character; the heading a ``findings``
+verdict draws (``core.verdict``'s words, not the checker's) is left out by reading ``lines``.
+The language is restored after each test.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ def test_a_lesson_11_step_speaks_english(tmp_path: Path) -> None:
     assert passed.passed and "Both tools became Responses tools items" in passed.text()
     wrong = reference.replace('"name": f"{service}__{tool.name}"', '"name": "fs__read_text_file"')
     named = check_step(1, define(tmp_path, wrong, "to_responses_tool"))
-    assert "name should be the alias docs__search_notes" in named.message
+    assert "name should be the alias docs__search_notes" in named.lines[0]
     odd = [check_step(1, "not a function"), check_step(9, print)]
-    assert odd[0].message.startswith("A function is needed; got ") and "There is no step 9" in odd[1].message
+    assert odd[0].lines[0].startswith("A function is needed; got ")
+    assert "There is no step 9" in odd[1].lines[0]
     for result in (starter, passed, named, *odd):
         assert not CJK.search(result.text() + result.html()), result.text()
 
@@ -51,11 +52,11 @@ def test_the_early_exercises_speak_english(tmp_path: Path) -> None:
     wrong = check_exercise(
         3, define(tmp_path, reference.replace("args = json.loads(arguments)", "args = arguments"), name)
     )
-    assert "params.arguments is still text" in wrong.message
+    assert "params.arguments is still text" in wrong.lines[0]
     broken = check_exercise(
         7, define(tmp_path, "def break_chain(roundtrip):\n    return roundtrip\n", "break_chain")
     )
-    assert "exactly the original" in broken.message
+    assert "exactly the original" in broken.lines[0]
     for result in (passed, wrong, broken, check_exercise(4, print)):
         assert not CJK.search(result.text()), result.text()
 
@@ -65,7 +66,7 @@ def test_the_part_two_checkers_speak_english() -> None:
 
     right = {"one_app": "function", "rest_docs": "openapi", "shared": "mcp"}
     wrong = ex.check_layer_choice(dict(right, one_app="mcp"))
-    assert not wrong.ok and "you picked 'mcp'; the table says: Plain functions" in wrong.lines[0]
+    assert not wrong.passed and "you picked 'mcp'; the table says: Plain functions" in wrong.lines[0]
     resource = {"uri": "file:///workspace/notes.txt", "name": "notes", "mimeType": "text/plain"}
     prompt = {"name": "summarize", "arguments": [{"name": "lines", "required": True}]}
     schema = {
@@ -82,8 +83,8 @@ def test_the_part_two_checkers_speak_english() -> None:
         ex.check_output_schema(schema, {"path": "/workspace/notes.txt", "lines": 5}),
         ex.check_new_revision_call({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}),
     ]
-    assert results[3].ok and results[3].lines[0] == "✓ The resource fits mcp's Resource type"
-    assert results[5].ok and results[5].lines[-1] == "✓ Rejects lines that are not an integer"
+    assert results[3].passed and results[3].lines[0] == "✓ The resource fits mcp's Resource type"
+    assert results[5].passed and results[5].lines[-1] == "✓ Rejects lines that are not an integer"
     for result in results:
         assert result.lines and not CJK.search("\n".join(result.lines)), result.lines
 
@@ -94,7 +95,8 @@ def test_lessons_50_and_51_checkers_speak_english() -> None:
     from lessons_lib.examples.evolve.toolwatch import fingerprint
 
     printed = check_fingerprint(fingerprint)
-    assert printed.ok and "✓ the description changed by one word: a different fingerprint" in printed.lines
+    changed = "✓ the description changed by one word: a different fingerprint"
+    assert printed.passed and changed in printed.lines
     allowed = check_allowed(
         lambda n: {
             "type": "allowed_tools",
@@ -102,6 +104,6 @@ def test_lessons_50_and_51_checkers_speak_english() -> None:
             "tools": [{"type": "function", "name": x} for x in n],
         }
     )
-    assert allowed.ok and allowed.lines[1].startswith("✓ Allows exactly these tools")
+    assert allowed.passed and allowed.lines[1].startswith("✓ Allows exactly these tools")
     for result in (printed, allowed, check_fingerprint(lambda tool: 1 / 0)):
         assert not CJK.search("\n".join(result.lines)), result.lines

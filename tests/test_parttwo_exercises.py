@@ -34,22 +34,22 @@ def test_an_open_blank_is_unfinished_with_a_hint() -> None:
         ex.check_new_revision_call(...),
         ex.check_output_schema(..., ...),
     ):
-        assert not result.ok and result.text().startswith("还没有完成") and "提示：" in result.text()
+        assert not result.passed and result.text().startswith("还没有完成") and "提示：" in result.text()
 
 
 def test_layer_choice_names_the_wrong_pick() -> None:
     right = {"one_app": "function", "rest_docs": "openapi", "shared": "mcp"}
-    assert ex.check_layer_choice(right).ok
+    assert ex.check_layer_choice(right).passed
     wrong = ex.check_layer_choice(dict(right, one_app="mcp"))
-    assert not wrong.ok and "选了 'mcp'" in wrong.text()
+    assert not wrong.passed and "选了 'mcp'" in wrong.text()
 
 
 def test_resource_and_prompt_are_checked_by_the_mcp_types() -> None:
     resource = {"uri": "file:///workspace/notes.txt", "name": "notes", "mimeType": "text/plain"}
     prompt: dict[str, Any] = {"name": "summarize", "arguments": [{"name": "lines", "required": True}]}
-    assert ex.check_resource_and_prompt(resource, prompt).ok
-    assert not ex.check_resource_and_prompt({"name": "notes"}, prompt).ok  # no uri
-    assert not ex.check_resource_and_prompt(resource, {"name": "summarize"}).ok  # no argument
+    assert ex.check_resource_and_prompt(resource, prompt).passed
+    assert not ex.check_resource_and_prompt({"name": "notes"}, prompt).passed  # no uri
+    assert not ex.check_resource_and_prompt(resource, {"name": "summarize"}).passed  # no argument
 
 
 def test_output_schema_is_tried_on_unseen_bad_results() -> None:
@@ -59,10 +59,10 @@ def test_output_schema_is_tried_on_unseen_bad_results() -> None:
         "required": ["path", "lines"],
     }
     result = {"path": "/workspace/notes.txt", "lines": 5}
-    assert ex.check_output_schema(good, result).ok
-    assert not ex.check_output_schema({"type": "object"}, result).ok  # accepts anything
+    assert ex.check_output_schema(good, result).passed
+    assert not ex.check_output_schema({"type": "object"}, result).passed  # accepts anything
     loose = dict(good, properties={"path": {"type": "string"}, "lines": {"type": "number"}})
-    assert not ex.check_output_schema(loose, result).ok  # 5.5 lines passes
+    assert not ex.check_output_schema(loose, result).passed  # 5.5 lines passes
 
 
 def test_new_revision_call_needs_the_required_meta() -> None:
@@ -72,22 +72,22 @@ def test_new_revision_call_needs_the_required_meta() -> None:
         "method": "tools/call",
         "params": {"name": "read_text_file", "arguments": {"path": "/workspace/notes.txt", "head": 5}},
     }
-    assert not ex.check_new_revision_call(call).ok
+    assert not ex.check_new_revision_call(call).passed
     meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
         "io.modelcontextprotocol/clientCapabilities": {},
     }
-    assert ex.check_new_revision_call(dict(call, params=dict(call["params"], _meta=meta))).ok
+    assert ex.check_new_revision_call(dict(call, params=dict(call["params"], _meta=meta))).passed
 
 
 def test_named_choice_and_chained_request_run_through_the_stand_in() -> None:
     from lessons_lib.course.record import load_fixture
 
-    assert ex.check_named_choice({"type": "function", "function": {"name": "fs__read_text_file"}}).ok
-    assert not ex.check_named_choice("required").ok  # both services get called
+    assert ex.check_named_choice({"type": "function", "function": {"name": "fs__read_text_file"}}).passed
+    assert not ex.check_named_choice("required").passed  # both services get called
     first = load_fixture("request_1.json")
     feedback = [i for i in load_fixture("request_2.json")["input"] if i["type"] == "function_call_output"]
     chained = {"model": first["model"], "previous_response_id": "resp_offline_001", "input": feedback}
-    assert ex.check_chained_request(chained).ok
-    assert not ex.check_chained_request(load_fixture("request_2.json")).ok  # resends everything
+    assert ex.check_chained_request(chained).passed
+    assert not ex.check_chained_request(load_fixture("request_2.json")).passed  # resends everything

@@ -61,7 +61,7 @@ def test_a_builder_that_raises_is_named_not_raised() -> None:
         raise RuntimeError("boom")
 
     report = grade_server(build_notes_server)
-    assert report.key == "start" and "RuntimeError" in report.message
+    assert report.key == "start" and "RuntimeError" in report.lines[0]
 
 
 def test_grading_leaves_the_root_logger_as_it_was() -> None:
@@ -80,14 +80,14 @@ def test_over_stdio_a_print_to_stdout_is_found(tmp_path: Path) -> None:
     noisy = tmp_path / "noisy_server.py"
     noisy.write_text(PRINTS_TO_STDOUT, encoding="utf-8")
     bad = grade_server_file(noisy)
-    assert bad.key == "stdout" and "starting the notes server" in bad.message
+    assert bad.key == "stdout" and "starting the notes server" in bad.lines[0]
     assert time.perf_counter() - started < 120
 
 
 def test_a_print_glued_to_a_frame_loses_it_and_the_grader_says_so_at_once() -> None:
     started = time.perf_counter()
     report = grade_course_server("noisy", glued=True)
-    assert report.key == "stdout" and '"jsonrpc"' in report.message
+    assert report.key == "stdout" and '"jsonrpc"' in report.lines[0]
     assert time.perf_counter() - started < 25  # not the 30 s start timeout: the lost frame is seen
 
 

@@ -100,7 +100,7 @@ def _html(obj: object) -> str:
 def _builders() -> dict[str, Callable[[], object]]:
     """One builder per table class the course shows (the real code paths the lessons call)."""
     import lessons_lib as L
-    from lessons_lib.course.exercises_base import StepResult
+    from lessons_lib.course.exercises_base import step_verdict
     from lessons_lib.course.quiz import Feedback
 
     trace = L.load_trace(L.DATA_DIR / "trace.json")  # the recorded offline run
@@ -133,7 +133,7 @@ def _builders() -> dict[str, Callable[[], object]]:
         "choice_table": lambda: L.choice_table(L.run_three_ways()),
         "revision_table": lambda: L.revision_table(L.record_revisions(head=5)),
         "left_aligned": lambda: L.left_aligned(_frame()),
-        "step_result": lambda: StepResult("第 1 步", False, "还差一点", "看 call_id"),
+        "step_result": lambda: step_verdict("第 1 步", False, "还差一点", "看 call_id"),
         "quiz_feedback": lambda: Feedback("q1", "b", True, "对"),
     }
 

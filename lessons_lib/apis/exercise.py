@@ -4,50 +4,37 @@
 would (the last message of the recorded ``request_2``), then judges it two ways: the API's
 own checks of ``verify_roundtrip`` (offline), and the stand-in of that API reached through the
 real SDK (``replay``), which answers 400 where the real API would. A blank (``None`` or
-``...``) gets "还没有完成" and a hint, never an exception.
+``...``) gets "还没有完成" and a hint, never an exception. The answer is a
+:class:`~lessons_lib.core.verdict.Verdict` drawn as plain ``lines``.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
 from typing import Any, Final
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.verdict import Verdict
 
 HINTS: Final = {"chat": "apis_exercise.hint.chat", "anthropic": "apis_exercise.hint.anthropic"}
 """The catalogue key of each API's hint."""
-
-
-@dataclass(frozen=True)
-class ExerciseResult:
-    """The checker's answer: done or not, and the lines that say why."""
-
-    done: bool
-    lines: tuple[str, ...]
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    def __repr__(self) -> str:
-        return self.text()
 
 
 def _blank(value: Any) -> bool:
     return value is None or value is Ellipsis or (isinstance(value, dict) and Ellipsis in value.values())
 
 
-def check_feedback_message(api: str, message: Any) -> ExerciseResult:
+def check_feedback_message(api: str, message: Any) -> Verdict:
     """Judge the learner's feedback message for ``api`` ("chat" or "anthropic"). Lesson 20."""
     if api not in HINTS:
-        return ExerciseResult(False, (t("apis_exercise.wrong_api", api=repr(api)),))
+        return Verdict(False, (t("apis_exercise.wrong_api", api=repr(api)),))
     hint = t(HINTS[api])
     if _blank(message):
-        return ExerciseResult(False, (t("apis_exercise.blank"), hint))
+        return Verdict(False, (t("apis_exercise.blank"),), hint, unfinished=True)
     if not isinstance(message, dict):
-        return ExerciseResult(False, (t("apis_exercise.not_dict", type=type(message).__name__), hint))
+        return Verdict(False, (t("apis_exercise.not_dict", type=type(message).__name__),), hint)
     from lessons_lib.apis.replay import replay
     from lessons_lib.checks.verify import verify_roundtrip
 
@@ -65,5 +52,5 @@ def check_feedback_message(api: str, message: Any) -> ExerciseResult:
         else t("apis_exercise.standin_ok", status=reply.status)
     )
     if failed or not reply.ok:
-        return ExerciseResult(False, (t("apis_exercise.almost"), *lines, hint))
-    return ExerciseResult(True, (t("apis_exercise.done"), *lines))
+        return Verdict(False, (t("apis_exercise.almost"), *lines), hint)
+    return Verdict(True, (t("apis_exercise.done"), *lines))

@@ -11,7 +11,8 @@ import json
 from typing import Any
 
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
+from lessons_lib.core.verdict import Verdict
+from lessons_lib.examples.orders.exercises import found, unfinished_function
 
 
 def _tool() -> dict[str, Any]:
@@ -28,7 +29,7 @@ def _tool() -> dict[str, Any]:
     }
 
 
-def check_fingerprint(fingerprint: Any) -> ExerciseResult:
+def check_fingerprint(fingerprint: Any) -> Verdict:
     """Lesson 50: ``fingerprint(tool)`` changes with the definition, never with key order."""
     blank = unfinished_function(
         fingerprint,
@@ -55,7 +56,7 @@ def check_fingerprint(fingerprint: Any) -> ExerciseResult:
         )
         changed = {name: fingerprint(tool) for name, tool in variants.items()}
     except Exception as exc:
-        return ExerciseResult(False, (t("evolve_exercises.50.raised", name=type(exc).__name__, exc=exc),))
+        return found(False, (t("evolve_exercises.50.raised", name=type(exc).__name__, exc=exc),))
     lines = [
         ("✓ " if first == again else "✗ ") + t("evolve_exercises.50.same"),
         ("✓ " if first == reordered else "✗ ") + t("evolve_exercises.50.order"),
@@ -65,7 +66,7 @@ def check_fingerprint(fingerprint: Any) -> ExerciseResult:
         + t("evolve_exercises.50.changed", name=t(f"evolve_exercises.50.{what}"))
         for what, fp in changed.items()
     ]
-    return ExerciseResult(all(line.startswith("✓") for line in lines), tuple(lines))
+    return found(all(line.startswith("✓") for line in lines), tuple(lines))
 
 
 class _LearnerScreen:
@@ -88,7 +89,7 @@ class _LearnerScreen:
         return result
 
 
-def check_screen(refuse: Any) -> ExerciseResult:
+def check_screen(refuse: Any) -> Verdict:
     """Lesson 52: ``refuse(task, alias, arguments)`` stops the injected write, keeps the asked-for one."""
     blank = unfinished_function(
         refuse,
@@ -104,7 +105,7 @@ def check_screen(refuse: Any) -> ExerciseResult:
         attack = run_attack("none", ATTACK_TASK, screen=_LearnerScreen(refuse))
         control = run_attack("none", asked, screen=_LearnerScreen(refuse))
     except Exception as exc:
-        return ExerciseResult(False, (t("evolve_exercises.52.raised", name=type(exc).__name__, exc=exc),))
+        return found(False, (t("evolve_exercises.52.raised", name=type(exc).__name__, exc=exc),))
     wrote = any(
         alias.endswith("create_investigation") and status in ("ok", "created")
         for alias, status in control.calls
@@ -115,4 +116,4 @@ def check_screen(refuse: Any) -> ExerciseResult:
         ("✓ " if read else "✗ ") + t("evolve_exercises.52.read"),
         ("✓ " if wrote else "✗ ") + t("evolve_exercises.52.wrote"),
     )
-    return ExerciseResult(all(line.startswith("✓") for line in lines), lines)
+    return found(all(line.startswith("✓") for line in lines), lines)

@@ -23,7 +23,8 @@ from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.messages import t
 from lessons_lib.core.queries import link_for, mcp_exchanges
-from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
+from lessons_lib.core.verdict import Verdict
+from lessons_lib.course.exercises_base import Learner, run_checker, step_verdict
 
 
 def _feedback(call_id: str, reply: JSONObject) -> JSONObject:
@@ -248,10 +249,9 @@ def _loop(function: str) -> Callable[[Learner], str]:
         from lessons_lib.course.grading import grade_loop
 
         report = grade_loop(fn, function)
-        need(
-            report.passed, report.message + (t("exercises.loop.see", hint=report.hint) if report.hint else "")
-        )
-        return report.message
+        message = "\n".join(report.lines)
+        need(report.passed, message + (t("exercises.loop.see", hint=report.hint) if report.hint else ""))
+        return message
 
     return check
 
@@ -272,10 +272,10 @@ STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEPS.items() if n <= 7}
 """The functions a class gradebook grades (stage 3, ``app_loop_many``, is graded by name on request)."""
 
 
-def check_step(step: int, fn: object) -> StepResult:
+def check_step(step: int, fn: object) -> Verdict:
     """Check the learner's function for step ``step`` (1-8: six steps, the loop, the transfer). Lesson 11."""
     if step not in STEPS:
-        return StepResult(
+        return step_verdict(
             t("exercises.step", step=step), False, t("exercises.no_step", step=step, last=len(STEPS))
         )
     _, checker = STEPS[step]

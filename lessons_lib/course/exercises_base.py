@@ -1,6 +1,7 @@
-"""What every exercise checker shares: the verdict object and the blank detector. Lesson 03.
+"""What every exercise checker shares: the blank detector and the checker runner. Lesson 03.
 
-``run_checker`` turns any outcome of a learner's function into a :class:`StepResult`: a blank
+``run_checker`` turns any outcome of a learner's function into a
+:class:`~lessons_lib.core.verdict.Verdict` drawn as a ``step``: a blank
 left in the starter code (``...`` or ``# TODO``) is "还没有完成" plus a hint; a wrong answer is
 the checker's reason; an exception the learner's code raised is named in one line. It never
 raises, so a notebook as the learner first gets it runs from top to bottom under strict nbval.
@@ -13,13 +14,11 @@ import inspect
 import re
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, cast
 
 from lessons_lib.checks.jsoncheck import Fail, show
-from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import verdict_box
 from lessons_lib.core.messages import t
+from lessons_lib.core.verdict import Verdict
 
 
 def unfinished_word() -> str:
@@ -34,32 +33,6 @@ def blank_text() -> str:
 
 Learner: TypeAlias = "Callable[..., Any]"
 """A function the learner wrote: what it takes and returns is what the checker finds out."""
-
-
-@dataclass(frozen=True, repr=False)
-class StepResult(Displayable):
-    """A checker's verdict: passed, what it found, and a hint for the next try. Lesson 03."""
-
-    title: str
-    passed: bool
-    message: str
-    hint: str = ""
-    unfinished: bool = False
-
-    def text(self) -> str:
-        mark = "✓" if self.passed else "…" if self.unfinished else "✗"
-        lines = [t("exercises.base.line", mark=mark, title=self.title, message=self.message)]
-        hint = t("exercises.base.hint", hint=self.hint)
-        return "\n".join([*lines, hint] if self.hint and not self.passed else lines)
-
-    __str__ = text
-
-    def html(self) -> str:
-        return verdict_box(self.text(), "pass" if self.passed else "unchecked" if self.unfinished else "fail")
-
-    def summary(self) -> str:
-        state = "passed" if self.passed else "unfinished" if self.unfinished else "failed"
-        return f"{self.title!r}, {state}"
 
 
 _NONE_TODO: Final = re.compile(r"\bNone\s*#\s*TODO\b")
@@ -87,18 +60,23 @@ def has_blank(fn: object) -> bool:
     )
 
 
-def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: object) -> StepResult:
-    """Run one checker on a learner function; every outcome is a StepResult, never an exception."""
+def step_verdict(title: str, passed: bool, message: str, hint: str = "", unfinished: bool = False) -> Verdict:
+    """A step checker's verdict: one finding under the exercise's title (lessons 03-11)."""
+    return Verdict(passed, (message,), hint, unfinished, title, "step")
+
+
+def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: object) -> Verdict:
+    """Run one checker on a learner function; every outcome is a Verdict, never an exception."""
     if not callable(fn):
-        return StepResult(title, False, t("exercises.base.not_callable", got=show(fn)), hint)
+        return step_verdict(title, False, t("exercises.base.not_callable", got=show(fn)), hint)
     if has_blank(fn):
-        return StepResult(title, False, blank_text(), hint, True)
+        return step_verdict(title, False, blank_text(), hint, True)
     try:
-        return StepResult(title, True, checker(cast(Learner, fn)))
+        return step_verdict(title, True, checker(cast(Learner, fn)))
     except Fail as wrong:
-        return StepResult(title, False, str(wrong), hint)
+        return step_verdict(title, False, str(wrong), hint)
     except Exception as exc:  # the learner's code raised: say what and keep going
         detail = str(exc).splitlines()[0][:160] if str(exc) else ""
-        return StepResult(
+        return step_verdict(
             title, False, t("exercises.base.raised", name=type(exc).__name__, detail=detail), hint
         )

@@ -21,7 +21,8 @@ from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.messages import t
 from lessons_lib.core.queries import reply_text
 from lessons_lib.core.tracetypes import TraceData
-from lessons_lib.course.exercises_base import Learner, StepResult, run_checker
+from lessons_lib.core.verdict import Verdict
+from lessons_lib.course.exercises_base import Learner, run_checker, step_verdict
 
 
 def _run(head: int, preamble: str | None = None) -> TraceData:
@@ -115,10 +116,10 @@ EARLY_NAMES: Final = {"mcp_request": 3, "find_ids": 6, "break_chain": 7}
 """The function each small exercise asks for, by lesson."""
 
 
-def check_exercise(lesson: int, fn: object) -> StepResult:
+def check_exercise(lesson: int, fn: object) -> Verdict:
     """Check the small exercise of lesson 03, 06 or 07 offline. Lesson 03."""
     if lesson not in EXERCISES:
-        return StepResult(
+        return step_verdict(
             t("exercises_early.lesson", lesson=lesson), False, t("exercises_early.no_exercise", lesson=lesson)
         )
     key = f"exercises_early.{lesson:02d}"

@@ -302,7 +302,8 @@ def grade_exercise(session: Session, function: str, timeout: int) -> dict[str, s
             message = str(loaded.get("message", ""))[:300]
         else:
             report = judge(RemoteFunction(session, function, bool(loaded.get("blank"))), function)
-            passed, link, hint, message = report.passed, report.link or "", report.hint, report.message
+            passed, link, hint = report.passed, report.link or "", report.hint
+            message = "\n".join(report.lines)
     except BaseException as exc:  # the clock, the process gone, maybe inside an ExceptionGroup
         found = exc if isinstance(exc, (TimeLimit, Gone)) else _time_limit_in(exc)
         if found is None and not isinstance(exc, Exception):

@@ -10,7 +10,8 @@ problem ends the grading. ``report_from`` does the same for records made elsewhe
 worker); see GRADER_API.md.
 
 ``grading_files.grade_file(path, function=...)`` does the same for a ``.py`` file or the
-``exercise`` cells of a notebook, and returns the same pure-data :class:`GradeReport`.
+``exercise`` cells of a notebook, and returns the same pure-data :class:`GradeReport` (the
+course's one :class:`~lessons_lib.core.verdict.Verdict`, with the per-case record added).
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Final, cast
 
-from lessons_lib.core.display import Displayable
-from lessons_lib.core.htmltable import verdict_box
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.verdict import Layout, Verdict
 from lessons_lib.course.exercises_base import Learner
 from lessons_lib.course.grading_cases import Case, cases_for, link_name, where
 from lessons_lib.course.grading_judge import Problem, judge_run
@@ -53,38 +53,33 @@ class CaseResult:
 
 
 @dataclass(frozen=True, repr=False)
-class GradeReport(Displayable):
-    """The grader's verdict, plain data: passed, the first broken link, where to look."""
+class GradeReport(Verdict):
+    """The grader's verdict, plain data: a :class:`Verdict` plus the first broken link and the cases.
 
-    passed: bool
-    message: str
+    ``lines`` holds the one finding (it may span lines), ``case`` the failing case, ``link`` the
+    first broken link (``"unfinished"`` for an open blank), ``cases`` every case judged so far.
+    """
+
     case: str | None = None
     link: str | None = None
-    hint: str = ""
     cases: tuple[CaseResult, ...] = field(default_factory=tuple)
     title: str = field(default_factory=lambda: t("grading.title"))
+    layout: Layout = "cases"
+
+    def case_marks(self) -> tuple[tuple[bool, str], ...]:
+        return tuple((c.passed, c.title) for c in self.cases)
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready: for a gradebook row."""
-        data = asdict(self)
-        data["cases"] = list(data["cases"])
-        return data
-
-    def text(self) -> str:
-        lines = [self.title]
-        lines += [f"  {'✓' if c.passed else '✗'} {c.title}" for c in self.cases]
-        lines.append(("✓ " if self.passed else "✗ ") + self.message)
-        if self.hint:
-            lines.append(t("grading.text.1", hint=self.hint))
-        return "\n".join(lines)
-
-    __str__ = text
-
-    def html(self) -> str:
-        return verdict_box(self.text(), "pass" if self.passed else "fail")
-
-    def summary(self) -> str:
-        return f"passed={self.passed}, case={self.case!r}, link={self.link!r}"
+        """JSON-ready, for a gradebook row: the keys GRADER_API.md documents, in this order."""
+        return {
+            "passed": self.passed,
+            "message": "\n".join(self.lines),
+            "case": self.case,
+            "link": self.link,
+            "hint": self.hint,
+            "cases": [asdict(c) for c in self.cases],
+            "title": self.title,
+        }
 
 
 def _fail(case: Case, problem: Problem, done: list[CaseResult]) -> GradeReport:
@@ -93,7 +88,7 @@ def _fail(case: Case, problem: Problem, done: list[CaseResult]) -> GradeReport:
     if case.hint:
         message += t("grading.fail.2", hint=case.hint)
     results = (*done, CaseResult(case.key, case.title, False))
-    return GradeReport(False, message, case.key, problem.key, where(problem.key), results)
+    return GradeReport(False, (message,), where(problem.key), case=case.key, link=problem.key, cases=results)
 
 
 def crash_text(exc: BaseException, fn: Learner) -> str:
@@ -140,19 +135,19 @@ def report_from(function: str, pairs: Iterable[tuple[Case, RunRecord]]) -> Grade
             return _fail(case, problem, done)
         done.append(CaseResult(case.key, case.title, True))
     if not done:
-        return GradeReport(False, t("grading.report_from.1", function=function), link="crashed")
+        return GradeReport(False, (t("grading.report_from.1", function=function),), link="crashed")
     hidden = sum(1 for c in done if c.key != "example")
-    return GradeReport(True, t("grading.passed", n=len(done), m=hidden), cases=tuple(done))
+    return GradeReport(True, (t("grading.passed", n=len(done), m=hidden),), cases=tuple(done))
 
 
 def grade_loop(fn: object, cases: str | tuple[Case, ...] = "app_loop") -> GradeReport:
     """Grade a learner's loop on every hidden case: ``app_loop`` (stage 2) or ``app_loop_many``. Lesson 11."""
     if not callable(fn):
-        return GradeReport(False, t("grading.grade_loop.1", got=type(fn).__name__), link="crashed")
+        return GradeReport(False, (t("grading.grade_loop.1", got=type(fn).__name__),), link="crashed")
     from lessons_lib.course.exercises_base import blank_text, has_blank
 
     if has_blank(fn):
-        return GradeReport(False, blank_text(), link="unfinished", hint=where("unfinished"))
+        return GradeReport(False, (blank_text(),), where("unfinished"), True, link="unfinished")
     chosen = cases_for(cases) if isinstance(cases, str) else cases
     learner = cast(Learner, fn)
     name = cases if isinstance(cases, str) else DEFAULT_FUNCTION

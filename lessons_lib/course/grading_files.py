@@ -102,9 +102,10 @@ def grade_function(fn: Learner, function: str = DEFAULT_FUNCTION) -> GradeReport
         result = check_exercise(lesson, fn) if lesson is not None else check_step(step or 0, fn)
         return GradeReport(
             result.passed,
-            result.message,
+            result.lines,
+            result.hint,
+            result.unfinished,
+            result.title,
             link=None if result.passed else function,
-            hint=result.hint,
-            title=result.title,
         )
     return grade_loop(fn, function if function in FUNCTION_CASES else DEFAULT_FUNCTION)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders.exercises import ExerciseResult, unfinished_function
+from lessons_lib.core.verdict import Verdict
+from lessons_lib.examples.orders.exercises import found, unfinished_function
 
 
-def check_allowed(allowed: Any) -> ExerciseResult:
+def check_allowed(allowed: Any) -> Verdict:
     """Lesson 51: ``allowed(names)`` returns a ``tool_choice`` the official description accepts."""
     blank = unfinished_function(
         allowed,
@@ -28,7 +29,7 @@ def check_allowed(allowed: Any) -> ExerciseResult:
         try:
             choice = allowed(list(names))
         except Exception as exc:
-            return ExerciseResult(False, (t("manytools_exercise.raised", name=type(exc).__name__, exc=exc),))
+            return found(False, (t("manytools_exercise.raised", name=type(exc).__name__, exc=exc),))
         errors = openai_shape_errors("ToolChoiceAllowed", choice)
         lines.append(
             ("✓ " if not errors else "✗ ")
@@ -41,4 +42,4 @@ def check_allowed(allowed: Any) -> ExerciseResult:
             else []
         )
         lines.append(("✓ " if got == names else "✗ ") + t("manytools_exercise.exact", got=got))
-    return ExerciseResult(all(line.startswith("✓") for line in lines), tuple(lines))
+    return found(all(line.startswith("✓") for line in lines), tuple(lines))

@@ -1,7 +1,7 @@
 """Offline checkers for the 动手 exercises of lessons 21, 22, 40, 42, 43 and 44 (issue 25).
 
-Each takes what the learner wrote (``...`` while the blank is open) and answers with an
-:class:`~lessons_lib.examples.orders.exercises.ExerciseResult`: "还没有完成" and a hint for an open
+Each takes what the learner wrote (``...`` while the blank is open) and answers with a
+:class:`~lessons_lib.core.verdict.Verdict` drawn as ``findings``: "还没有完成" and a hint for an open
 blank, else one line per expectation, checked by running the real thing (the stand-in behind
 the real SDK, the ``mcp`` SDK's own types, the official schemas). Never an exception.
 """
@@ -12,18 +12,17 @@ import copy
 from typing import Any, Final
 
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders.exercises import ExerciseResult, invalid_schema, unfinished
+from lessons_lib.core.verdict import Verdict
+from lessons_lib.examples.orders.exercises import found, invalid_schema, unfinished
 
 TOOL: Final = "fs__read_text_file"
 
 
-def _verdict(checks: list[tuple[bool, str]]) -> ExerciseResult:
-    return ExerciseResult(
-        all(ok for ok, _ in checks), tuple(("✓ " if ok else "✗ ") + what for ok, what in checks)
-    )
+def _verdict(checks: list[tuple[bool, str]]) -> Verdict:
+    return found(all(ok for ok, _ in checks), tuple(("✓ " if ok else "✗ ") + what for ok, what in checks))
 
 
-def check_named_choice(choice: Any) -> ExerciseResult:
+def check_named_choice(choice: Any) -> Verdict:
     """Lesson 21: a Chat Completions ``tool_choice`` that forces the one tool ``fs__read_text_file``."""
     from lessons_lib.apis.replay import replay
     from lessons_lib.course.record import load_fixture
@@ -38,9 +37,7 @@ def check_named_choice(choice: Any) -> ExerciseResult:
     request["messages"][0]["content"] = "请用 fs 和 backup 两个服务分别读取 /workspace/notes.txt 的前 3 行。"
     reply = replay("chat", dict(request, tool_choice=choice))
     if not reply.ok:
-        return ExerciseResult(
-            False, (t("parttwo.21.refused", status=reply.status, message=reply.error_message),)
-        )
+        return found(False, (t("parttwo.21.refused", status=reply.status, message=reply.error_message),))
     body: Any = reply.body  # a Chat Completions response, as the stand-in answered it
     calls = body["choices"][0]["message"].get("tool_calls") or []
     names = [c["function"]["name"] for c in calls]
@@ -53,7 +50,7 @@ def check_named_choice(choice: Any) -> ExerciseResult:
     )
 
 
-def check_chained_request(second: Any) -> ExerciseResult:
+def check_chained_request(second: Any) -> Verdict:
     """Lesson 22: the second Responses request after ``previous_response_id``, replayed for real."""
     from lessons_lib.apis.replay import replay_all
     from lessons_lib.course.record import load_fixture
@@ -62,7 +59,7 @@ def check_chained_request(second: Any) -> ExerciseResult:
     if blank:
         return blank
     if not isinstance(second, dict):
-        return ExerciseResult(False, (t("parttwo.22.not_dict"),))
+        return found(False, (t("parttwo.22.not_dict"),))
     first = load_fixture("request_1.json")
     resend = load_fixture("request_2.json")
     one, two = replay_all("responses", [first, second])
@@ -88,7 +85,7 @@ SITUATIONS: Final = {"one_app": "function", "rest_docs": "openapi", "shared": "m
 ``parttwo.40.situation.<key>`` and the reason ``parttwo.40.why.<layer>`` in the catalogue."""
 
 
-def check_layer_choice(picks: Any) -> ExerciseResult:
+def check_layer_choice(picks: Any) -> Verdict:
     """Lesson 40: one of "function" / "openapi" / "mcp" for each of three situations."""
     blank = unfinished(
         picks,
@@ -97,7 +94,7 @@ def check_layer_choice(picks: Any) -> ExerciseResult:
     if blank:
         return blank
     if not isinstance(picks, dict) or set(picks) != set(SITUATIONS):
-        return ExerciseResult(False, (t("parttwo.40.keys", keys=sorted(SITUATIONS)),))
+        return found(False, (t("parttwo.40.keys", keys=sorted(SITUATIONS)),))
     checks = []
     for key, right in SITUATIONS.items():
         got, why = picks[key], t(f"parttwo.40.why.{right}")
@@ -108,7 +105,7 @@ def check_layer_choice(picks: Any) -> ExerciseResult:
     return _verdict(checks)
 
 
-def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
+def check_resource_and_prompt(resource: Any, prompt: Any) -> Verdict:
     """Lesson 42: a resource and a prompt template as MCP lists them, checked by the ``mcp`` types."""
     from lessons_lib.engine.mcptypes import mcp_type_error
 
@@ -141,7 +138,7 @@ def check_resource_and_prompt(resource: Any, prompt: Any) -> ExerciseResult:
     return _verdict(checks)
 
 
-def check_new_revision_call(frame: Any) -> ExerciseResult:
+def check_new_revision_call(frame: Any) -> Verdict:
     """Lesson 43: the same ``tools/call`` written for 2026-07-28, checked by that revision's schema."""
     from lessons_lib.engine.specs import frame_errors
 
@@ -149,7 +146,7 @@ def check_new_revision_call(frame: Any) -> ExerciseResult:
     if blank:
         return blank
     if not isinstance(frame, dict):
-        return ExerciseResult(False, (t("parttwo.43.not_dict"),))
+        return found(False, (t("parttwo.43.not_dict"),))
     given = frame.get("params")
     params: dict[str, Any] = given if isinstance(given, dict) else {}
     errors = frame_errors("2026-07-28", frame)
@@ -172,7 +169,7 @@ def check_new_revision_call(frame: Any) -> ExerciseResult:
     )
 
 
-def check_output_schema(schema: Any, structured: Any) -> ExerciseResult:
+def check_output_schema(schema: Any, structured: Any) -> Verdict:
     """Lesson 44: an ``outputSchema`` for a line count and a ``structuredContent`` that matches it."""
     from jsonschema import Draft202012Validator
 

@@ -60,6 +60,10 @@ class ServerReport(GradeReport):
     def checked(self) -> tuple[CaseResult, ...]:
         return self.cases
 
+    def to_dict(self) -> dict[str, object]:
+        """The loop grader's row (GRADER_API.md), then the server's ``stderr``."""
+        return {**super().to_dict(), "stderr": self.stderr}
+
     def repr_args(self) -> str:
         return f"passed={self.passed}, key={self.key!r}"
 
@@ -72,9 +76,9 @@ def judge(seen: Seen) -> ServerReport:
         if problem is not None:
             message = t("server_grading.judge.1", title=exp.title, problem=problem)
             checked = (*done, Checked(exp.key, exp.title, False))
-            return ServerReport(False, message, None, exp.key, exp.hint, checked, stderr=seen.stderr)
+            return ServerReport(False, (message,), exp.hint, link=exp.key, cases=checked, stderr=seen.stderr)
         done.append(Checked(exp.key, exp.title, True))
-    return ServerReport(True, t(PASS_TEXT, n=len(done)), cases=tuple(done), stderr=seen.stderr)
+    return ServerReport(True, (t(PASS_TEXT, n=len(done)),), cases=tuple(done), stderr=seen.stderr)
 
 
 async def _collect(
@@ -114,10 +118,10 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
 
     if not callable(build):
         return ServerReport(
-            False, t("server_grading.grade_server.1", type_name=type(build).__name__), link="start"
+            False, (t("server_grading.grade_server.1", type_name=type(build).__name__),), link="start"
         )
     if has_blank(build):
-        return ServerReport(False, blank_text(), link="unfinished", hint=t(HINT_UNFINISHED))
+        return ServerReport(False, (blank_text(),), t(HINT_UNFINISHED), True, link="unfinished")
     with tempfile.TemporaryDirectory() as tmp:
         hidden = build_hidden(Path(tmp))
         try:

@@ -2,19 +2,19 @@
 
 ``check_declaration(answer)`` compares the learner's declaration for ``search_delivery_policy``
 with what the converter generates and with the official ``ChatCompletionTool`` schema. An
-unfilled answer (``None`` or containing ``...``) gets "还没有完成" and a hint, never an error.
+unfilled answer (``None`` or containing ``...``) gets "还没有完成" and a hint, never an error. The
+answer is a :class:`~lessons_lib.core.verdict.Verdict` drawn as plain ``lines``.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Final
 
-from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import status_word
 from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.messages import t
+from lessons_lib.core.verdict import Verdict
 
 TARGET: Final = "search_delivery_policy"
 
@@ -24,34 +24,20 @@ def hint() -> str:
     return t("openapi.exercise.hint")
 
 
-@dataclass(frozen=True, repr=False)
-class ExerciseReport(Displayable):
-    """Verdict lines for one answer; ``ok`` only when every line passes."""
-
-    ok: bool
-    lines: tuple[str, ...]
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    def repr_args(self) -> str:
-        return f"ok={self.ok}"
-
-
 def _unfilled(answer: object) -> bool:
     return answer is None or answer is ... or "Ellipsis" in repr(answer)
 
 
-def check_declaration(answer: object) -> ExerciseReport:
+def check_declaration(answer: object) -> Verdict:
     """Check a Chat Completions declaration for ``search_delivery_policy`` (lesson 41)."""
     from lessons_lib.engine.specs import tool_errors
     from lessons_lib.examples.openapi.app import openapi_document
     from lessons_lib.examples.openapi.tools import chat_tool, operations
 
     if _unfilled(answer):
-        return ExerciseReport(False, (t("openapi.exercise.unfilled"), hint()))
+        return Verdict(False, (t("openapi.exercise.unfilled"),), hint(), unfinished=True)
     if not isinstance(answer, dict):
-        return ExerciseReport(False, (t("openapi.exercise.not_dict", type=type(answer).__name__), hint()))
+        return Verdict(False, (t("openapi.exercise.not_dict", type=type(answer).__name__),), hint())
     expected = chat_tool(next(op for op in operations(openapi_document()) if op.name == TARGET))
     lines, ok = [], True
     errors = tool_errors("chat", answer)
@@ -70,4 +56,4 @@ def check_declaration(answer: object) -> ExerciseReport:
         ok = False
         lines.append(t("openapi.exercise.auth"))
     lines.insert(0, t("openapi.exercise.done") if ok else t("openapi.exercise.almost"))
-    return ExerciseReport(ok, tuple(lines))
+    return Verdict(ok, tuple(lines))

@@ -1,69 +1,42 @@
 """Offline checkers for the 动手 exercises of lessons 30-33.
 
-Each checker takes what the learner wrote (``...`` while the blank is still open) and
-answers with an :class:`ExerciseResult`: "还没有完成" and a hint for an open blank, otherwise
-what holds and what does not, checked against the real order desk. Never an exception.
+Each checker takes what the learner wrote (``...`` while the blank is still open) and answers
+with a :class:`~lessons_lib.core.verdict.Verdict` drawn as ``findings``: "还没有完成" and a hint
+for an open blank, otherwise what holds and what does not, checked against the real order desk.
+Never an exception.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass
 from typing import Any
 
-from lessons_lib.core.display import Displayable
 from lessons_lib.core.messages import t
+from lessons_lib.core.verdict import Verdict
 
 
-@dataclass(frozen=True, repr=False)
-class ExerciseResult(Displayable):
-    """The checker's answer: passed or not, with one line per finding."""
-
-    ok: bool
-    lines: tuple[str, ...]
-
-    def text(self) -> str:
-        todo = t("orders_exercises.todo")
-        head = t(
-            "orders_exercises.passed"
-            if self.ok
-            else (
-                "orders_exercises.todo"
-                if self.lines and self.lines[0].startswith(todo)
-                else "orders_exercises.wrong"
-            )
-        )
-        return "\n".join([head, *self.lines])
-
-    def repr_args(self) -> str:
-        return f"ok={self.ok}"
-
-    def html(self) -> str:
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in self.lines)
-        first = html.escape(self.text().splitlines()[0])
-        return f"<p><b>{first}</b></p><ul>{items}</ul>"
+def found(passed: bool, lines: tuple[str, ...] | list[str]) -> Verdict:
+    """The verdict of a ``findings`` checker: passed or not, one line per finding (lessons 21-52)."""
+    return Verdict(passed, tuple(lines), layout="findings")
 
 
-def unfinished(value: Any, hint: str) -> ExerciseResult | None:
+def unfinished(value: Any, hint: str) -> Verdict | None:
     """ "还没有完成" and the hint while the blank is open (``...`` or None), else None."""
     if value is ... or value is None:
-        return ExerciseResult(False, (t("orders_exercises.blank"), t("orders_exercises.hint", hint=hint)))
+        return Verdict(False, (t("orders_exercises.blank"),), hint, True, layout="findings")
     return None
 
 
-def unfinished_function(value: Any, name: str, hint: str) -> ExerciseResult | None:
+def unfinished_function(value: Any, name: str, hint: str) -> Verdict | None:
     """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
     blank = unfinished(value, hint)
     if blank:
         return blank
-    return (
-        None if callable(value) else ExerciseResult(False, (t("orders_exercises.not_function", name=name),))
-    )
+    return None if callable(value) else found(False, (t("orders_exercises.not_function", name=name),))
 
 
-def invalid_schema(schema: Any) -> ExerciseResult | None:
+def invalid_schema(schema: Any) -> Verdict | None:
     """The verdict on a learner's schema that is no JSON Schema (draft 2020-12), else None."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
@@ -71,11 +44,11 @@ def invalid_schema(schema: Any) -> ExerciseResult | None:
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
-        return ExerciseResult(False, (t("orders_exercises.bad_schema", message=exc.message),))
+        return found(False, (t("orders_exercises.bad_schema", message=exc.message),))
     return None
 
 
-def check_waybill_schema(schema: Any) -> ExerciseResult:
+def check_waybill_schema(schema: Any) -> Verdict:
     """Lesson 30: an inputSchema for ``track_shipment`` that the desk's rules would accept."""
     from jsonschema import Draft202012Validator
 
@@ -83,7 +56,7 @@ def check_waybill_schema(schema: Any) -> ExerciseResult:
     if blank:
         return blank
     if not isinstance(schema, dict):
-        return ExerciseResult(False, (t("orders_exercises.waybill.not_dict"),))
+        return found(False, (t("orders_exercises.waybill.not_dict"),))
     invalid = invalid_schema(schema)
     if invalid:
         return invalid
@@ -100,17 +73,17 @@ def check_waybill_schema(schema: Any) -> ExerciseResult:
         held = v.is_valid(instance) == accept
         ok &= held
         lines.append(("✓ " if held else "✗ ") + t(f"orders_exercises.waybill.{what}"))
-    return ExerciseResult(ok, tuple(lines))
+    return found(ok, tuple(lines))
 
 
-def check_pairing(feedback: Any) -> ExerciseResult:
+def check_pairing(feedback: Any) -> Verdict:
     """Lesson 31: feedback items for two calls whose results came back in the other order."""
     blank = unfinished(feedback, t("orders_exercises.pairing.hint"))
     if blank:
         return blank
     expected = [("call_a", '"order_id": "O-1042"'), ("call_b", '"topic": "delay"')]
     if not isinstance(feedback, list) or len(feedback) != 2 or not all(isinstance(i, dict) for i in feedback):
-        return ExerciseResult(False, (t("orders_exercises.pairing.not_list"),))
+        return found(False, (t("orders_exercises.pairing.not_list"),))
     lines, ok = [], True
     for item, (call_id, marker) in zip(feedback, expected, strict=True):
         right = item.get("type") == "function_call_output" and item.get("call_id") == call_id
@@ -120,10 +93,10 @@ def check_pairing(feedback: Any) -> ExerciseResult:
             ("✓ " if right and carries else "✗ ")
             + t("orders_exercises.pairing.own", call_id=call_id, marker=marker)
         )
-    return ExerciseResult(ok, tuple(lines))
+    return found(ok, tuple(lines))
 
 
-def check_intent_key(make_key: Any) -> ExerciseResult:
+def check_intent_key(make_key: Any) -> Verdict:
     """Lesson 32: a key function that gives one key per business intent, checked on the real desk."""
     from lessons_lib.examples.orders import data as od
     from lessons_lib.examples.orders.service import OrderDesk
@@ -139,7 +112,7 @@ def check_intent_key(make_key: Any) -> ExerciseResult:
             make_key("O-1042", "lost"),
         )
     except Exception as exc:  # the learner's code: report, never raise
-        return ExerciseResult(
+        return found(
             False, (t("orders_exercises.raised", name="make_key", error=f"{type(exc).__name__}: {exc}"),)
         )
     import re
@@ -165,10 +138,10 @@ def check_intent_key(make_key: Any) -> ExerciseResult:
             rows = od.count_investigations(conn, "O-1042")
         ok = rows == 1
         lines.append(("✓ " if ok else "✗ ") + t("orders_exercises.key.rows", rows=rows))
-    return ExerciseResult(ok, tuple(lines))
+    return found(ok, tuple(lines))
 
 
-def check_confirm(confirm: Any) -> ExerciseResult:
+def check_confirm(confirm: Any) -> Verdict:
     """Lesson 33: a confirmation policy: yes for the user's own intent, no for anything else."""
     from lessons_lib.examples.orders.guards import ConfirmRequest
 
@@ -188,11 +161,11 @@ def check_confirm(confirm: Any) -> ExerciseResult:
     try:
         yes, no = bool(decide(mine)), bool(decide(other))
     except Exception as exc:
-        return ExerciseResult(
+        return found(
             False, (t("orders_exercises.raised", name="confirm", error=f"{type(exc).__name__}: {exc}"),)
         )
     lines = (
         ("✓ " if yes else "✗ ") + t("orders_exercises.confirm.mine"),
         ("✓ " if not no else "✗ ") + t("orders_exercises.confirm.other"),
     )
-    return ExerciseResult(yes and not no, lines)
+    return found(yes and not no, lines)
