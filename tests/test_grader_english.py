@@ -86,7 +86,7 @@ def test_the_server_grader_and_its_expectations_speak_english(tmp_path: Path) ->
     assert all(_english(exp.title) and _english(exp.hint) for exp in EXPECTATIONS)
     hidden = Hidden(tmp_path, tmp_path, False)
     report = judge(Seen(hidden, stray=["hello"]))
-    assert not report.passed and report.key == "stdout"
+    assert not report.passed and report.link == "stdout"
     assert _english(report.lines[0]).startswith(
         "the first broken expectation is “stdout holds only protocol frames”"
     )

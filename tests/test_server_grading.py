@@ -24,7 +24,7 @@ REFERENCE_FILE = Path(__file__).resolve().parents[1] / "lessons_lib" / "engine" 
 def test_reference_server_passes_in_memory() -> None:
     report = grade_server(build_server)
     assert report.passed, report.text()
-    assert [c.key for c in report.checked] == [e.key for e in EXPECTATIONS]
+    assert [c.key for c in report.cases] == [e.key for e in EXPECTATIONS]
 
 
 def test_a_correct_low_level_server_passes_too() -> None:
@@ -37,9 +37,9 @@ def test_each_wrong_server_is_rejected_at_its_first_broken_expectation(name: str
     make, key = WRONG[name]
     report = grade_server(make)
     assert not report.passed
-    assert report.key == key, report.text()
-    assert report.checked[-1].key == key and not report.checked[-1].passed
-    assert all(c.passed for c in report.checked[:-1])
+    assert report.link == key, report.text()
+    assert report.cases[-1].key == key and not report.cases[-1].passed
+    assert all(c.passed for c in report.cases[:-1])
 
 
 def test_the_wrong_catalogue_breaks_at_least_ten_different_expectations() -> None:
@@ -52,8 +52,8 @@ def test_blank_builder_is_unfinished_and_never_raises() -> None:
         return ...
 
     report = grade_server(build_notes_server)
-    assert report.key == "unfinished" and "还没有完成" in report.text()
-    assert grade_server("not a function").key == "start"
+    assert report.link == "unfinished" and "还没有完成" in report.text()
+    assert grade_server("not a function").link == "start"
 
 
 def test_a_builder_that_raises_is_named_not_raised() -> None:
@@ -61,7 +61,7 @@ def test_a_builder_that_raises_is_named_not_raised() -> None:
         raise RuntimeError("boom")
 
     report = grade_server(build_notes_server)
-    assert report.key == "start" and "RuntimeError" in report.lines[0]
+    assert report.link == "start" and "RuntimeError" in report.lines[0]
 
 
 def test_grading_leaves_the_root_logger_as_it_was() -> None:
@@ -80,14 +80,14 @@ def test_over_stdio_a_print_to_stdout_is_found(tmp_path: Path) -> None:
     noisy = tmp_path / "noisy_server.py"
     noisy.write_text(PRINTS_TO_STDOUT, encoding="utf-8")
     bad = grade_server_file(noisy)
-    assert bad.key == "stdout" and "starting the notes server" in bad.lines[0]
+    assert bad.link == "stdout" and "starting the notes server" in bad.lines[0]
     assert time.perf_counter() - started < 120
 
 
 def test_a_print_glued_to_a_frame_loses_it_and_the_grader_says_so_at_once() -> None:
     started = time.perf_counter()
     report = grade_course_server("noisy", glued=True)
-    assert report.key == "stdout" and '"jsonrpc"' in report.lines[0]
+    assert report.link == "stdout" and '"jsonrpc"' in report.lines[0]
     assert time.perf_counter() - started < 25  # not the 30 s start timeout: the lost frame is seen
 
 

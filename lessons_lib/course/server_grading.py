@@ -36,48 +36,35 @@ class ServerInputError(ValueError):
     """The file cannot be graded (missing, not Python, a syntax error): one line says why."""
 
 
-Checked = CaseResult
-"""One expectation and whether it held (the loop grader's record of one case, reused)."""
-
-
 @dataclass(frozen=True, repr=False)
 class ServerReport(GradeReport):
     """The grader's verdict: the loop grader's report (lesson 11), plus the server's stderr.
 
-    ``key`` is the first broken expectation (the report's ``link``), ``checked`` the expectations
-    judged so far (its ``cases``).
+    ``link`` is the key of the first broken expectation, ``cases`` the expectations judged so far.
     """
 
     stderr: str = ""
     """What the server wrote to stderr (stdio only): its log, where a log belongs."""
     title: str = field(default_factory=lambda: t(TITLE))
 
-    @property
-    def key(self) -> str | None:
-        return self.link
-
-    @property
-    def checked(self) -> tuple[CaseResult, ...]:
-        return self.cases
-
     def to_dict(self) -> dict[str, object]:
         """The loop grader's row (GRADER_API.md), then the server's ``stderr``."""
         return {**super().to_dict(), "stderr": self.stderr}
 
     def repr_args(self) -> str:
-        return f"passed={self.passed}, key={self.key!r}"
+        return f"passed={self.passed}, link={self.link!r}"
 
 
 def judge(seen: Seen) -> ServerReport:
     """Every expectation in order; the first that fails is the verdict."""
-    done: list[Checked] = []
+    done: list[CaseResult] = []
     for exp in EXPECTATIONS:
         problem = exp.check(seen)
         if problem is not None:
             message = t("server_grading.judge.1", title=exp.title, problem=problem)
-            checked = (*done, Checked(exp.key, exp.title, False))
+            checked = (*done, CaseResult(exp.key, exp.title, False))
             return ServerReport(False, (message,), exp.hint, link=exp.key, cases=checked, stderr=seen.stderr)
-        done.append(Checked(exp.key, exp.title, True))
+        done.append(CaseResult(exp.key, exp.title, True))
     return ServerReport(True, (t(PASS_TEXT, n=len(done)),), cases=tuple(done), stderr=seen.stderr)
 
 
