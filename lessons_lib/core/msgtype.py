@@ -66,7 +66,8 @@ RESPONSES_DETECTORS: Final[list[tuple[str, Test]]] = [
     ("function_call_output", lambda m: _is_dict(m) and m.get("type") == "function_call_output"),
     ("user_message", lambda m: _is_dict(m) and m.get("role") == "user" and "content" in m),
     ("assistant_message", lambda m: _is_dict(m) and m.get("role") == "assistant" and "content" in m),
-    ("instruction_message", lambda m: _is_dict(m) and m.get("role") in {"system", "developer"}),
+    # a tuple, not a set: in a JSON Schema "role" may be an object, which a set cannot hash
+    ("instruction_message", lambda m: _is_dict(m) and m.get("role") in ("system", "developer")),
     (
         "mcp_call_params",
         lambda m: (

@@ -77,7 +77,7 @@ def _anthropic_blocks(m: dict[str, Any]) -> bool:
     for message in m.get("messages") or []:
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") in {"tool_use", "tool_result"} for b in content
+            isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result") for b in content
         ):
             return True
     return any(isinstance(t, dict) and "input_schema" in t for t in m.get("tools") or [])

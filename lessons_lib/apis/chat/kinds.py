@@ -94,6 +94,7 @@ DETECTORS: Final[list[Detector]] = [
         "part",
         lambda m: _d(m) and m.get("type") == "function" and isinstance(m.get("function"), dict),
     ),
-    Detector("chat_tool_message", "part", lambda m: _d(m) and m.get("role") in {"tool", "function"}),
+    # a tuple, not a set: in a JSON Schema "role" may be an object, which a set cannot hash
+    Detector("chat_tool_message", "part", lambda m: _d(m) and m.get("role") in ("tool", "function")),
 ]
 """Which Chat Completions type a JSON value is, each test with its tier (``core.kindrows.TIERS``)."""
