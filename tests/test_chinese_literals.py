@@ -123,8 +123,10 @@ CONVERTED = (
     "apis/anthropic/adapter.py",
     "apis/chat/standin.py",
     "apis/anthropic/standin.py",
-    "core/kinds_apis.py",
     "apis/sabotage.py",
+    "core/kindrows.py",
+    "apis/chat/kinds.py",
+    "apis/anthropic/kinds.py",
 )
 
 

@@ -148,6 +148,12 @@ def test_every_module_is_in_a_layer() -> None:
             "upward import of lessons_lib.apis.chat",
         ),
         ("examples/orders/data.py", "import openai", "third-party import openai in a plug-in's data module"),
+        ("apis/chat/kinds.py", "import jsonschema", "third-party import jsonschema in a plug-in's kinds"),
+        (
+            "core/kindtables.py",
+            "    from lessons_lib.apis.anthropic import kinds",
+            "upward import of lessons_lib.apis.anthr",
+        ),
         (
             "examples/orders/guards.py",
             "import jsonschema",

@@ -161,8 +161,9 @@ def test_every_api_is_one_folder_one_entry_and_its_shapes() -> None:
     assert set(apishapes.SHAPES) == set(REGISTRY)
     views = {n for n, e in REGISTRY.items() if e.view}
     assert views == {n for n, e in REGISTRY.items() if not e.reference}
-    for name in views:  # each API's half of the Responses map is in its folder
+    for name in views:  # each API's half of the Responses map and its field kinds are in its folder
         assert REGISTRY[name].view == f"lessons_lib.apis.{name}.view", name
+        assert REGISTRY[name].kinds == f"lessons_lib.apis.{name}.kinds", name
     for name in REGISTRY:
         assert (PACKAGE / "apis" / name / "__init__.py").is_file(), name
 

@@ -9,11 +9,23 @@ imports a plug-in folder. An unknown name is a one-line ``ValueError``, never a 
 
 Adding an API is one folder under ``lessons_lib/apis/`` and one entry here (plus its shapes in
 ``core.apishapes.SHAPES``, which a test holds to this list).
+
+An entry's ``kinds`` module gives the API's field-kind tables (``TABLES``) and the shape tests
+that name its message types (``DETECTORS``, each a ``core.kindrows.Detector`` with a tier).
+``core.msgtype`` tries the kernel's own envelopes first (a trace, the attachments, MCP), then
+every API's detectors tier by tier (``marked``, ``narrow``, ``broad``, ``part``: the order of
+``core.kindrows.TIERS``), the APIs in this registry's order within a tier, then the Responses
+shapes of the kernel (the reference: an Anthropic response is also a ``type: "message"``).
+So a detector that a broader one of another API would also accept says ``narrow`` (an
+Anthropic request is also a ``messages`` list, Chat's ``broad`` test), and one with a mark no
+other shape has says ``marked``; a new API picks its tiers and never edits another's list.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Final
 
 from lessons_lib.core.tracetypes import MODEL_APIS, ModelApi
@@ -53,11 +65,13 @@ class ApiEntry:
     """The module mapping the API's messages to the Responses places (``reply_items``, ``message_items``)."""
     words: str = ""
     """The module naming the API's parts in the diagrams and ``narrate`` (``WORDS``...)."""
+    kinds: str = ""
+    """The module of the API's field-kind tables and shape tests (``TABLES``, ``DETECTORS``); "" = none."""
     replay_client: str = "lessons_lib.apis.replay:openai_client"
+    """``http client -> (SDK client, the SDK's HTTP-status errors)``: how ``replay`` talks to the stand-in."""
     shape: str = ""
     """``body -> bool``: whether a model request or response has this API's shape; the entries are
     asked in the registry's order, so a test may assume the earlier APIs said no."""
-    """``http client -> (SDK client, the SDK's HTTP-status errors)``: how ``replay`` talks to the stand-in."""
 
 
 _MODELS: Final = "lessons_lib.engine.models"
@@ -94,6 +108,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.chat.checks",
         words="lessons_lib.apis.chat.words",
         view="lessons_lib.apis.chat.view",
+        kinds="lessons_lib.apis.chat.kinds",
         shape="lessons_lib.apis.chat.shapes:is_body",
     ),
     "anthropic": ApiEntry(
@@ -113,6 +128,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         checks="lessons_lib.apis.anthropic.checks",
         words="lessons_lib.apis.anthropic.words",
         view="lessons_lib.apis.anthropic.view",
+        kinds="lessons_lib.apis.anthropic.kinds",
         shape="lessons_lib.apis.anthropic.shapes:is_body",
         replay_client="lessons_lib.apis.anthropic.adapter:replay_client",
     ),
@@ -133,3 +149,14 @@ def api_entry(api: str) -> ApiEntry:
 def is_reference(api: str) -> bool:
     """Whether ``api`` is the reference API (its messages already use the Responses places)."""
     return api_entry(api).reference
+
+
+def kinds_refs() -> tuple[str, ...]:
+    """Every entry's ``kinds`` module, in the registry's order (the key of the kernel's caches)."""
+    return tuple(dict.fromkeys(entry.kinds for entry in REGISTRY.values() if entry.kinds))
+
+
+def kinds_module(ref: str) -> ModuleType:
+    """An API's kinds module (a ``kinds_refs`` item), imported on first use: the kernel never
+    imports a plug-in folder itself."""
+    return importlib.import_module(ref)

@@ -20,7 +20,8 @@ from typing import Any
 from lessons_lib.core.fieldpath import PathT, format_path, parse_path
 from lessons_lib.core.glossary import Kind
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kindtables import NEST, TABLES, compiled_table
+from lessons_lib.core.kindrows import NEST
+from lessons_lib.core.kindtables import compiled_table, tables
 from lessons_lib.core.messages import t
 from lessons_lib.core.msgtype import detect_known, detect_type
 
@@ -66,7 +67,7 @@ def _classify(
         if isinstance(nodes[-1], dict | list):
             return Match("envelope", "bundle", t("kinds.container"))
         return Match("envelope", "bundle", None)
-    if message_type not in TABLES:
+    if message_type not in tables():
         return Match("envelope", message_type, None)
     value = nodes[-1]
     for pattern, kind, when in compiled_table(message_type):

@@ -1,6 +1,10 @@
-"""Which type of message a JSON value is, from its shape (``DETECTORS``). Lesson 03.
+"""Which type of message a JSON value is, from its shape (:func:`detectors`). Lesson 03.
 
-The type picks the table in :mod:`lessons_lib.core.kindtables`. Standard library only.
+The type picks the table in :mod:`lessons_lib.core.kindtables`. The kernel's own shape tests
+are ``FIRST_DETECTORS`` (a trace, the attachments, MCP) and ``RESPONSES_DETECTORS`` (the
+reference API); every other API's are in its folder (``apis/<name>/kinds.py``), named by its
+registry entry's ``kinds`` and tried between the two, tier by tier (the rule is in
+``core.apiregistry``). Standard library only.
 """
 
 from __future__ import annotations
@@ -8,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from lessons_lib.core import kinds_apis
+from lessons_lib.core.apiregistry import kinds_module, kinds_refs
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+from lessons_lib.core.kindrows import TIERS, Detector
 
 _MCP_METHODS: Final = ("tools/call", "tools/list", "initialize")
 
@@ -32,8 +37,10 @@ def _is_dict(m: JSON) -> bool:
     return isinstance(m, dict)
 
 
-DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
-    # (type, shape test), tried in order; the first that holds names the message type
+Test = Callable[[Any], bool]
+
+FIRST_DETECTORS: Final[list[tuple[str, Test]]] = [
+    # (type, shape test), tried in order before every API's; the first that holds names the type
     ("trace", lambda m: _is_dict(m) and str(m.get("format", "")).startswith("lessons_lib.trace/")),
     (
         "field_fragments",
@@ -48,6 +55,9 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
     ),
     ("mcp_request", lambda m: _is_dict(m) and "jsonrpc" in m and "method" in m),
     ("mcp_response", lambda m: _is_dict(m) and "jsonrpc" in m and ("result" in m or "error" in m)),
+]
+RESPONSES_DETECTORS: Final[list[tuple[str, Test]]] = [
+    # the Responses shapes, tried after every API's (an Anthropic response is also a type "message")
     ("responses_response", lambda m: _is_dict(m) and m.get("object") == "response"),
     ("responses_request", lambda m: _is_dict(m) and "input" in m and ("model" in m or "tools" in m)),
     ("responses_tool", lambda m: _is_dict(m) and m.get("type") == "function" and "parameters" in m),
@@ -56,7 +66,8 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
     ("function_call_output", lambda m: _is_dict(m) and m.get("type") == "function_call_output"),
     ("user_message", lambda m: _is_dict(m) and m.get("role") == "user" and "content" in m),
     ("assistant_message", lambda m: _is_dict(m) and m.get("role") == "assistant" and "content" in m),
-    ("instruction_message", lambda m: _is_dict(m) and m.get("role") in {"system", "developer"}),
+    # a tuple, not a set: in a JSON Schema "role" may be an object, which a set cannot hash
+    ("instruction_message", lambda m: _is_dict(m) and m.get("role") in ("system", "developer")),
     (
         "mcp_call_params",
         lambda m: (
@@ -74,14 +85,26 @@ DETECTORS: Final[list[tuple[str, Callable[[Any], bool]]]] = [
 ]
 
 
-# The Chat Completions and Anthropic Messages shapes (lesson 20), tried before the Responses ones.
-_RESPONSES_AT: Final = next(n for n, (name, _) in enumerate(DETECTORS) if name == "responses_response")
-DETECTORS[_RESPONSES_AT:_RESPONSES_AT] = kinds_apis.DETECTORS
+_MERGED: dict[tuple[str, ...], list[tuple[str, Test]]] = {}
+
+
+def detectors() -> list[tuple[str, Test]]:
+    """Every shape test in the order tried: ``FIRST_DETECTORS``, each API's ``DETECTORS`` (its
+    registry entry's ``kinds`` module, loaded on first use) tier by tier, the registry's order
+    within a tier, then ``RESPONSES_DETECTORS``."""
+    refs = kinds_refs()
+    merged = _MERGED.get(refs)
+    if merged is None:
+        plugged: list[Detector] = [d for ref in refs for d in kinds_module(ref).DETECTORS]
+        ranked = sorted(plugged, key=lambda d: TIERS.index(d.tier))  # stable: the registry's order
+        merged = [*FIRST_DETECTORS, *((d.name, d.test) for d in ranked), *RESPONSES_DETECTORS]
+        _MERGED[refs] = merged
+    return merged
 
 
 def detect_type(message: Any, *, label: str | None = None) -> str:
     """The message type from its shape (``label``: a trace event's JSON-RPC method, if known)."""
-    for name, test in DETECTORS:
+    for name, test in detectors():
         if test(message):
             if name == "mcp_request":
                 method = message.get("method")
@@ -104,7 +127,7 @@ def _holds_known(node: JSON, depth: int) -> bool:
 
 
 def detect_known(node: JSON) -> str | None:
-    """The type if one of ``DETECTORS`` recognises the node itself, else None (no bundles)."""
-    if any(test(node) for _, test in DETECTORS):
+    """The type if one of :func:`detectors` recognises the node itself, else None (no bundles)."""
+    if any(test(node) for _, test in detectors()):
         return detect_type(node)
     return None
