@@ -294,7 +294,10 @@ def bench_nbval(repeat: int, workers: int) -> list[Figure]:
         raise NotAvailable("no notebooks in notebooks/")
     if not SANITIZE.exists():
         raise NotAvailable(f"{SANITIZE.relative_to(REPO)} is missing")
-    flags = ["-q", "-p", "no:cacheprovider", "--nbval", "--nbval-current-env"]
+    # the same plug-ins for the suite and the floor (the floor's folder has no pyproject.toml);
+    # no tests/ argument, so no conftest: plain kernels in both, never tests/_forkkernel.py's
+    flags = ["-q", "-p", "no:cacheprovider", "-p", "lessons_lib.engine.lazyschema"]
+    flags += ["--nbval", "--nbval-current-env"]
     flags += ["--nbval-sanitize-with", str(SANITIZE)]
     if workers > 1:
         flags += ["-n", str(workers), "--dist", "loadfile"]
