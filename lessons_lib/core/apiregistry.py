@@ -83,7 +83,7 @@ REGISTRY: Final[dict[str, ApiEntry]] = {
         "OPENAI_API_KEY",
         "openai",
         "responses.create",
-        "lessons_lib.engine.adapters:ResponsesAdapter",
+        "lessons_lib.apis.responses.adapter:ResponsesAdapter",
         f"{_MODELS}:offline_setting",
         f"{_MODELS}:live_setting",
         "lessons_lib.apis.responses.standin_state:StatefulOfflineModel",
@@ -144,6 +144,11 @@ def api_entry(api: str) -> ApiEntry:
     if entry is None:
         raise ValueError(f"unknown model API '{api}'; known: {', '.join(REGISTRY)}")
     return entry
+
+
+def reference_api() -> str:
+    """The name of the reference API (the one entry with ``reference=True``: Responses)."""
+    return next(name for name, entry in REGISTRY.items() if entry.reference)
 
 
 def is_reference(api: str) -> bool:

@@ -16,9 +16,10 @@ APIs lives behind the small :class:`ModelAdapter` protocol:
 - ``next_input(model_input, body, items)``: the next model input (earlier input, the model's
   output exactly as received, then the feedback items).
 
-:class:`ResponsesAdapter` is the OpenAI Responses API; the one registry ``lessons_lib.engine.apis``
-maps ``arun_chain(api=...)`` names to adapter classes (lessons 20-29 add Chat Completions and
-Anthropic Messages).
+Each API's adapter is in its folder (``lessons_lib/apis/<name>/adapter.py``: Responses, then
+Chat Completions and Anthropic Messages from lesson 20); the registry ``core.apiregistry``
+names it and ``lessons_lib.engine.apis`` loads it for ``arun_chain(api=...)``. This module
+holds what they share.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
-from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t as tr
 from lessons_lib.core.tracetypes import Status
 
@@ -138,93 +139,6 @@ def with_settings(request: dict[str, object], settings: Mapping[str, object]) ->
 
 CHOICES: Final[dict[bool, object]] = {True: "required", False: "auto"}
 """The loop's ``tool_choice``: ``required`` on the first request, ``auto`` after the feedback."""
-
-
-class ResponsesAdapter:
-    """The OpenAI Responses API: ``function`` tools, ``function_call`` items, ``function_call_output``."""
-
-    api = "responses"
-
-    def __init__(self, tool_choice: object = None) -> None:
-        self._client: object = None
-        self._model = ""
-        self._choice = tool_choice  # lesson 08: the first request's tool_choice, else "required"
-        self.settings: dict[str, object] = {}
-
-    def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
-        return [
-            {
-                "type": "function",
-                "name": t.alias,
-                "description": t.description,
-                "parameters": copy_schema(t.input_schema),
-                "strict": False,
-            }
-            for t in tools
-        ]
-
-    def first_input(self, task: str) -> list[JsonObject]:
-        return [{"type": "message", "role": "user", "content": task}]
-
-    def offline_transport(self, script: Script) -> httpx2.AsyncBaseTransport:
-        from lessons_lib.engine.offline_model import OfflineModel
-
-        return OfflineModel(script=script)
-
-    def open(self, setting: ModelSetting, http_client: httpx2.AsyncClient, timeout: float) -> None:
-        self._model = setting.name
-        self._client = openai_client(setting, http_client, timeout)
-
-    async def send(self, model_input: list[JsonObject], tools: list[JsonObject], first: bool) -> None:
-        import openai
-
-        client = self._client
-        assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
-        with sdk_errors(openai, "OPENAI_BASE_URL"):
-            # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
-            choice = self._choice if first and self._choice is not None else CHOICES[first]
-            await client.responses.create(  # type: ignore[call-overload]
-                model=self._model,
-                input=model_input,
-                tools=tools,
-                **with_settings({"tool_choice": choice}, self.settings),
-            )
-
-    def read(self, body: JsonObject) -> ModelReply:
-        output = body.get("output")
-        if not isinstance(output, list):
-            raise Stop(
-                "error",
-                "the model API's reply has no 'output' list; it is not a Response object",
-                tr("engine.no_output"),
-            )
-        calls: list[ToolCall] = []
-        texts: list[str] = []
-        for item in objects(output):
-            if item.get("type") == "function_call":
-                call_id = item.get("call_id")
-                calls.append(
-                    ToolCall(
-                        call_id if isinstance(call_id, str) and call_id else None,
-                        str(item.get("name", "")),
-                        item.get("arguments"),
-                    )
-                )
-            elif item.get("type") == "message":
-                texts += [
-                    str(part.get("text", ""))
-                    for part in objects(item.get("content"))
-                    if part.get("type") == "output_text"
-                ]
-        return ModelReply(tuple(calls), "\n".join(texts) if texts else None)
-
-    def feedback_item(self, result: CallResult) -> JsonObject:
-        return {"type": "function_call_output", "call_id": result.call.call_id, "output": result.output}
-
-    def next_input(
-        self, model_input: list[JsonObject], body: JsonObject, items: Sequence[JsonObject]
-    ) -> list[JsonObject]:
-        return [*model_input, *objects(body.get("output")), *items]
 
 
 @contextmanager

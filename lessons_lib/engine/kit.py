@@ -148,10 +148,12 @@ class Bench:
 
     def course_tools(self) -> list[JSONObject]:
         """The course's own declaration of the services' tools (what step 1 produces), for demos."""
-        from lessons_lib.engine.adapters import Declared, ResponsesAdapter
+        from lessons_lib.core.apiregistry import reference_api
+        from lessons_lib.engine.adapters import Declared
+        from lessons_lib.engine.apis import make_adapter
         from lessons_lib.engine.execute import alias_of
 
-        return ResponsesAdapter().declare(
+        return make_adapter(reference_api()).declare(
             [
                 Declared(alias_of(s.name, t.name), s.name, t.name, t.description or "", t.input_schema)
                 for s in self.services
