@@ -141,6 +141,26 @@ CHOICES: Final[dict[bool, object]] = {True: "required", False: "auto"}
 """The loop's ``tool_choice``: ``required`` on the first request, ``auto`` after the feedback."""
 
 
+class AdapterState:
+    """What every adapter holds between ``open`` and ``send``: the client, the model, the choices.
+
+    ``tool_choice`` (lessons 08 and 21) replaces the first request's choice; ``choices`` are the
+    API's own values for the first request and the ones after the feedback (:data:`CHOICES`).
+    """
+
+    choices: Mapping[bool, object] = CHOICES
+
+    def __init__(self, tool_choice: object = None) -> None:
+        self._client: object = None
+        self._model = ""
+        self._choice = tool_choice
+        self.settings: dict[str, object] = {}
+
+    def tool_choice(self, first: bool) -> object:
+        """The ``tool_choice`` of this request: the caller's on the first one, else the API's own."""
+        return self._choice if first and self._choice is not None else self.choices[first]
+
+
 @contextmanager
 def sdk_errors(sdk: ModuleType, base_url_variable: str) -> Iterator[None]:
     """Turn a model SDK's timeout, HTTP status and connection errors into the host's own ends.

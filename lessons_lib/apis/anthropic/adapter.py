@@ -19,6 +19,7 @@ from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
 from lessons_lib.engine.adapters import (
+    AdapterState,
     CallResult,
     Declared,
     JsonObject,
@@ -47,16 +48,11 @@ def enable_live_hint() -> str:
     return t("apis_words.anthropic.enable_live")
 
 
-class AnthropicAdapter:
+class AnthropicAdapter(AdapterState):
     """Anthropic Messages: flat tools with ``input_schema``, ``tool_use`` blocks, ``tool_result`` blocks."""
 
     api = "anthropic"
-
-    def __init__(self, tool_choice: object = None) -> None:
-        self._client: object = None
-        self._model = ""
-        self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
-        self.settings: dict[str, object] = {}
+    choices = CHOICES
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -89,7 +85,7 @@ class AnthropicAdapter:
 
         client = self._client
         assert isinstance(client, anthropic.AsyncAnthropic), "open() the adapter first"
-        choice = self._choice if first and self._choice is not None else CHOICES[first]
+        choice = self.tool_choice(first)
         with sdk_errors(anthropic, "ANTHROPIC_BASE_URL"):
             await client.messages.create(  # type: ignore[call-overload]
                 model=self._model,

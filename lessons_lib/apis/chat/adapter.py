@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.messages import t
 from lessons_lib.engine.adapters import (
-    CHOICES,
+    AdapterState,
     CallResult,
     Declared,
     JsonObject,
@@ -35,16 +35,10 @@ if TYPE_CHECKING:
     from lessons_lib.engine.standin_rules import Script
 
 
-class ChatAdapter:
+class ChatAdapter(AdapterState):
     """Chat Completions: ``tools[].function``, ``message.tool_calls[]``, ``role: "tool"`` messages."""
 
     api = "chat"
-
-    def __init__(self, tool_choice: object = None) -> None:
-        self._client: object = None
-        self._model = ""
-        self._choice = tool_choice  # lesson 21: the first request's tool_choice, else CHOICES
-        self.settings: dict[str, object] = {}
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -77,7 +71,7 @@ class ChatAdapter:
 
         client = self._client
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
-        choice = self._choice if first and self._choice is not None else CHOICES[first]
+        choice = self.tool_choice(first)
         with sdk_errors(openai, "OPENAI_BASE_URL"):
             await client.chat.completions.create(  # type: ignore[call-overload]
                 model=self._model,

@@ -15,7 +15,7 @@ from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.messages import t as tr
 from lessons_lib.engine.adapters import (
-    CHOICES,
+    AdapterState,
     CallResult,
     Declared,
     JsonObject,
@@ -34,16 +34,10 @@ if TYPE_CHECKING:
     from lessons_lib.engine.standin_rules import Script
 
 
-class ResponsesAdapter:
+class ResponsesAdapter(AdapterState):
     """The OpenAI Responses API: ``function`` tools, ``function_call`` items, ``function_call_output``."""
 
     api = "responses"
-
-    def __init__(self, tool_choice: object = None) -> None:
-        self._client: object = None
-        self._model = ""
-        self._choice = tool_choice  # lesson 08: the first request's tool_choice, else "required"
-        self.settings: dict[str, object] = {}
 
     def declare(self, tools: Sequence[Declared]) -> list[JsonObject]:
         return [
@@ -76,7 +70,7 @@ class ResponsesAdapter:
         assert isinstance(client, openai.AsyncOpenAI), "open() the adapter first"
         with sdk_errors(openai, "OPENAI_BASE_URL"):
             # The items are plain JSON checked by shape; the SDK types them as TypedDicts.
-            choice = self._choice if first and self._choice is not None else CHOICES[first]
+            choice = self.tool_choice(first)
             await client.responses.create(  # type: ignore[call-overload]
                 model=self._model,
                 input=model_input,
