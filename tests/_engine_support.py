@@ -128,12 +128,17 @@ def text_of(result: Any) -> str:
 class RawStdio:
     """``python -m lessons_lib serve`` as a bare subprocess: write JSON-RPC lines, read stdout lines."""
 
-    def __init__(self, root: Path, cwd: Path) -> None:
+    def __init__(self, root: Path, cwd: Path, example: str = "files") -> None:
         import queue
         import threading
 
+        from lessons_lib.engine.stdio_server import READY
+        from lessons_lib.examples.files.cli_serve import ORDERS_READY
+
+        ready = ORDERS_READY if example == "orders" else READY
+        where = ["--example", "orders"] if example == "orders" else ["--root", str(root)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "lessons_lib", "serve", "--root", str(root)],
+            [sys.executable, "-m", "lessons_lib", "serve", *where],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -155,12 +160,10 @@ class RawStdio:
             self._lines.put(None)
 
         def pump_stderr() -> None:
-            from lessons_lib.engine.stdio_server import READY
-
             assert self.proc.stderr is not None
             for line in self.proc.stderr:
                 self.stderr_lines.append(line)
-                if line.rstrip("\n") == READY:
+                if line.rstrip("\n") == ready:
                     self._ready.set()
             self._ready.set()  # the server ended: wait_ready returns, receive() then fails clearly
 

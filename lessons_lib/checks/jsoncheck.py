@@ -81,19 +81,20 @@ def short(path: object) -> str:
 def load_json(path: object) -> JSON:
     """Read a JSON file; any problem becomes one Fail sentence saying what to do (in English,
     like every command-line message)."""
+    from lessons_lib.core.bounds import BoundsError, parse_json, read_bounded
+
     p = Path(str(path))
     try:
-        raw = p.read_text(encoding="utf-8")
+        raw = read_bounded(p).decode("utf-8")
     except FileNotFoundError:
         raise Fail(f"no such file: {p}; check the path, or run python -m lessons_lib record") from None
+    except BoundsError as exc:
+        raise Fail(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise Fail(f"cannot read {p} ({type(exc).__name__}); give a UTF-8 JSON file") from None
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = (
-            f"line {exc.lineno} column {exc.colno}: {exc.msg}"
-            if isinstance(exc, json.JSONDecodeError)
-            else "nested too deeply"
-        )
-        raise Fail(f"{p} is not valid JSON ({where}); fix it and run again") from None
+        return parse_json(raw, what=str(p))
+    except BoundsError as exc:
+        raise Fail(str(exc)) from None
+    except ValueError as exc:
+        raise Fail(f"{exc}; fix it and run again") from None

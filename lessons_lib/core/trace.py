@@ -154,14 +154,9 @@ def event_number(event: Event | JSONObject) -> str:
 
 def load_trace(path: str | Path) -> Trace:
     """Read a trace file; raises ValueError (one line, with the reason) for a missing or malformed file."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ValueError(f"cannot read {p} as JSON: {exc}") from None
-    return Trace.from_dict(data)
+    from lessons_lib.core.bounds import load_json_file
+
+    return Trace.from_dict(load_json_file(path))
 
 
 __all__ = ["Trace", "dump_json", "event_number", "load_trace"]

@@ -6,18 +6,21 @@ an answer to each): a request whose ``id`` is not a string or an integer (null, 
 fraction) is answered ``-32600`` with ``"id": null`` instead of being taken for a notification;
 a ``tools/call`` whose ``name`` or ``arguments`` has the wrong type is answered ``-32602`` with
 the field named in ``data``; a line that is not JSON, or not JSON-RPC, gets ``-32700`` or
-``-32600``. The front end (``python -m lessons_lib serve``) is :mod:`lessons_lib.examples.files.cli_serve`.
+``-32600``. A line past the bounds of :mod:`lessons_lib.core.bounds` (longer than
+``MAX_LINE_BYTES``, nested deeper than ``MAX_JSON_DEPTH``) is answered ``-32600`` with
+``"id": null`` before any parser recurses into it, and the server goes on. The front end
+(``python -m lessons_lib serve``) is :mod:`lessons_lib.examples.files.cli_serve`.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterable, AsyncIterator
 from io import TextIOWrapper
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.bounds import MAX_LINE_BYTES, BoundsError, parse_json
 from lessons_lib.core.paths import LOGICAL_ROOT
 
 if TYPE_CHECKING:
@@ -77,8 +80,15 @@ def frame_problem(line: str) -> tuple[object, ErrorData] | None:
     """(reply id, error) for a request the SDK would drop or answer vaguely; else None."""
     from mcp_types import INVALID_PARAMS, INVALID_REQUEST, ErrorData
 
+    if len(line) > MAX_LINE_BYTES:  # characters: never fewer than the bytes' count / 4
+        message = f"Invalid Request: the line is longer than {MAX_LINE_BYTES} characters"
+        return None, ErrorData(code=INVALID_REQUEST, message=message, data={"limit": "size"})
     try:
-        frame = json.loads(line)
+        frame = parse_json(line, what="the line")
+    except BoundsError as exc:
+        return None, ErrorData(
+            code=INVALID_REQUEST, message=f"Invalid Request: {exc}", data={"limit": "depth"}
+        )
     except ValueError:
         return None  # the SDK's reader reports it; answer_bad_lines answers -32700
     if not isinstance(frame, dict) or not isinstance(frame.get("method"), str) or "id" not in frame:

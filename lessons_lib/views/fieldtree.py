@@ -300,17 +300,23 @@ def load_message(obj: Any) -> tuple[Any, str, str | None]:
     if isinstance(obj, dict | list):
         return obj, t("tree.message"), None
     if isinstance(obj, str) and obj.lstrip()[:1] in {"{", "["}:
+        from lessons_lib.core.bounds import BoundsError, parse_json
+
         try:
-            return json.loads(obj), t("tree.message"), None
+            return parse_json(obj, what="this text"), t("tree.message"), None
+        except BoundsError:
+            raise
         except ValueError as exc:
             raise ValueError(f"this text is not valid JSON ({exc}); paste the whole message") from None
     if isinstance(obj, str | Path):
         p = Path(obj)
         for cand in (p, DATA_DIR / p, DATA_DIR / f"{p}.json"):
-            if cand.is_file():
+            if cand.is_file() or (cand is p and p.exists()):  # a pipe or device: one line below
+                from lessons_lib.core.bounds import load_json_file
+
                 try:
-                    return json.loads(cand.read_text(encoding="utf-8")), cand.stem, None
-                except (OSError, UnicodeDecodeError, ValueError) as exc:
+                    return load_json_file(cand), cand.stem, None
+                except ValueError as exc:
                     raise ValueError(f"cannot read {cand.name} as JSON: {exc}") from None
         raise ValueError(
             f"no message file {str(obj)!r}: give a path, a fixture name like 'request_1', or a dict"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from lessons_lib.core.messages import t
 
@@ -85,12 +84,12 @@ def main_verify_calls(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("trace", help="a trace file (JSON)")
     args = parser.parse_args(argv)
-    import json
+    from lessons_lib.core.bounds import load_json_file
 
     try:
-        data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"verify-calls: cannot read {args.trace} as JSON ({exc}); give a trace file", file=sys.stderr)
+        data = load_json_file(args.trace)
+    except ValueError as exc:
+        print(f"verify-calls: {exc}; give a trace file", file=sys.stderr)
         return 2
     if not isinstance(data, dict) or "events" not in data:
         print(
