@@ -36,10 +36,31 @@ mcp_declaration = q.mcp_tool
 
 
 def require_trace(data: JSON) -> JSONObject:
-    """The data itself if it is a trace (an object with an "events" list), else ValueError."""
+    """The data itself if it is a trace (an object with an "events" list), else ValueError.
+
+    Lenient on purpose: the doctor (lesson 08) walks a trace with odd events and names the link
+    they break. The verifiers use :func:`checked_trace`.
+    """
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise ValueError(t("evidence.not_a_trace"))
     return data
+
+
+def checked_trace(data: JSON) -> JSONObject:
+    """The data itself if it has the trace's own shape, else ValueError saying what it is not.
+
+    The verifiers (lessons 07 and 31) pass nothing that is not a trace (issue 40): ``"events":
+    null``, a list of numbers or null bodies are refused by
+    :func:`~lessons_lib.core.tracetypes.check_trace` before any check could say "passed".
+    """
+    from lessons_lib.core.tracetypes import TraceShapeError, check_trace
+
+    found = require_trace(data)
+    try:
+        check_trace(found)
+    except TraceShapeError as exc:
+        raise ValueError(t("hostile.not_a_trace", reason=exc)) from None
+    return found
 
 
 def is_call(item: JSON) -> bool:

@@ -186,11 +186,16 @@ def _project(body: JSONObject, mine: set[str]) -> JSONObject:
 
 
 def verify_calls(trace: object) -> ManyCallsReport:
-    """Check a many-call trace window by window, then its pairing as a whole (lesson 31)."""
+    """Check a many-call trace window by window, then its pairing as a whole (lesson 31).
+
+    Anything that is not a trace raises ValueError saying what it is not; a trace without a
+    single model round fails (nothing was checked, so nothing passed).
+    """
     from lessons_lib.checks.doctor import diagnose
+    from lessons_lib.checks.evidence import checked_trace
     from lessons_lib.checks.verify import verify_roundtrip
 
-    data = _as_dict(trace)
+    data = checked_trace(_as_dict(trace))
     last = len(q.model_rounds(data))
     verdicts = []
     stopped = get_in(data, "outcome", "status") == "stopped"
@@ -219,4 +224,5 @@ def verify_calls(trace: object) -> ManyCallsReport:
         verdicts.append(
             WindowVerdict(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated))
         )
-    return ManyCallsReport(tuple(verdicts), tuple(check_calls(data)))
+    empty = () if last else (t("hostile.no_model_round"),)
+    return ManyCallsReport(tuple(verdicts), (*empty, *check_calls(data)))

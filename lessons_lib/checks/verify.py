@@ -42,6 +42,7 @@ from lessons_lib.checks.attachments import (
 from lessons_lib.checks.evidence import (
     as_dict,
     attachment_kind,
+    checked_trace,
 )
 from lessons_lib.checks.fieldchecks import field_checks
 from lessons_lib.checks.roundtripchecks import roundtrip_checks, trials
@@ -76,6 +77,7 @@ def verify_fields(fragments: object) -> Report:
     """
     fr = as_dict(fragments)
     kind = attachment_kind(fr)
+    fr = checked_trace(fr) if kind == "trace" else fr  # say what it is not before checking fields
     api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
     if not is_reference(api):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
@@ -87,6 +89,7 @@ def verify_fields(fragments: object) -> Report:
 def verify_roundtrip(roundtrip: object, *, sabotage: bool = True) -> Report:
     """Check the two-round exchange, then require three sabotaged copies to fail. Lesson 07."""
     rt = as_dict(roundtrip)
+    rt = checked_trace(rt) if attachment_kind(rt) == "trace" else rt
     api = api_of(rt)
     rt = roundtrip_from_trace(rt) if attachment_kind(rt) == "trace" else rt
     if not is_reference(api):

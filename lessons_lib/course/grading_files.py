@@ -68,13 +68,16 @@ def load_function(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str
 
 def _notebook_source(p: Path, tag: str) -> str:
     """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
-    import json
+    from lessons_lib.core.bounds import load_json_file
 
-    nb = json.loads(p.read_text(encoding="utf-8"))
+    nb = load_json_file(p)  # bounded: size, depth, a regular file
+    found = nb.get("cells") if isinstance(nb, dict) else None
     cells = [
         "".join(c.get("source", []))
-        for c in nb.get("cells", [])
-        if c.get("cell_type") == "code" and tag in c.get("metadata", {}).get("tags", [])
+        for c in (found if isinstance(found, list) else [])
+        if isinstance(c, dict)
+        and c.get("cell_type") == "code"
+        and tag in c.get("metadata", {}).get("tags", [])
     ]
     if not cells:
         raise ValueError(t("grading_files.notebook_source.1", tag=tag))
