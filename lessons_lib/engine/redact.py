@@ -2,6 +2,12 @@
 
 Written here because no library does it: the key must disappear not only as a whole but as
 any fragment an endpoint might echo, and in linear time whatever the text's length.
+
+Values only, never keys or structure (issue 40): :func:`redact_json` leaves every object key
+alone, and the values that name a document's shape (``format``, ``type``, ``role``, the trace's
+``channel`` and ``label`` ...: :data:`STRUCTURE`), so a cleaned trace is still a trace whatever
+the key. A key shorter than :data:`MIN_FRAGMENT` (``a``, ``sk``, local servers' placeholders)
+is hidden where it stands as a whole word, never inside another word.
 """
 
 from __future__ import annotations
@@ -18,6 +24,27 @@ MIN_FRAGMENT: Final = 8
 
 _BLOCK: Final = MIN_FRAGMENT // 2
 _KEYISH = re.compile(r"[A-Za-z0-9_-]*")  # the characters API keys are made of
+_KEYCHARS: Final = "A-Za-z0-9_-"
+
+STRUCTURE: Final = frozenset(
+    {
+        "format",
+        "seq",
+        "channel",
+        "from",
+        "to",
+        "label",
+        "jsonrpc",
+        "type",
+        "role",
+        "status",
+        "mode",
+        "api",
+        "object",
+    }
+)
+"""Keys whose values name a document's shape (the trace's envelope, the APIs' and JSON-RPC's
+fixed words): never a place a key is echoed, and never rewritten."""
 
 
 def redact(text: str, secret: str) -> str:
@@ -30,8 +57,8 @@ def redact(text: str, secret: str) -> str:
     """
     if not secret or secret == OFFLINE_KEY or not text:
         return text
-    if len(secret) < MIN_FRAGMENT:
-        return text.replace(secret, "***")
+    if len(secret) < MIN_FRAGMENT:  # a whole word only: "a" must not eat every "a" of the text
+        return re.sub(rf"(?<![{_KEYCHARS}]){re.escape(secret)}(?![{_KEYCHARS}])", "***", text)
     text = text.replace(secret, "***")  # the whole key first, at C speed
     spans = _fragments(text, secret)
     if spans:
@@ -42,14 +69,19 @@ def redact(text: str, secret: str) -> str:
 
 
 def redact_json(value: object, secret: str) -> object:
-    """The same JSON value with :func:`redact` applied to every string and object key."""
+    """The same JSON value with :func:`redact` applied to every string value; keys and the values
+    of :data:`STRUCTURE` keys stay as they are (issue 40)."""
     if isinstance(value, str):
         return redact(value, secret)
     if isinstance(value, list):
         return [redact_json(v, secret) for v in value]
     if isinstance(value, dict):
-        return {redact(str(k), secret): redact_json(v, secret) for k, v in value.items()}
+        return {k: v if _shape_word(k, v) else redact_json(v, secret) for k, v in value.items()}
     return value
+
+
+def _shape_word(key: str, value: object) -> bool:
+    return key in STRUCTURE and not isinstance(value, dict | list)
 
 
 def _fragments(text: str, secret: str) -> list[tuple[int, int]]:
