@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
+from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.exampleregistry import example_entry, example_names
 from lessons_lib.core.trace import Trace
@@ -53,7 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     lines.add_argument("--tail", type=int, help="last N lines")
     parser.add_argument("--task", help="the user's whole task text, instead of --path/--head/--tail")
-    parser.add_argument("--root", type=Path, help="folder served as /workspace (default: data/workspace)")
+    parser.add_argument(
+        "--root", type=folder_arg, help="folder served as /workspace (default: data/workspace)"
+    )
     parser.add_argument(
         "--api",
         choices=("responses", "chat", "anthropic"),

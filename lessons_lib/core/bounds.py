@@ -10,6 +10,10 @@ to do, never a ``RecursionError`` or a hang:
   15) is refused before any recursive code sees it;
 - **size**: a file is read at most :data:`MAX_FILE_BYTES` (plus one byte to notice more), a
   JSON-RPC line at most :data:`MAX_LINE_BYTES`;
+- **numbers**: ``NaN``, ``Infinity`` and a number too large for a float (``1e400``) are not JSON
+  a peer can read back (``json.dumps`` writes them as ``null`` or not at all), so they are refused;
+- **command-line arguments**: :func:`port_arg` (1-65535), :func:`folder_arg` (never empty: ``""``
+  would silently mean the current folder), for argparse's ``type=``;
 - **time**: only regular files are read, so a read ends: a FIFO waits for a writer that may never
   come and ``/dev/zero`` never ends. The file is opened without blocking where the platform can
   (``O_NONBLOCK``) and checked with ``fstat`` + ``stat.S_ISREG`` on the open descriptor, which
@@ -18,7 +22,9 @@ to do, never a ``RecursionError`` or a hang:
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
 import stat
 from pathlib import Path
@@ -60,7 +66,9 @@ def parse_json(text: str | bytes, what: str = "the JSON", max_depth: int = MAX_J
     anything past ``max_depth`` become the same :class:`BoundsError`.
     """
     try:
-        value: JSON = json.loads(text)
+        value: JSON = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except _NotFinite as exc:
+        raise ValueError(f"{what} holds {exc}, which is not a JSON number; give a finite number") from None
     except RecursionError:
         raise BoundsError(_too_deep(what, max_depth)) from None
     except UnicodeDecodeError as exc:
@@ -71,6 +79,21 @@ def parse_json(text: str | bytes, what: str = "the JSON", max_depth: int = MAX_J
         ) from None
     if json_depth(value) > max_depth:
         raise BoundsError(_too_deep(what, max_depth))
+    return value
+
+
+class _NotFinite(Exception):
+    pass
+
+
+def _no_constant(name: str) -> float:
+    raise _NotFinite(name)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(text)
     return value
 
 
@@ -112,13 +135,33 @@ def load_json_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> JSON:
     return parse_json(data, what=str(p))
 
 
+def port_arg(text: str) -> int:
+    """argparse ``type=`` for a TCP port: a whole number from 1 to 65535, refused before anything starts."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {value}")
+    return value
+
+
+def folder_arg(text: str) -> Path:
+    """argparse ``type=`` for a folder: an empty text is refused (``Path("")`` is the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path would mean the current folder; give a folder")
+    return Path(text)
+
+
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_JSON_DEPTH",
     "MAX_LINE_BYTES",
     "BoundsError",
+    "folder_arg",
     "json_depth",
     "load_json_file",
     "parse_json",
+    "port_arg",
     "read_bounded",
 ]

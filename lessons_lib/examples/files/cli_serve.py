@@ -17,6 +17,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Final
 
+from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 
 ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--root",
-        type=Path,
+        type=folder_arg,
         default=WORKSPACE_DIR,
         help=f"files: folder the client sees as {LOGICAL_ROOT} (default: data/workspace)",
     )

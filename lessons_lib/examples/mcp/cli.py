@@ -21,8 +21,10 @@ from lessons_lib.core.messages import t
 
 
 def _head(text: str) -> Any:
+    from lessons_lib.core.bounds import parse_json
+
     try:
-        value = json.loads(text)
+        value = parse_json(text, what="--head")  # NaN, Infinity, 1e400: refused, not sent as null
     except ValueError:
         raise argparse.ArgumentTypeError(f"--head must be JSON, e.g. 5 or '\"5\"', got {text!r}") from None
     if not isinstance(value, int | float | str) or isinstance(value, bool):

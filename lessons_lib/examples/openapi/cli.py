@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.apiregistry import is_reference
+from lessons_lib.core.bounds import port_arg
 from lessons_lib.core.commands import command_help
 from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
@@ -53,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help='arguments as JSON text, e.g. \'{"order_id": "O-1042"}\'')
     sub.add_parser("ways", help="the same task three ways: function, OpenAPI, MCP")
     serve = sub.add_parser("serve", help="run the order API on 127.0.0.1")
-    serve.add_argument("--port", type=int, default=8040)
+    serve.add_argument("--port", type=port_arg, default=8040, help="a port from 1 to 65535 (default 8040)")
     serve.add_argument("--db", type=Path, help="an order database file (default: a fresh one)")
     return parser
 
@@ -154,6 +155,10 @@ def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until in
     if args.db is not None and not args.db.is_file():
         print(f"openapi serve: --db {args.db} is not a file; omit it for a fresh database.", file=sys.stderr)
         return 2
+    problem = _port_taken(args.port)
+    if problem:  # before the banner and the token: nothing printed promises a server that never starts
+        print(f"openapi serve: --port {args.port}: {problem}; choose another port.", file=sys.stderr)
+        return 2
     import uvicorn
 
     from lessons_lib.examples.openapi.app import build_app
@@ -168,6 +173,18 @@ def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until in
     print(f'try: curl -H "Authorization: Bearer $TOKEN" {base}/orders/O-1042', flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
     return 0
+
+
+def _port_taken(port: int) -> str | None:
+    """Why 127.0.0.1:``port`` cannot be served (in use, not allowed), or None."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            return exc.strerror or type(exc).__name__
+    return None
 
 
 def main_run(argv: Sequence[str] | None = None) -> int:
