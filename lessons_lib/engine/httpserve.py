@@ -125,6 +125,32 @@ def _uvicorn(app: Starlette) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
+class _OneLine(logging.Formatter):
+    """A log record as one line: its message and, if it carries one, the exception's message."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text = f"{text}: {record.exc_info[1]}"
+        return f"serve: {text}".splitlines()[0]
+
+
+def sdk_logs_one_line(level: int = logging.WARNING) -> None:
+    """The SDK's log (logger ``mcp``) at ``level`` and above, one line per record on stderr, no traceback.
+
+    ``MCPServer`` turns the SDK's INFO log on (a line per session, with its id) and the SDK logs a
+    failing handler with its traceback (a client asking for a prompt that does not exist): on the
+    console of ``serve --http`` each becomes one line; ``logging.CRITICAL`` silences all but the worst.
+    """
+    logger = logging.getLogger("mcp")
+    logger.setLevel(level)
+    logger.propagate = False
+    if not any(isinstance(h.formatter, _OneLine) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(_OneLine())
+        logger.addHandler(handler)
+
+
 def serve_http(server: HttpServable, options: HttpOptions, ready: str) -> None:
     """Serve until Ctrl-C; ``ready`` (with ``{url}``) is printed once the socket listens.
 
@@ -132,8 +158,7 @@ def serve_http(server: HttpServable, options: HttpOptions, ready: str) -> None:
     stop on Ctrl-C (uvicorn re-raises the signal it caught once it has shut down).
     """
     sock = bind(options.host, options.port)
-    # MCPServer turns the SDK's INFO log on (a line per session, with its id): the console keeps warnings
-    logging.getLogger("mcp").setLevel(logging.WARNING)
+    sdk_logs_one_line()
     with sock:
         print(ready.format(url=url_of(sock)), flush=True)
         _uvicorn(build_app(server, options)).run(sockets=[sock])
