@@ -4,7 +4,11 @@ from __future__ import annotations
 
 # name -> (module, function, one-line help). Lesson numbers say where each is introduced.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "serve": ("lessons_lib.examples.files.cli_serve", "main", "run the read_text_file MCP server over stdio"),
+    "serve": (
+        "lessons_lib.examples.files.cli_serve",
+        "main",
+        "run the read_text_file MCP server over stdio (--http: Streamable HTTP)",
+    ),
     "run": ("lessons_lib.cli.run", "main", "run the whole chain once and print each step (or --json)"),
     "record": ("lessons_lib.cli.record", "main", "re-record the fixtures in data/ from an offline run"),
     "verify-fields": (
@@ -39,6 +43,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "lessons_lib.cli.grade_server",
         "main",
         "grade a learner's search_notes MCP server over stdio (lesson 12)",
+    ),
+    "conformance": (
+        "lessons_lib.cli.conformance",
+        "main",
+        "the official MCP conformance suite on a served example over HTTP (lesson 62)",
     ),
     "mcp-revisions": (
         "lessons_lib.examples.mcp.cli",

@@ -51,6 +51,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
         zh("cheatsheet.cmd.grade-server"),
         "12",
     ),
+    "conformance": ("conformance server --example notes", zh("cheatsheet.cmd.conformance"), "62"),
     "mcp-revisions": (
         "mcp-revisions --head 5",
         zh("cheatsheet.cmd.mcp-revisions"),

