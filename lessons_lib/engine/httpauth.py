@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import logging
+import re
 import secrets
 import socket
 import threading
@@ -396,6 +398,7 @@ class LocalAuthority:
 
     def app(self) -> Starlette:
         """The authorization server as a Starlette app: the SDK's routes, its token endpoint extended."""
+        redact_logs()
         registration = ClientRegistrationOptions(enabled=True)
         revocation = RevocationOptions(enabled=True)
         issuer = http_url(self.issuer)
@@ -570,6 +573,7 @@ def protect(
     Every request but the metadata needs a bearer token that ``verifier`` accepts, issued for
     ``resource_url``, holding every scope in ``scopes``. Works for any ASGI app; its lifespan passes through.
     """
+    redact_logs()
     resource = http_url(resource_url)
     routes = create_protected_resource_routes(
         resource, [http_url(issuer)], scopes_supported=list(scopes) or None, resource_name=name
@@ -698,6 +702,7 @@ def oauth_client(url: str, *, hops: Hops | None = None, scope: str | None = None
     authorization server's metadata, dynamic registration as a public client, PKCE, the resource
     indicator, scope step-up on 403. Consent is :class:`AutoConsent`, the stand-in for the user.
     """
+    redact_logs()
     consent = AutoConsent(hops)
     metadata = OAuthClientMetadata(
         client_name="lessons_lib course client",
@@ -721,6 +726,7 @@ def downstream_auth(
     ``client_secret_basic`` the SDK's client sends no ``client_id`` in the form, which the SDK's
     server requires.)
     """
+    redact_logs()
     return ClientCredentialsOAuthProvider(
         api_url,
         MemoryTokenStorage(),
@@ -749,6 +755,68 @@ async def oauth_session(url: str, auth: httpx2.Auth, hops: Hops | None = None) -
     ):
         await session.initialize()
         yield session
+
+
+# --- logs ------------------------------------------------------------------------------------------
+
+_SECRET_PATTERNS: Final = (
+    (re.compile(r"eyJ[\w-]*\.[\w-]*\.[\w-]*"), "<jwt>"),
+    (re.compile(r"(?i)\b(bearer|basic) +[\w.~+/=-]+"), r"\1 …"),
+    (
+        re.compile(r"\b(code|code_verifier|refresh_token|access_token|client_secret|state)=[^&\s'\"]+"),
+        r"\1=…",
+    ),
+    (
+        re.compile(r'"(access_token|refresh_token|client_secret|code|code_verifier)" *: *"[^"]*"'),
+        r'"\1": "…"',
+    ),
+)
+LOG_SOURCES: Final = (
+    "httpcore2.http11",
+    "httpcore2.http2",
+    "httpcore2.connection",
+    "httpcore2.proxy",
+    "httpcore2.socks",
+    "httpx2",
+    "mcp.client.auth.oauth2",
+    "mcp.client.streamable_http",
+    "mcp.server.auth.middleware.bearer_auth",
+    "uvicorn.access",
+    "uvicorn.error",
+)
+"""Loggers that can see a credential in flight. At DEBUG, ``httpcore2`` logs every response's
+headers, so the ``Location`` of the consent redirect would carry the authorization code into
+the log; :class:`SecretFilter` is put on each of them."""
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` with JWTs, bearer/basic credentials, and code/token/secret values elided."""
+    for pattern, replacement in _SECRET_PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class SecretFilter(logging.Filter):
+    """A logging filter that rewrites a record's message with :func:`redact_secrets` (never drops it)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact_secrets(message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        return True
+
+
+_FILTER: Final = SecretFilter()
+
+
+def redact_logs(names: Iterable[str] = LOG_SOURCES) -> None:
+    """Put the secret filter on each logger named (idempotent); a filter on a logger only sees
+    what that logger itself logs, so each source is named."""
+    for name in names:
+        source = logging.getLogger(name)
+        if _FILTER not in source.filters:
+            source.addFilter(_FILTER)
 
 
 # --- loopback servers ------------------------------------------------------------------------------
