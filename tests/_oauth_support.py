@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx2
 
-from lessons_lib.engine.httpauth import LocalAuthority, LoopbackServer, protect, serving
+from lessons_lib.engine.httpauth import LocalAuthority, LoopbackServer, serving
 
 FILES_SCOPE = "files:read"
 
@@ -38,15 +38,7 @@ def file_service_app() -> Any:
 
 def guarded_file_service(authority: LocalAuthority, url: str) -> Any:
     """The file service at ``url`` as a protected resource of ``authority``."""
-    authority.add_resource(url, [FILES_SCOPE])
-    return protect(
-        file_service_app(),
-        resource_url=url,
-        issuer=authority.issuer,
-        verifier=authority.verifier(url),
-        scopes=[FILES_SCOPE],
-        name="file service",
-    )
+    return authority.guard(file_service_app(), url, [FILES_SCOPE], name="file service")
 
 
 @contextlib.contextmanager

@@ -29,7 +29,6 @@ from lessons_lib.engine.httpauth import (
     LoopbackServer,
     oauth_client,
     oauth_session,
-    protect,
 )
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
@@ -109,21 +108,13 @@ def test_no_credential_reaches_a_log_a_hop_a_result_or_the_output(
     authority = LocalAuthority(auth_server.url)
     _collecting(monkeypatch, authority, secrets)
     api, desk = api_server.url, desk_server.url + "/mcp"
-    authority.add_resource(api, [ORDERS_SCOPE])
-    authority.add_resource(desk, ["desk:use"])
     credentials = authority.add_service_client("order-desk", [ORDERS_SCOPE])
     secrets.add(credentials.client_secret)
     hops, downstream = Hops(), Hops()
     db = create_database(tmp_path / "orders.sqlite3")
-    api_app = protected_order_api(
-        db, resource_url=api, issuer=authority.issuer, verifier=authority.verifier(api)
-    )
-    desk_app = protect(
-        order_desk_app(api, credentials, authority.issuer, downstream),
-        resource_url=desk,
-        issuer=authority.issuer,
-        verifier=authority.verifier(desk),
-        scopes=["desk:use"],
+    api_app = protected_order_api(db, authority, api)
+    desk_app = authority.guard(
+        order_desk_app(api, credentials, authority.issuer, downstream), desk, ["desk:use"]
     )
     apps = [(auth_server, authority.app()), (api_server, api_app), (desk_server, desk_app)]
     caller = oauth_client(desk, hops=hops)

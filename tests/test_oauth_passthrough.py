@@ -23,7 +23,6 @@ from lessons_lib.engine.httpauth import (
     LoopbackServer,
     oauth_client,
     oauth_session,
-    protect,
     serving,
 )
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
@@ -49,19 +48,11 @@ def desk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desk]:
     auth_server, api_server, desk_server = LoopbackServer(), LoopbackServer(), LoopbackServer()
     authority = LocalAuthority(auth_server.url)
     api, desk_url = api_server.url, desk_server.url + "/mcp"
-    authority.add_resource(api, [ORDERS_SCOPE])
-    authority.add_resource(desk_url, [DESK_SCOPE])
-    api_app = protected_order_api(
-        db, resource_url=api, issuer=authority.issuer, verifier=authority.verifier(api)
-    )
+    api_app = protected_order_api(db, authority, api)
     downstream = Hops()
     credentials = authority.add_service_client("order-desk", [ORDERS_SCOPE])
-    desk_app = protect(
-        order_desk_app(api, credentials, authority.issuer, downstream),
-        resource_url=desk_url,
-        issuer=authority.issuer,
-        verifier=authority.verifier(desk_url),
-        scopes=[DESK_SCOPE],
+    desk_app = authority.guard(
+        order_desk_app(api, credentials, authority.issuer, downstream), desk_url, [DESK_SCOPE]
     )
     with serving((auth_server, authority.app()), (api_server, api_app), (desk_server, desk_app)):
         caller = oauth_client(desk_url)

@@ -63,6 +63,7 @@ from mcp.server.auth.provider import (
     AuthorizationCode,
     AuthorizationParams,
     AuthorizeError,
+    IdentityAssertionParams,
     RefreshToken,
     TokenError,
     construct_redirect_uri,
@@ -199,6 +200,16 @@ class LocalAuthority:
         """Let tokens be issued for the service at ``url``, with at most these ``scopes``."""
         self.resources[url.rstrip("/")] = tuple(scopes)
 
+    def guard(
+        self, app: ASGIApp, resource_url: str, scopes: Sequence[str], name: str | None = None
+    ) -> ASGIApp:
+        """``app`` served at ``resource_url`` as this authority's protected resource needing ``scopes``."""
+        self.add_resource(resource_url, scopes)
+        verifier = self.verifier(resource_url)
+        return protect(
+            app, resource_url=resource_url, issuer=self.issuer, verifier=verifier, scopes=scopes, name=name
+        )
+
     def verifier(self, resource_url: str) -> AudienceVerifier:
         """The token check for the service at ``resource_url`` (the authority's public key only)."""
         return AudienceVerifier(self.issuer, self.public_key, resource_url)
@@ -318,6 +329,11 @@ class LocalAuthority:
             self._refresh.pop(token.token)
         else:
             self._revoked.put(str((token.claims or {}).get("jti", "")), time.time())
+
+    async def exchange_identity_assertion(
+        self, client: OAuthClientInformationFull, params: IdentityAssertionParams
+    ) -> OAuthToken:
+        raise TokenError("unsupported_grant_type", "this authority takes no identity assertions (SEP-990)")
 
     # --- what the SDK does not provide -------------------------------------------------------
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from lessons_lib.engine.httpauth import AudienceVerifier, Hops, ServiceCredentials, downstream_auth, protect
+from lessons_lib.engine.httpauth import Hops, LocalAuthority, ServiceCredentials, downstream_auth
 from lessons_lib.examples.openapi.app import build_app
 
 if TYPE_CHECKING:
@@ -38,18 +38,12 @@ class _InnerBearer:
 
 
 def protected_order_api(
-    db_path: str | Path,
-    *,
-    resource_url: str,
-    issuer: str,
-    verifier: AudienceVerifier,
-    scopes: Sequence[str] = (ORDERS_SCOPE,),
+    db_path: str | Path, authority: LocalAuthority, resource_url: str, scopes: Sequence[str] = (ORDERS_SCOPE,)
 ) -> ASGIApp:
-    """The order API over ``db_path`` behind OAuth: only tokens issued for ``resource_url`` get in."""
+    """The order API over ``db_path`` behind OAuth: only ``authority``'s tokens for ``resource_url`` pass."""
     inner = secrets.token_urlsafe(32)
-    app = _InnerBearer(build_app(db_path, inner), inner)
-    return protect(
-        app, resource_url=resource_url, issuer=issuer, verifier=verifier, scopes=scopes, name="order API"
+    return authority.guard(
+        _InnerBearer(build_app(db_path, inner), inner), resource_url, scopes, name="order API"
     )
 
 
