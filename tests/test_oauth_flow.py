@@ -157,3 +157,13 @@ def test_the_authority_keeps_bounded_stores() -> None:
     for n in range(10):
         store.put(n, n)
     assert len(store) == 3 and store.get(6) is None and store.get(9) == 9
+
+
+def test_loopback_authority_serves_until_the_block_ends() -> None:
+    from lessons_lib.engine.httpauth import loopback_authority
+
+    with loopback_authority() as authority:
+        metadata = httpx2.get(authority.issuer + "/.well-known/oauth-authorization-server")
+        assert metadata.status_code == 200 and metadata.json()["issuer"] == authority.issuer
+    with pytest.raises(httpx2.ConnectError):
+        httpx2.get(authority.issuer + "/.well-known/oauth-authorization-server")

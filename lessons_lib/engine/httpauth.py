@@ -891,3 +891,16 @@ def serving(*apps: tuple[LoopbackServer, ASGIApp]) -> Iterator[None]:
             stack.enter_context(server)
             server.start(app)
         yield
+
+
+@contextlib.contextmanager
+def loopback_authority(**options: Any) -> Iterator[LocalAuthority]:
+    """A :class:`LocalAuthority` listening on a free loopback port until the block ends.
+
+    For ``serve --http --auth``: ``with loopback_authority() as authority:`` then serve
+    ``authority.guard(app, url, scopes)``; a client finds the authority from the service's 401.
+    """
+    server = LoopbackServer()
+    authority = LocalAuthority(server.url, **options)
+    with serving((server, authority.app())):
+        yield authority
