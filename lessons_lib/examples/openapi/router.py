@@ -77,9 +77,11 @@ class OpenAPIRouter:
         self,
         document: JSONObject,
         client: httpx2.AsyncClient,
-        token: str,
+        token: str | None,
         sink: Callable[[Exchange], None] | None = None,
     ) -> None:
+        """``token`` is the API's bearer token; ``None`` when ``client``'s own ``httpx2.Auth``
+        authorises each request instead (lesson 61: a token of the service's own, for the API)."""
         self.operations = {op.name: op for op in operations(document)}
         self._client, self._token, self._sink = client, token, sink
 
@@ -108,7 +110,7 @@ class OpenAPIRouter:
             path = path.replace("{" + param + "}", quote(str(arguments[param]), safe=""))
         query = {p: arguments[p] for p in op.query_params if p in arguments}
         body = {p: arguments[p] for p in op.body_params if p in arguments} if op.body_params else None
-        headers = {"Authorization": f"Bearer {self._token}"}
+        headers = {} if self._token is None else {"Authorization": f"Bearer {self._token}"}
         if any(c.lower() == "header:idempotency-key" for c in op.call_layer):
             headers["Idempotency-Key"] = intent_key(op, arguments)
         response = await self._client.request(op.method, path, params=query, json=body, headers=headers)
