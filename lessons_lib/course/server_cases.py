@@ -91,7 +91,7 @@ def build_hidden(base: Path) -> Hidden:
     bulk = "".join(f"row {n}: {'BULK' if n % 20 == 0 else 'bulk'} data\n" for n in range(40_000))
     (root / BIG).write_text(bulk + _HUGE_LINE + "\n", encoding="utf-8", newline="\n")
     (root / BINARY).write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe BINARYWORD \xc3\x28\xff\n")
-    for rel, count in zip(KIWI_FILES, (3, 3, 2)):
+    for rel, count in zip(KIWI_FILES, (3, 3, 2), strict=True):
         (root / rel).parent.mkdir(exist_ok=True)
         lines = "".join(f"{KIWI} {rel} {n}\n" for n in range(1, count + 1))
         (root / rel).write_text(lines, encoding="utf-8", newline="\n")
