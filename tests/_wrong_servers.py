@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -72,12 +74,35 @@ class Flaws:
     leaks_path: bool = False
     blank_ok: bool = False
     missing_ok: bool = False
+    prefix_root_check: bool = False
+    walks_linked_dirs: bool = False
+    truncated_at_limit: bool = False
+    limit_per_file: bool = False
+    stops_quietly: bool = False
+    no_length_check: bool = False
+    spaces_only: bool = False
+    regex: bool = False
+    escaped_regex: bool = False
+    each_occurrence: bool = False
+    drops_last_line: bool = False
+    byte_cut: bool = False
+    folders_only: bool = False
+    traceback_text: bool = False
 
 
 def _start(root: Path, path: str, f: Flaws) -> Path:
     norm = posixpath.normpath(path if path.startswith("/") else posixpath.join("/workspace", path))
     if f.no_root_check:
         return (root / path.removeprefix("/workspace").lstrip("/")).absolute()
+    if f.prefix_root_check:  # the mistake: a string prefix, so root-private/ counts as inside root/
+        if path != "/workspace" and not path.startswith("/workspace/"):
+            raise Refused(f"Access denied: {path} is outside /workspace")
+        start = (root / path.removeprefix("/workspace").lstrip("/")).resolve()
+        if not str(start).startswith(str(root.resolve())):
+            raise Refused(f"Access denied: {path} is outside /workspace")
+        if not start.exists():
+            raise Refused(f"Not found: {path}")
+        return start
     if norm != "/workspace" and not norm.startswith("/workspace/"):
         raise Refused(f"Access denied: {path} is outside /workspace")
     target = root / norm.removeprefix("/workspace").lstrip("/")
@@ -89,37 +114,84 @@ def _start(root: Path, path: str, f: Flaws) -> Path:
         where = str(target) if f.leaks_path else path
         if f.missing_ok:
             return target
+        if f.traceback_text:  # the mistake: the whole traceback as the error message
+            try:
+                raise LookupError(f"Not found: {path}")
+            except LookupError:
+                raise Refused(traceback.format_exc()) from None
         raise Refused(f"Not found: {where}")
     return target
 
 
+def _matches(query: str, line: str, f: Flaws) -> int:
+    """How many matches this line gives (a correct server: 1 or 0)."""
+    if f.regex:
+        try:
+            return len(re.findall(query, line)) if f.each_occurrence else int(bool(re.search(query, line)))
+        except re.error:
+            return 0
+    if f.escaped_regex:
+        return int(re.search(re.escape(query), line) is not None)
+    return line.count(query) if f.each_occurrence else int(query in line)
+
+
+def _cut(line: str, f: Flaws) -> str:
+    if f.no_cut:
+        return line
+    if f.byte_cut:
+        return line.encode("utf-8")[:200].decode("utf-8", errors="ignore")
+    return line[:200]
+
+
+def _files(start: Path, f: Flaws) -> list[Path]:
+    if start.is_file() and not f.folders_only:
+        return [start]
+    walked = os.walk(start, followlinks=f.walks_linked_dirs)
+    return sorted(Path(d) / n for d, _, ns in walked for n in ns)
+
+
 def _search(root: Path, args: dict[str, Any], f: Flaws) -> dict[str, Any]:
     query, limit, path = args.get("query"), args.get("limit", 5), args.get("path", "/workspace")
-    if not isinstance(query, str) or (not f.blank_ok and not query.strip()):
+    if not isinstance(query, str) or (not f.blank_ok and not query.strip(" " if f.spaces_only else None)):
         raise Refused("Invalid arguments: 'query' must be a non-blank string")
+    if len(query) > 100 and not f.no_length_check:
+        raise Refused("Invalid arguments: 'query' must be at most 100 characters")
     if not f.no_limit and (isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20):
         raise Refused("Invalid arguments: 'limit' must be a whole number from 1 to 20")
     start = _start(root, str(path), f)
-    files = [start] if start.is_file() else sorted(Path(d) / n for d, _, ns in os.walk(start) for n in ns)
     base = root.resolve()
     matches: list[dict[str, Any]] = []
     truncated = False
-    for file in files:
-        if not f.follows_links and base not in file.resolve().parents:
+    for file in _files(start, f):
+        if len(matches) == limit and f.stops_quietly:
+            break  # the mistake: the limit is reached, later files are never looked at
+        if f.walks_linked_dirs:  # the mistake: skips file links, yet walks into linked folders
+            if file.is_symlink():
+                continue
+        elif not f.follows_links and base not in file.resolve().parents:
             continue
         try:
             lines = file.read_text(encoding=f.encoding, errors=f.errors).split("\n")
         except (UnicodeDecodeError, OSError):
             continue
+        if f.drops_last_line:
+            lines = lines[:-1]
+        in_file = 0
         for n, line in enumerate(lines, start=1):
-            if query in line:
-                if not f.no_limit and len(matches) == limit:
+            for _ in range(_matches(query, line, f)):
+                full = in_file == limit if f.limit_per_file else len(matches) == limit
+                if not f.no_limit and full:
                     truncated = True
                     break
                 rel = Path(os.path.relpath(file, root)).as_posix()
-                matches.append(
-                    {"path": f"/workspace/{rel}", "line": n, "text": line if f.no_cut else line[:200]}
-                )
+                matches.append({"path": f"/workspace/{rel}", "line": n, "text": _cut(line, f)})
+                in_file += 1
+            if truncated and not f.limit_per_file:
+                break
+        if truncated and not f.limit_per_file:
+            break
+    if f.truncated_at_limit:
+        truncated = len(matches) >= limit
     key = "snippets" if f.renamed_field else "matches"
     return {key: matches, "truncated": truncated}
 
@@ -166,6 +238,11 @@ def _without(schema: dict[str, Any], *path: str) -> dict[str, Any]:
 
 
 OK = Flaws()
+RIGHT_STYLES: dict[str, Callable[[Path], Server]] = {
+    "lowlevel_os_walk": build(OK),
+    "lowlevel_escaped_regex": build(replace(OK, escaped_regex=True)),
+}
+"""Correct low-level servers in other styles (the MCPServer styles are in the test file)."""
 WRONG: dict[str, tuple[Callable[[Path], Server], str]] = {
     "reads_outside_root": (build(replace(OK, no_root_check=True)), "outside_root"),
     "follows_links_out": (build(replace(OK, follows_links=True)), "outside_root"),
@@ -192,6 +269,23 @@ WRONG: dict[str, tuple[Callable[[Path], Server], str]] = {
     "blank_query_accepted": (build(replace(OK, blank_ok=True)), "bad_arguments"),
     "missing_path_is_empty": (build(replace(OK, missing_ok=True)), "missing"),
     "error_names_machine_path": (build(replace(OK, leaks_path=True)), "no_machine_path"),
+    "root_check_by_string_prefix": (build(replace(OK, prefix_root_check=True)), "outside_root"),
+    "walks_into_linked_folder": (build(replace(OK, walks_linked_dirs=True)), "outside_root"),
+    "truncated_when_exactly_limit": (build(replace(OK, truncated_at_limit=True)), "limit"),
+    "limit_per_file": (build(replace(OK, limit_per_file=True)), "limit"),
+    "stops_without_truncated": (build(replace(OK, stops_quietly=True)), "limit"),
+    "over_long_query_searched": (build(replace(OK, no_length_check=True)), "bad_arguments"),
+    "schema_without_max_length": (
+        build(replace(OK, input_schema=_without(INPUT, "properties", "query", "maxLength"))),
+        "input_schema",
+    ),
+    "tabs_are_not_blank": (build(replace(OK, spaces_only=True)), "bad_arguments"),
+    "query_as_regex": (build(replace(OK, regex=True)), "literal"),
+    "each_occurrence_a_match": (build(replace(OK, each_occurrence=True)), "per_line"),
+    "last_line_dropped": (build(replace(OK, drops_last_line=True)), "last_line"),
+    "cut_by_bytes": (build(replace(OK, byte_cut=True)), "characters"),
+    "file_path_finds_nothing": (build(replace(OK, folders_only=True)), "file_path"),
+    "traceback_in_error": (build(replace(OK, traceback_text=True)), "no_machine_path"),
 }
 """name -> (build, the expectation the grader must name first)."""
 

@@ -6,7 +6,9 @@ picks the function (default ``app_loop``, the whole loop; a step's name such as
 small exercises of lessons 03, 06, 07). ``--cells solution`` grades a notebook's reference
 cells instead of the learner's. ``--json`` prints the report as JSON for a
 gradebook. Exit 0 pass, 1 fail, 2 bad input (no such file, no such function, a syntax
-error): one line on stderr, never a traceback.
+error, not a ``.py`` or ``.ipynb`` file): one line on stderr, never a traceback. ``--timeout``
+(default 20 s) bounds a single file too: it is graded in a child process that is ended when the
+time is up; Ctrl-C prints one line (exit 130).
 
 FILE may be a folder of learners' submissions (``lessons_lib.course.gradebook``): every
 exercise of lesson 11 (or only ``--function``) is graded per learner, each submission in its own
@@ -17,9 +19,11 @@ without ``-o``). Exit 0 when every row passed, 1 when some failed, 2 bad input.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.cli.bounded import run_bounded
 from lessons_lib.cli.gradeout import parse, report_exit
 from lessons_lib.course.gradebook_cli import gradebook_options
 
@@ -46,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="for a notebook: which tagged cells to run (default %(default)s; solution = the reference)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     gradebook_options(parser)
     args = parse(parser, argv)
     if isinstance(args, int):
@@ -54,6 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lessons_lib.course.gradebook_cli import run_gradebook
 
         return run_gradebook(args)
+    if args.timeout < 1:
+        print(f"grade: --timeout must be at least 1 (seconds); got {args.timeout}", file=sys.stderr)
+        return 2
+    if not args.in_process:  # the learner's code runs in a child that a time bound can end
+        rest = list(sys.argv[2:] if argv is None else argv)  # without the command's name
+        return run_bounded("grade", rest, args.timeout, Path(args.file).name)
 
     from lessons_lib.course.grading import GradeInputError
     from lessons_lib.course.grading_files import grade_file

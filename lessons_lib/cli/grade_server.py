@@ -4,12 +4,15 @@ FILE is a ``.py`` file that serves ``search_notes`` over stdio when run as ``pyt
 (lesson 12 shows the four lines that make a notebook's server such a file). The grader starts it
 as a subprocess with a folder of its own, talks to it with the official client over real frames,
 and names the first broken expectation. ``--json`` prints the report as JSON. Exit 0 pass, 1 fail,
-2 bad input (no such file, not a .py file, a syntax error): one line on stderr, never a traceback.
+2 bad input (no such file, not a .py file, a syntax error, a ``--timeout`` not above 0): one line
+on stderr, never a traceback. ``--timeout`` bounds every reply, ``initialize`` included; the
+server's process is ended when the grading ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from lessons_lib.cli.gradeout import parse, report_exit
@@ -25,16 +28,28 @@ DESCRIPTION = (
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons_lib grade-server", description=DESCRIPTION)
     parser.add_argument("file", help="the learner's server, a .py file")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply (default %(default)s)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per reply, initialize included (default 5 per reply and 30 for initialize, "
+        "which waits for the server to import the SDK)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parse(parser, argv)
     if isinstance(args, int):
         return args
+    if args.timeout is not None and not args.timeout > 0:  # also refuses nan
+        from lessons_lib.core.messages import t
+
+        print(f"grade-server: {t('graders.timeout.negative', value=args.timeout)}", file=sys.stderr)
+        return 2
     from lessons_lib.course.server_grading import ServerInputError, grade_server_file
 
+    reply = 5.0 if args.timeout is None else args.timeout
     return report_exit(
         "grade-server",
-        lambda: grade_server_file(args.file, timeout=args.timeout),
+        lambda: grade_server_file(args.file, timeout=reply, start_timeout=args.timeout),
         ServerInputError,
         args.json,
     )

@@ -56,12 +56,26 @@ def pair_calls(routes: Routes, rnd: Round) -> dict[str, Exchange]:
     return paired
 
 
+def _model_id_in(request: JSONObject, model_ids: set[str]) -> str | None:
+    """A model ``call_id`` used as the JSON-RPC id or written into the params (not the arguments)."""
+    if str(request.get("id")) in model_ids:
+        return str(request.get("id"))
+    params = request.get("params")
+    outside = {k: v for k, v in params.items() if k != "arguments"} if isinstance(params, dict) else {}
+    text = json.dumps(outside, ensure_ascii=False)
+    return next((i for i in sorted(model_ids) if json.dumps(i) in text), None)
+
+
 def check_sent(routes: Routes, rnd: Round, complete: bool) -> Found | None:
     """The first wrong ``tools/call`` of the round; with ``complete``, also a call never executed."""
     paired = pair_calls(routes, rnd)
     served = {id(x) for x in paired.values()}
     kinds = [(call, *classify_call(call, routes)) for call in rnd.calls]
+    model_ids = {str(c.get("call_id")) for c in rnd.calls if isinstance(c.get("call_id"), str)}
     for exchange in rnd.sent:
+        mixed = _model_id_in(exchange.request, model_ids)
+        if mixed is not None:  # seed 000 §8: the model's call_id and the MCP id are two numbers
+            return "ids", t("graders.loop.mixed_ids", value=mixed, service=exchange.service)
         if id(exchange) in served:
             continue
         name, arguments = exchange.name, exchange.arguments

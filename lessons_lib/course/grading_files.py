@@ -31,6 +31,8 @@ def load_function(path: str | Path, function: str = DEFAULT_FUNCTION, cells: str
     p = Path(path)
     if not p.is_file():
         raise GradeInputError(t("grading_files.load_function.1", p=p))
+    if p.suffix not in (".py", ".ipynb"):
+        raise GradeInputError(t("graders.grade.not_python", name=p.name))
     try:
         source = _notebook_source(p, cells) if p.suffix == ".ipynb" else p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -183,6 +183,14 @@ def _check_context(routes: Routes, before: Round, items: list[JSONObject]) -> No
             "context",
             t("grading_judge.check_context.2", n=n, value=call.get("call_id")),
         )
+    for at, item in enumerate(rest):
+        if item.get("type") == OUTPUT and item.get("call_id") in call_ids:  # after the call it answers
+            before_it = [i for i in rest[:at] if i.get("type") == FUNCTION_CALL]
+            _need(
+                any(i.get("call_id") == item.get("call_id") for i in before_it),
+                "context",
+                t("graders.loop.order", n=n, value=_short(item.get("call_id"))),
+            )
     for item in rest:
         kind = item.get("type")
         _need(

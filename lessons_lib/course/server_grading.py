@@ -12,6 +12,8 @@ The judges are in :mod:`lessons_lib.course.server_judges`.
 from __future__ import annotations
 
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -69,18 +71,29 @@ def judge(seen: Seen) -> ServerReport:
 
 
 async def _collect(
-    opened: Callable[[Probe], AbstractAsyncContextManager[Probe]], hidden: Hidden, timeout: float
+    opened: Callable[[Probe], AbstractAsyncContextManager[Probe]],
+    hidden: Hidden,
+    timeout: float,
+    seen: Seen | None = None,
+    start_timeout: float | None = None,
 ) -> Seen:
-    """Send every request through one connection; stop sending once the connection is lost."""
-    from lessons_lib.engine.server_probe import Probe
+    """Send every request through one connection; stop sending once the connection is lost.
 
-    seen, probe = Seen(hidden), Probe(timeout=timeout)
+    ``seen.progress`` is stamped before and after each request, so a watchdog can tell a server
+    that stopped answering (each request is bounded) from one that is still working.
+    """
+    from lessons_lib.engine.server_probe import START_TIMEOUT, Probe
+
+    seen = seen if seen is not None else Seen(hidden)
+    probe = Probe(timeout=timeout, start_timeout=START_TIMEOUT if start_timeout is None else start_timeout)
+    seen.progress = time.monotonic()
     try:
         with probe.scope:
             async with opened(probe):
                 for ask in asks(hidden):
+                    seen.progress, seen.asking = time.monotonic(), ask.key
                     reply = await probe.request(ask.method, ask.params)
-                    seen.replies[ask.key] = reply
+                    seen.replies[ask.key], seen.progress = reply, time.monotonic()
                     if "lost" in reply or probe.stray:  # the stdout verdict comes first anyway
                         break
     except Exception as exc:  # noqa: BLE001  (a server that cannot be reached is a verdict)
@@ -123,17 +136,91 @@ def grade_server(build: object, *, timeout: float = 5.0) -> ServerReport:
             )
             return judge(seen)
 
+        seen = Seen(hidden, machine_paths=_source_paths(build))
+
         async def main() -> Seen:
-            return await _collect(lambda probe: memory_probe(server, probe), hidden, timeout)
+            return await _collect(lambda probe: memory_probe(server, probe), hidden, timeout, seen)
 
         with quiet_logging():
-            return judge(run_sync(main))
+            return judge(_watched(lambda: run_sync(main), seen, timeout))
+
+
+def _source_paths(build: object) -> tuple[str, ...]:
+    """The file that defines ``build`` (a notebook's cell has none on disk): no reply may show it."""
+    import inspect
+
+    try:
+        source = inspect.getsourcefile(build)  # type: ignore[arg-type]
+    except TypeError:
+        return ()
+    if not source or not Path(source).is_file():
+        return ()
+    return (str(Path(source)), str(Path(source).resolve()))
+
+
+def _watched(work: Callable[[], Seen], seen: Seen, timeout: float) -> Seen:
+    """Run the grading in a daemon thread; give up when the server stops answering and cannot stop.
+
+    The SDK runs a synchronous tool in a worker thread that cannot be cancelled, and waits for
+    it when the connection closes: a tool that never returns would hold the notebook forever.
+    Each request is bounded by ``timeout``, so no progress for two of them means the server is
+    stuck; the threads the grading started are then asked to stop (:func:`_stop_threads`) and
+    the verdict names the request that got no answer.
+    """
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001  (re-raised in the caller's thread)
+            failure.append(exc)
+        finally:
+            done.set()
+
+    before = set(threading.enumerate())
+    threading.Thread(target=run, name="grade-server", daemon=True).start()
+    while not done.wait(0.05):
+        if seen.progress and time.monotonic() - seen.progress > 2 * timeout + 1:
+            seen.stuck = t("graders.server.stuck", key=seen.asking or "initialize", timeout=f"{timeout:g}")
+            _stop_threads(set(threading.enumerate()) - before)
+            done.wait(1.0)
+            return seen
+    if failure:
+        raise failure[0]
+    return seen
+
+
+class ToolStopped(BaseException):
+    """Raised inside a learner's tool that never returned, so its worker thread can end."""
+
+
+def _stop_threads(threads: set[threading.Thread]) -> None:
+    """Raise :class:`ToolStopped` in these threads (CPython; a blocking C call ends only when it returns)."""
+    try:
+        import ctypes
+
+        set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    except (ImportError, AttributeError):  # another interpreter: the daemon thread stays until exit
+        return
+    for thread in threads:
+        if thread.ident is not None and thread.name != "grade-server":
+            set_async(ctypes.c_ulong(thread.ident), ctypes.py_object(ToolStopped))
 
 
 def grade_server_file(
-    path: str | Path, *, module: bool = False, args: tuple[str, ...] = (), timeout: float = 5.0
+    path: str | Path,
+    *,
+    module: bool = False,
+    args: tuple[str, ...] = (),
+    timeout: float = 5.0,
+    start_timeout: float | None = None,
 ) -> ServerReport:
-    """Grade a server file over stdio: ``python FILE FOLDER`` (``module``: ``python -m NAME``). Lesson 12."""
+    """Grade a server file over stdio: ``python FILE FOLDER`` (``module``: ``python -m NAME``). Lesson 12.
+
+    ``timeout`` bounds each reply; ``start_timeout`` bounds ``initialize`` (default 30 s: the
+    child imports the SDK first).
+    """
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.engine.server_probe import quiet_logging, stdio_probe
 
@@ -146,8 +233,10 @@ def grade_server_file(
         def opened(probe: Probe) -> AbstractAsyncContextManager[Probe]:
             return stdio_probe(target, hidden.root, probe, module=module, args=args)
 
+        seen = Seen(hidden, machine_paths=() if module else (str(target.resolve()),))
+
         async def main() -> Seen:
-            return await _collect(opened, hidden, timeout)
+            return await _collect(opened, hidden, timeout, seen, start_timeout)
 
         return judge(run_sync(main))
 

@@ -10,6 +10,7 @@ behaviour on the wire: any correct style passes (high-level ``MCPServer`` or low
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
@@ -19,15 +20,21 @@ from lessons_lib.course.server_cases import (
     BAD_FIELDS,
     BIG,
     DIARY,
+    EDGE,
     GINKGO,
+    KIWI,
+    KIWI_FILES,
     MAX_REPLY_BYTES,
     PLAN,
     SCHEMA_ACCEPTS,
     SCHEMA_REJECTS,
     SECRET,
     SHAPE,
+    TAIL,
     TODO,
     TOOL,
+    WIDE,
+    WIDE_WORD,
     Hidden,
     invalid,
     json_equal,
@@ -47,6 +54,14 @@ class Seen:
     stray: list[str] = field(default_factory=list)
     stderr: str = ""
     failed_start: str | None = None
+    stuck: str | None = None
+    """Set when the server did not stop after a request went unanswered (a tool that never returns)."""
+    progress: float = 0.0
+    """When the grader last sent a request or got a reply (``time.monotonic``); 0 before it starts."""
+    asking: str | None = None
+    """The key of the request being sent."""
+    machine_paths: tuple[str, ...] = ()
+    """Real paths of the grading machine no reply may show (the server's own file, its folder...)."""
 
     def reply(self, key: str) -> Frame:
         return self.replies.get(key, {"lost": "not sent: the connection was lost before this request"})
@@ -197,6 +212,11 @@ def folder(seen: Seen) -> None:
     _same_matches(data, seen.hidden.expected("deadline", (TODO,)), t("server_judges.folder.2"))
 
 
+def file_path(seen: Seen) -> None:
+    data = _success(seen, "file_path", t("graders.server.file_path.1", PLAN=PLAN))
+    _same_matches(data, seen.hidden.expected("deadline", (PLAN,)), t("graders.server.file_path.1", PLAN=PLAN))
+
+
 def limit(seen: Seen) -> None:
     every = {_key(m) for m in seen.hidden.expected("TODO", (TODO,))}
     for key, n, what in (
@@ -209,6 +229,38 @@ def limit(seen: Seen) -> None:
             raise Broken(t("server_judges.limit.4", what=what, n=n, got=len(got)))
         if data["truncated"] is not True:
             raise Broken(t("server_judges.limit.5", what=what))
+    kiwi = {_key(m) for m in seen.hidden.expected(KIWI, KIWI_FILES)}
+    for key, n, more in (("limit_across", 4, True), ("limit_exact", 8, False), ("limit_later", 3, True)):
+        what = t(f"graders.server.{key}", n=n, all=len(kiwi))
+        data = _success(seen, key, what)
+        got = [_key(m) for m in data["matches"]]
+        if len(got) != n or len(set(got)) != n or not set(got) <= kiwi:
+            raise Broken(t("graders.server.limit.count", what=what, n=n, got=len(got)))
+        if data["truncated"] is not more:
+            raise Broken(t("graders.server.limit.truncated", what=what, flag=str(more).lower()))
+
+
+def _exact(seen: Seen, key: str, query: str, rel: str) -> None:
+    """The reply to ``key`` holds exactly the lines of ``rel`` that contain ``query`` as plain text."""
+    what = t("graders.server.search", query=query, rel=rel)
+    _same_matches(_success(seen, key, what), seen.hidden.expected(query, (rel,)), what)
+
+
+def literal(seen: Seen) -> None:
+    _exact(seen, "literal_dot", "Q.Z", EDGE)
+    _exact(seen, "literal_bracket", "f(K", EDGE)
+
+
+def per_line(seen: Seen) -> None:
+    _exact(seen, "per_line", "DUO", EDGE)
+
+
+def last_line(seen: Seen) -> None:
+    _exact(seen, "last_line", "TAILWORD", TAIL)
+
+
+def characters(seen: Seen) -> None:
+    _exact(seen, "characters", WIDE_WORD, WIDE)
 
 
 def bad_arguments(seen: Seen) -> None:
@@ -270,12 +322,23 @@ def unknown_tool(seen: Seen) -> None:
     _success(seen, "after", t("server_judges.unknown_tool.1"))
 
 
+TRACEBACK: Final = re.compile(r'Traceback \(most recent call last\)|File "[^"]+", line \d+')
+"""A Python traceback: it names the server's own files on the machine, whoever wrote the message."""
+
+
 def no_machine_path(seen: Seen) -> None:
-    real = {str(seen.hidden.base), str(seen.hidden.base.resolve())}
+    real = {str(seen.hidden.base), str(seen.hidden.base.resolve()), *seen.machine_paths}
     for key, reply in seen.replies.items():
         text = json.dumps(reply, ensure_ascii=False).replace("\\\\", "\\")
-        if any(r in text for r in real):
+        if any(r in text for r in real if r):
             raise Broken(t("server_judges.no_machine_path.1", the_key=key))
+        if TRACEBACK.search(text):
+            raise Broken(t("graders.server.traceback", the_key=key))
+
+
+def responds(seen: Seen) -> None:
+    if seen.stuck:
+        raise Broken(seen.stuck)
 
 
 @dataclass(frozen=True)
@@ -284,16 +347,18 @@ class Expectation:
 
     key: str
     judge: Callable[[Seen], None]
+    prefix: str = "server_judges"
+    """Where its title and hint live in the catalogue (later expectations: ``graders.server``)."""
 
     @property
     def title(self) -> str:
         """What the expectation is called, in the current language."""
-        return t(f"server_judges.{self.key}.title")
+        return t(f"{self.prefix}.{self.key}.title")
 
     @property
     def hint(self) -> str:
         """Where to look when it fails, in the current language."""
-        return t(f"server_judges.{self.key}.hint")
+        return t(f"{self.prefix}.{self.key}.hint")
 
     def check(self, seen: Seen) -> str | None:
         try:
@@ -305,6 +370,7 @@ class Expectation:
 
 EXPECTATIONS: Final = (
     Expectation("stdout", stdout_clean),
+    Expectation("responds", responds, "graders.server"),
     Expectation("start", starts),
     Expectation("listed", listed),
     Expectation("input_schema", input_schema),
@@ -312,7 +378,12 @@ EXPECTATIONS: Final = (
     Expectation("finds", finds),
     Expectation("non_ascii", non_ascii),
     Expectation("folder", folder),
+    Expectation("file_path", file_path, "graders.server"),
     Expectation("limit", limit),
+    Expectation("literal", literal, "graders.server"),
+    Expectation("per_line", per_line, "graders.server"),
+    Expectation("last_line", last_line, "graders.server"),
+    Expectation("characters", characters, "graders.server"),
     Expectation("bad_arguments", bad_arguments),
     Expectation("outside_root", outside_root),
     Expectation("missing", missing_path),

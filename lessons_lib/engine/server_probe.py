@@ -56,6 +56,8 @@ class Probe:
     """stdout lines (stdio only) that were not JSON-RPC messages."""
     stderr: str = ""
     timeout: float = REPLY_TIMEOUT
+    start_timeout: float = START_TIMEOUT
+    """Seconds ``initialize`` may take over stdio (``grade-server --timeout`` sets it too)."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     """Cancelled when a stray line swallowed a frame: a reply is then lost for certain."""
     spoiled: str | None = None
@@ -153,7 +155,9 @@ async def stdio_probe(
         try:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with _tapped(read, write, probe) as streams:
-                    client = Client(_Streams(streams), mode="legacy", read_timeout_seconds=START_TIMEOUT)
+                    client = Client(
+                        _Streams(streams), mode="legacy", read_timeout_seconds=probe.start_timeout
+                    )
                     async with client:
                         probe.client = client
                         yield probe

@@ -45,6 +45,20 @@ WRONG = {
         "context",
         "example",
     ),
+    "outputs before the model's items": Wrong(
+        INL,
+        "items = items + [item.to_dict() for item in response.output] + outputs",
+        "items = items + outputs + [item.to_dict() for item in response.output]",
+        "context",
+        "example",
+    ),
+    "model call_id put into the MCP params": Wrong(
+        INL,
+        '{"name": routes[call.name], "arguments": args}',
+        '{"name": routes[call.name], "arguments": args, "call_id": call.call_id}',
+        "ids",
+        "example",
+    ),
     "task dropped from the context": Wrong(
         INL,
         "items = items + [item.to_dict() for item in response.output] + outputs",
