@@ -3,7 +3,7 @@
 Code is identical in both editions, so every Chinese docstring line, TODO or assert message of
 an exercise or solution cell carries its English in the same cell: after `` / `` on the same
 line, or on the next line of the docstring. Before the change, 03 [32], [35] and 06 [25], [27]
-were Chinese only, so this failed.
+were Chinese only, and English lesson 00 did not say why tasks stay Chinese, so these failed.
 """
 
 from __future__ import annotations
@@ -42,3 +42,12 @@ def test_every_chinese_line_of_an_exercise_has_its_english(path: Path) -> None:
         for i, line in enumerate(lines):
             if CJK.search(line):
                 assert _english_for(lines, i), f"{path.name} [{index}] line {i + 1}: {line.strip()}"
+
+
+def test_english_lesson_00_says_why_tasks_files_and_tool_descriptions_stay_chinese() -> None:
+    cells = json.loads((ROOT / "notebooks" / "en" / "00_start_here.ipynb").read_text(encoding="utf-8"))[
+        "cells"
+    ]
+    text = "".join(cells[0]["source"])
+    assert "Why some text stays in Chinese" in text
+    assert all(word in text for word in ("task", "files", "descriptions", "byte for byte"))
