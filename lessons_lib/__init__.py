@@ -76,6 +76,7 @@ _EXPORTS: dict[str, str] = {
     "message_counts": "lessons_lib.views.narrate",
     "outcome_text": "lessons_lib.core.outcomes",
     "spec_fields": "lessons_lib.core.specfields",
+    "spec_definition": "lessons_lib.core.specfields",
     "try_live": "lessons_lib.course.live",
     "environment_check": "lessons_lib.course.envcheck",
     # what-if (lesson 09)

@@ -39,7 +39,7 @@ KINDS = [
     ("chat", "request_2.json", "messages[2].tool_call_id", "identifier"),
     ("chat", "request_2.json", "messages[2].content", "result"),
     ("chat", "request_2.json", "messages[2].role", "envelope"),
-    ("chat", "response_2.json", "choices[0].message.content", "result"),
+    ("chat", "response_2.json", "choices[0].message.content", "value"),
     ("anthropic", "request_1.json", "tools[0].input_schema.required[0]", "rule"),
     ("anthropic", "request_1.json", "max_tokens", "setting"),
     ("anthropic", "request_1.json", "tool_choice.type", "setting"),
@@ -50,7 +50,7 @@ KINDS = [
     ("anthropic", "request_2.json", "messages[2].content[0].tool_use_id", "identifier"),
     ("anthropic", "request_2.json", "messages[2].content[0].content", "result"),
     ("anthropic", "request_2.json", "messages[2].content[0].is_error", "result"),
-    ("anthropic", "response_2.json", "content[0].text", "result"),
+    ("anthropic", "response_2.json", "content[0].text", "value"),
 ]
 
 

@@ -45,6 +45,12 @@ def _tree_paths(html_text: str) -> list[frozenset[str]]:
     return [frozenset(html.unescape(p) for p in ROW_PATH.findall(chunk)) for chunk in chunks]
 
 
+def _is_whole(paths: frozenset[str], message: frozenset[str]) -> bool:
+    """A tree of the whole message: every row, or the root and most rows with a subtree folded
+    (``field_tree(..., fold="tools")``, issue 37); a part (``only=``) has no root row."""
+    return paths == message or ("" in paths and paths < message and len(paths) * 2 > len(message))
+
+
 def _whole_trees_shown() -> dict[str, list[int]]:
     messages = {name: load_fixture(f"{name}.json") for name in FIXTURES}
     messages["tools/list"] = load_trace(DATA_DIR / "trace.json").mcp_pair("tools/list")[1]
@@ -53,7 +59,9 @@ def _whole_trees_shown() -> dict[str, list[int]]:
     for number, cell in enumerate(_cells(LESSON_06), start=1):
         for output in _html_outputs(cell):
             for paths in _tree_paths(output):
-                shown.update({n: [*shown[n], number] for n, p in whole.items() if p == paths})
+                fits = sorted((len(p - paths), n) for n, p in whole.items() if _is_whole(paths, p))
+                if fits:  # the message the tree leaves least out of (request_1 is a subset of request_2)
+                    shown[fits[0][1]].append(number)
     return shown
 
 

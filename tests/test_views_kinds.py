@@ -131,12 +131,12 @@ EXPECTED = {
         output[0].id identifier
         output[0].status envelope
         output[0].role envelope
-        output[0].content result
+        output[0].content value
         output[0].content[0] envelope
         output[0].content[0].type envelope
-        output[0].content[0].text result
-        output[0].content[0].annotations result
-        output[0].content[0].logprobs result
+        output[0].content[0].text value
+        output[0].content[0].annotations value
+        output[0].content[0].logprobs value
         parallel_tool_calls setting
         previous_response_id identifier
         reasoning setting
@@ -232,7 +232,7 @@ def test_every_field_of_every_fixture(name: str) -> None:
         ("mcp_response", "result.content[0].text", "result"),
         ("request_2", "input[2].output", "result"),
         ("request_2", "input[2].call_id", "identifier"),
-        ("response_2", "output[0].content[0].text", "result"),
+        ("response_2", "output[0].content[0].text", "value"),
         ("response_2", "output[0].role", "envelope"),
     ],
 )
@@ -259,7 +259,7 @@ def test_every_trace_event_is_classified() -> None:
     assert kind_of(trace, "events[4].body.result.tools[0].inputSchema.properties.path.type") == "rule"
     assert kind_of(trace, "events[0].body.params.protocolVersion") == "rule"
     assert kind_of(trace, "links[0].call_id") == "identifier"
-    assert kind_of(trace, "answer") == "result"
+    assert kind_of(trace, "answer") == "value"  # the model wrote it; no execution did
 
 
 @pytest.mark.parametrize("name", ["field_fragments", "responses_roundtrip"])
@@ -315,7 +315,7 @@ def test_instruction_and_assistant_items_in_input() -> None:
     assert kind_of(request, "input[0].content") == "rule"
     assert kind_of(request, "input[1].content[0].text") == "value"
     assert kind_of(request, "input[1].content[0].type") == "envelope"
-    assert kind_of(request, "input[2].content[0].text") == "result"
+    assert kind_of(request, "input[2].content[0].text") == "value"
 
 
 def test_unknown_shapes_are_labelled_unclassified() -> None:

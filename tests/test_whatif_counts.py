@@ -45,9 +45,10 @@ def test_head_20_to_5_matches_the_hand_count(table) -> None:  # type: ignore[no-
         number, changed, compared = HAND_CHECKED[ref.name]
         assert (ref.number, counts.count(ref.name)) == (number, (changed, compared)), ref.name
     assert [m.name for m in counts.messages] == list(HAND_CHECKED)
-    # the six values: the task text and arguments text twice, the parsed and the MCP head;
-    # the six results: content, line count, last line, feedback output, response text, answer
-    assert counts.count(kind="value") == (6, 8) and counts.count(kind="result")[0] == 6
+    # the eight values: the task text and arguments text twice, the parsed and the MCP head,
+    # the response text and the answer (the model wrote them; no execution did);
+    # the four results: content, line count, last line, feedback output
+    assert counts.count(kind="value") == (8, 12) and counts.count(kind="result")[0] == 4
     assert counts.count(kind="rule")[0] == 0
 
 

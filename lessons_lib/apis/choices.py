@@ -57,7 +57,7 @@ def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
     sent = len([x for x in q.mcp_exchanges(trace) if x.request is not None])
     answer = (trace.answer or trace.outcome.get("text") or trace.outcome.get("reason", "")).split("\n")[0]
     did = t("choices.did", calls=", ".join(calls), sent=sent) if calls else t("choices.no_call")
-    return (did, "identifier" if calls else None), (answer[:30] + ("…" if len(answer) > 30 else ""), "result")
+    return (did, "identifier" if calls else None), (answer[:30] + ("…" if len(answer) > 30 else ""), "value")
 
 
 def compare_tool_choices(api: str = "chat") -> ApiTable:

@@ -42,7 +42,7 @@ def _message(content_kind: str) -> list[Row]:
 
 
 USER_MESSAGE: Final = _message(V)  # the user's task: this call's value
-ASSISTANT_MESSAGE: Final = _message(S)  # the model's answer: produced by running the model
+ASSISTANT_MESSAGE: Final = _message(V)  # the model's answer: a value the model wrote; no execution made it
 INSTRUCTION_MESSAGE: Final = _message(R)  # system / developer text: how to behave
 MCP_CALL_RESULT: Final[list[Row]] = [
     ("", E), ("content", S), ("content[*]", E), ("content[*].type", E), ("content[*].mimeType", E),
@@ -76,12 +76,12 @@ def _items(array: str, *, answer_kind: str) -> list[Row]:
 
 
 RESPONSES_REQUEST: Final[list[Row]] = [
-    ("", E), ("input", V, "text"), ("input", E), *_items("input", answer_kind=S), *_CONFIG,
+    ("", E), ("input", V, "text"), ("input", E), *_items("input", answer_kind=V), *_CONFIG,
 ]
 RESPONSES_RESPONSE: Final[list[Row]] = [
     ("", E), ("id", ID), ("object", E), ("created_at", E), ("completed_at", E), ("status", E),
-    *deep("error", E), *deep("incomplete_details", E), ("output", E), *_items("output", answer_kind=S),
-    ("output_text", S), *_CONFIG, *deep("usage", E),
+    *deep("error", E), *deep("incomplete_details", E), ("output", E), *_items("output", answer_kind=V),
+    ("output_text", V), *_CONFIG, *deep("usage", E),
 ]
 _MCP_REQUEST: Final[list[Row]] = [
     ("", E), ("jsonrpc", E), ("method", E), ("id", ID), ("params", E),
@@ -128,7 +128,7 @@ TABLES: Final[dict[str, list[Row]]] = {
         ("", E), ("format", E), ("task", V), *deep("model", SET), ("tools", E), ("tools[*]", E),
         ("tools[*].**", ID), ("events", E), ("events[*]", E), ("events[*].seq", ID),
         ("events[*].body", NEST), ("events[*].*", E), ("links", E), ("links[*]", E), ("links[*].*", ID),
-        ("answer", S), *deep("outcome", E),
+        ("answer", V), *deep("outcome", E),
     ],
     # the verifier's attachments (lesson 07): each part is classified by its own shape
     "field_fragments": [

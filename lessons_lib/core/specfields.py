@@ -33,11 +33,12 @@ def _document(source: str, revision: str) -> JSONObject:
     return data if isinstance(data, dict) else {}
 
 
-def spec_fields(source: str, definition: str, revision: str = MCP_REVISION) -> list[str]:
-    """The property names of ``definition`` in the official ``source`` schema, in its order (lesson 05).
+def spec_definition(source: str, definition: str, revision: str = MCP_REVISION) -> JSONObject:
+    """The whole ``definition`` of the official ``source`` schema, as JSON data (lesson 06).
 
-    ``spec_fields("openai", "FunctionCallOutputItemParam")`` and
-    ``spec_fields("mcp", "CallToolResult")``; an unknown definition is a one-line ValueError.
+    ``spec_definition("openai", "FunctionTool")["required"]`` lists what a top-level function
+    tool must carry; ``spec_definition("mcp", "Tool", "2025-06-18")`` is one MCP revision's tool
+    declaration. An unknown definition is a one-line ValueError.
     """
     doc = _document(source, revision)
     components = doc.get("components")
@@ -47,5 +48,14 @@ def spec_fields(source: str, definition: str, revision: str = MCP_REVISION) -> l
     schema = defs.get(definition) if isinstance(defs, dict) else None
     if not isinstance(schema, dict):
         raise ValueError(f"the {source} schema has no definition {definition!r}")
-    properties = schema.get("properties")
+    return schema
+
+
+def spec_fields(source: str, definition: str, revision: str = MCP_REVISION) -> list[str]:
+    """The property names of ``definition`` in the official ``source`` schema, in its order (lesson 05).
+
+    ``spec_fields("openai", "FunctionCallOutputItemParam")`` and
+    ``spec_fields("mcp", "CallToolResult")``; an unknown definition is a one-line ValueError.
+    """
+    properties = spec_definition(source, definition, revision).get("properties")
     return list(properties) if isinstance(properties, dict) else []

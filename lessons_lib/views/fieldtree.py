@@ -6,7 +6,9 @@ JavaScript), an indented text tree in a terminal. ``side_by_side(a, b)`` puts tw
 next to each other and numbers the values they share, parsing JSON text (the model's
 ``arguments``) so it can be compared with an object (the MCP ``params.arguments``).
 ``only=`` shows a part of a message (one or more subtrees) with its full paths and kinds, so a
-lesson that has shown a whole message once can point at a part of it without repeating it.
+lesson that has shown a whole message once can point at a part of it without repeating it;
+``fold=`` does the opposite: it draws a subtree already shown (a declaration that every later
+message repeats) as one row marked "folded", so the rest of the message is shown without it.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ class FieldTree(Displayable):
         open_depth: int = 3,
         strict: bool = True,
         only: str | Sequence[str] | None = None,
+        fold: str | Sequence[str] | None = None,
     ) -> None:
         self.message = message
         self.title = t("tree.message") if title is None else title
@@ -118,6 +121,11 @@ class FieldTree(Displayable):
             hits = self._resolve(only, True, "only")
             self.roots = [r for r in hits if not any(r[: len(o)] == o and r != o for o in hits)]
             self.fields = [f for f in self.fields if any(f.path[: len(r)] == r for r in self.roots)]
+        # folded subtrees: their root stays as one row, everything under it is left out
+        self.folded: list[PathT] = self._resolve(fold, True, "fold") if fold is not None else []
+        self.fields = [
+            f for f in self.fields if not any(f.path[: len(p)] == p != f.path for p in self.folded)
+        ]
         self._by_path = {f.path: f for f in self.fields}
         self.open_depth = open_depth
         self.highlighted = self._resolve(highlight, strict)
@@ -171,10 +179,11 @@ class FieldTree(Displayable):
 
         def visit(path: PathT, prefix: str, connector: str) -> None:
             f = self._by_path[path]
-            rows.append((f"{prefix}{connector}{self._key(path)}: {_preview(f.value)}", f))
+            folded = f"  {t('p1a.tree.folded')}" if path in self.folded else ""
+            rows.append((f"{prefix}{connector}{self._key(path)}: {_preview(f.value)}{folded}", f))
             kids = (
                 [(*path, k) for k in (f.value if isinstance(f.value, dict) else range(len(f.value)))]
-                if isinstance(f.value, dict | list)
+                if isinstance(f.value, dict | list) and not folded
                 else []
             )
             child_prefix = prefix + ("" if not connector else "    " if connector == "└── " else "│   ")
@@ -229,9 +238,10 @@ class FieldTree(Displayable):
                 f' <b style="color:{HIGHLIGHT_COLOUR}">{html.escape(t("tree.highlight"))}</b>' if hl else ""
             )
             data = f' data-path="{html.escape(f.path_text)}"'
+            folded = f" <i>{html.escape(t('p1a.tree.folded'))}</i>" if f.path in self.folded else ""
             return (
                 f'<span{anchor}{data}{title} style="{style}">{chip} <b>{html.escape(key)}</b>: '
-                f"{html.escape(_preview(f.value, _PREVIEW_HTML))} "
+                f"{html.escape(_preview(f.value, _PREVIEW_HTML))}{folded} "
                 f'<code style="color:#777;font-size:85%">{html.escape(f.path_text or t("tree.root"))}</code>'
                 f"{mark}{badges.get(f.path, '')}</span>"
             )
@@ -240,7 +250,7 @@ class FieldTree(Displayable):
             f = self._by_path[path]
             is_open = path in opened or (isinstance(f.value, dict | list) and depth < self.open_depth)
             attr = " open" if is_open else ""
-            if isinstance(f.value, dict | list):
+            if isinstance(f.value, dict | list) and path not in self.folded:
                 keys = f.value if isinstance(f.value, dict) else range(len(f.value))
                 inner = "".join(node((*path, k), depth + 1) for k in keys)
                 return (
@@ -271,6 +281,8 @@ class FieldTree(Displayable):
 
     def repr_args(self) -> str:
         part = f", only={self.part!r}" if self.part else ""
+        if self.folded:
+            part += f", fold={t('sep.list').join(format_path(p) for p in self.folded)!r}"
         return f"{self.title!r}, type={self.message_type!r}, fields={len(self.fields)}{part}"
 
 
@@ -332,12 +344,15 @@ def field_tree(
     message_type: str | None = None,
     open_depth: int = 3,
     only: str | Sequence[str] | None = None,
+    fold: str | Sequence[str] | None = None,
 ) -> FieldTree:
     """The field tree of a message: a dict, JSON text, a trace event, a file or a fixture name (lesson 03).
 
     ``highlight`` is a path or pattern (or a list), e.g. ``"tools[0].parameters.properties.path.type"``:
     it is opened and marked. ``open_depth`` levels are open to start with. ``only`` (a path or
-    pattern, or a list; lesson 06) shows just those subtrees, keeping their full paths and kinds.
+    pattern, or a list; lesson 06) shows just those subtrees, keeping their full paths and kinds;
+    ``fold`` (the same; lesson 06) draws each of those subtrees as one row marked "folded", for a
+    part already shown above (``fold="tools"`` once the declaration has been drawn).
     """
     msg, default_title, hint = load_message(message)
     return FieldTree(
@@ -347,4 +362,5 @@ def field_tree(
         highlight=highlight,
         open_depth=open_depth,
         only=only,
+        fold=fold,
     )

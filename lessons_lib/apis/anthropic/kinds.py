@@ -32,7 +32,7 @@ def _blocks(array: str, text_kind: str) -> list[Row]:
     return [
         *at(f"{array}[type=tool_use]", TOOL_USE), *at(f"{array}[type=tool_result]", TOOL_RESULT),
         (f"{array}[type=text]", E), (f"{array}[type=text].type", E), (f"{array}[type=text].text", text_kind),
-        *deep(f"{array}[type=text].citations", S), (f"{array}[*]", E), (f"{array}[*].type", E),
+        *deep(f"{array}[type=text].citations", text_kind), (f"{array}[*]", E), (f"{array}[*].type", E),
     ]
 
 
@@ -45,7 +45,7 @@ def _anthropic_message(text_kind: str) -> list[Row]:
 ANTHROPIC_REQUEST: Final[list[Row]] = [
     ("", E), ("messages", E),
     *at("messages[role=user]", _anthropic_message(V)),
-    *at("messages[role=assistant]", _anthropic_message(S)),
+    *at("messages[role=assistant]", _anthropic_message(V)),
     ("messages[*]", E), ("messages[*].role", E),
     ("model", SET), ("max_tokens", SET), ("system", R), *deep("system", R), *deep("tool_choice", SET),
     ("tools", R), *at("tools[*]", ANTHROPIC_TOOL), ("temperature", SET), ("top_p", SET), ("top_k", SET),
@@ -53,7 +53,7 @@ ANTHROPIC_REQUEST: Final[list[Row]] = [
     ("metadata", E), ("metadata.user_id", ID), *deep("metadata", E),
 ]
 ANTHROPIC_RESPONSE: Final[list[Row]] = [
-    ("", E), ("id", ID), ("type", E), ("role", E), ("model", SET), ("content", E), *_blocks("content", S),
+    ("", E), ("id", ID), ("type", E), ("role", E), ("model", SET), ("content", E), *_blocks("content", V),
     ("stop_reason", E), ("stop_sequence", E), *deep("stop_details", E), *deep("usage", E),
     *deep("container", E), *deep("diagnostics", E),
 ]

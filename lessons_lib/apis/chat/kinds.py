@@ -28,10 +28,11 @@ CHAT_LEGACY_FUNCTION: Final[list[Row]] = [("", R), ("name", ID), ("description",
 def _chat_message(content_kind: str) -> list[Row]:
     return [
         ("", E), ("role", E), ("name", ID), ("content", content_kind), ("content[*]", E),
-        ("content[*].type", E), ("content[*].**", content_kind), ("refusal", S), *deep("annotations", S),
+        ("content[*].type", E), ("content[*].**", content_kind), ("refusal", content_kind),
+        *deep("annotations", content_kind),
         ("tool_calls", E), *at("tool_calls[*]", CHAT_TOOL_CALL),
         ("function_call", E), ("function_call.name", ID), ("function_call.arguments", V),
-        ("tool_call_id", ID), *deep("audio", S),
+        ("tool_call_id", ID), *deep("audio", content_kind),
     ]
 
 
@@ -49,7 +50,7 @@ CHAT_REQUEST: Final[list[Row]] = [
     ("", E), ("messages", E),
     *at("messages[role=user]", _chat_message(V)),
     *at("messages[role=system]", _chat_message(R)), *at("messages[role=developer]", _chat_message(R)),
-    *at("messages[role=assistant]", _chat_message(S)),
+    *at("messages[role=assistant]", _chat_message(V)),
     *at("messages[role=tool]", CHAT_TOOL_MESSAGE), *at("messages[role=function]", CHAT_TOOL_MESSAGE),
     ("messages[*]", E), ("messages[*].role", E),
     *CHAT_SETTINGS,
@@ -58,7 +59,7 @@ CHAT_RESPONSE: Final[list[Row]] = [
     ("", E), ("id", ID), ("object", E), ("created", E), ("model", SET), ("service_tier", SET),
     ("system_fingerprint", E), ("choices", E), ("choices[*]", E), ("choices[*].index", E),
     ("choices[*].finish_reason", E), *deep("choices[*].logprobs", E),
-    *at("choices[*].message", _chat_message(S)), *deep("usage", E),
+    *at("choices[*].message", _chat_message(V)), *deep("usage", E),
 ]
 # fmt: on
 

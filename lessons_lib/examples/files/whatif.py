@@ -149,7 +149,7 @@ def chain_messages(trace: Trace) -> list[ChainMessage]:
         if label not in {"request_1", "response_1"}:
             msgs.append(ChainMessage("feedback", label, body, number=at.get(label)))
     last = next((m.number for m in reversed(msgs) if m.name.startswith("response_")), None)
-    msgs.append(ChainMessage("feedback", derived("answer"), {"answer": trace.answer}, "result", source=last))
+    msgs.append(ChainMessage("feedback", derived("answer"), {"answer": trace.answer}, "value", source=last))
     return msgs
 
 
