@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Final
 
 import wcwidth
 
@@ -92,6 +93,15 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, rule: b
 _CJK_TOKENS = re.compile(
     r"[（「【《]*(?:[^（「【《、，。：；！？）」】》\u3000-\u9fff\uff00-\uffef]+|.)[、，。：；！？）」】》]*"
 )
+
+
+PROSE_COLUMNS: Final = 100
+"""How wide a sentence of a text/plain fallback may run (lesson 09: no 600-column lines)."""
+
+
+def wrapped(text: str, columns: int = PROSE_COLUMNS) -> str:
+    """Each line of ``text`` wrapped to ``columns`` terminal columns (``wrap`` with ``width``)."""
+    return "\n".join(part for line in text.split("\n") for part in wrap(line, columns, width))
 
 
 def wrap(text: str, limit: float, measure: Measure = ems) -> list[str]:
