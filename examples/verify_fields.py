@@ -523,8 +523,16 @@ def load(path):
         return None
 
 
+def console():
+    """Never crash on a console that cannot show Chinese (GBK, cp1252): replace what it cannot."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
 def choose_language(argv):
     global LANG
+    console()
     lang = os.environ.get("LESSONS_LANG", "zh")
     if "--lang" in argv:
         at = argv.index("--lang")

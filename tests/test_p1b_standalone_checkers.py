@@ -53,7 +53,7 @@ def _run(folder: Path, script: str, data: object | None = None, *extra: str) -> 
         args.append("input.json")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k != "VIRTUAL_ENV"}
     done = subprocess.run(
-        [_bare_python(), "-I", script, *args, *extra],
+        [_bare_python(), "-I", "-X", "utf8", script, *args, *extra],
         cwd=folder,
         capture_output=True,
         text=True,

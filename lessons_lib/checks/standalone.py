@@ -62,7 +62,7 @@ def run_example(script: str, data: object | None = None, *, folder: Path = STAND
             (copy / "changed.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
             args.append("changed.json")
         done = subprocess.run(
-            [sys.executable, "-I", script, *args[1:], "--lang", language()],
+            [sys.executable, "-I", "-X", "utf8", script, *args[1:], "--lang", language()],
             cwd=copy,
             capture_output=True,
             text=True,

@@ -74,7 +74,7 @@ def same_value(a: object, b: object) -> bool:
     )
 
 
-TEXT_VALUE_WIDTH: Final = 30
+TEXT_VALUE_WIDTH: Final = 24
 """Columns a before/after value takes in the text/plain fallback (the HTML keeps 52)."""
 
 

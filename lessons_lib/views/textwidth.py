@@ -99,9 +99,14 @@ PROSE_COLUMNS: Final = 100
 """How wide a sentence of a text/plain fallback may run (lesson 09: no 600-column lines)."""
 
 
-def wrapped(text: str, columns: int = PROSE_COLUMNS) -> str:
-    """Each line of ``text`` wrapped to ``columns`` terminal columns (``wrap`` with ``width``)."""
-    return "\n".join(part for line in text.split("\n") for part in wrap(line, columns, width))
+def wrapped(text: str, columns: int = PROSE_COLUMNS, hang: str = "") -> str:
+    """Each line of ``text`` wrapped to ``columns`` terminal columns (``wrap`` with ``width``);
+    the continuation lines start with ``hang``."""
+    out = []
+    for line in text.split("\n"):
+        first, *rest = wrap(line, columns - width(hang), width)
+        out += [first, *(hang + part for part in rest)]
+    return "\n".join(out)
 
 
 def wrap(text: str, limit: float, measure: Measure = ems) -> list[str]:
