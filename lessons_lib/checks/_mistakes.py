@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from lessons_lib.checks.evidence import (
     as_dict,
     call_items,
+    declared_tool,
     first_call,
     first_exchange,
     is_call,
@@ -94,13 +95,17 @@ def _replace_text(value: object, old: str, new: str) -> Any:
 
 
 def declaration_as_execution(trace: object) -> Trace:
-    """No tools/call is sent: the application treats the declared tool as if it had run."""
+    """Mistake 1: the declaration is taken for code that runs. No tools/call is sent; what the
+    application feeds back as the "result" is the declared tool itself (its tools entry as text)."""
     t = _copy(trace)
-    _, _, request, response = first_exchange(t)
+    call, _, request, response = first_exchange(t)
+    declared = declared_tool(model_body(t, "request_1"), (call or {}).get("name"))
     _drop_events(t, lambda e: e.get("body") is not request and e.get("body") is not response)
     for link in t.get("links") or []:
         if isinstance(link, dict):
             link["mcp_id"] = None
+    for item in _feedback_items(t):
+        item["output"] = json.dumps(declared, ensure_ascii=False)
     return t
 
 
@@ -111,20 +116,20 @@ def rule_as_value(trace: object) -> Trace:
     return t
 
 
+BOTH_HEAD_AND_TAIL: Final = "Cannot specify both head and tail parameters simultaneously"
+"""The file service's own refusal of a call that gives both head and tail (a test holds it to
+``lessons_lib.engine.fileservice``)."""
+
+
 def parse_as_read(trace: object) -> Trace:
-    """The service reports a failure; the feedback still carries file content as if it was read."""
+    """Mistake 3: the call also asks for ``tail`` 5; its arguments parse, the service refuses
+    (head and tail together) and says so, yet the feedback carries the file's lines as if read."""
     t = _copy(trace)
-    call, _, _, response = first_exchange(t)
-    try:
-        path = json.loads(str((call or {}).get("arguments")))["path"]
-    except (TypeError, KeyError, ValueError):
-        path = "/workspace/notes.txt"
+    _edit_arguments(t, lambda args: args.__setitem__("tail", 5))
+    _, _, _, response = first_exchange(t)
     if isinstance(response, dict):
         response.pop("error", None)
-        response["result"] = {
-            "content": [{"type": "text", "text": f"File not found: {path}"}],
-            "isError": True,
-        }
+        response["result"] = {"content": [{"type": "text", "text": BOTH_HEAD_AND_TAIL}], "isError": True}
     return t
 
 

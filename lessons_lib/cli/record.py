@@ -1,4 +1,5 @@
-"""``python -m lessons_lib record [--out DIR]``: re-record the fixtures in ``data/`` (lesson 06)."""
+"""``python -m lessons_lib record [--out DIR]``: re-record the fixtures in ``data/`` (lesson 06)
+and, with the default ``--out``, the two attachments of the stand-alone ``examples/`` (lesson 07)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.course.record import record_fixtures
+from lessons_lib.course.record import STANDALONE_DIR, record_fixtures
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -17,7 +18,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder to write into (default: data/)")
     args = parser.parse_args(argv)
     try:
-        written = record_fixtures(args.out)
+        examples = STANDALONE_DIR if args.out == DATA_DIR else args.out / "examples"
+        written = record_fixtures(args.out, examples)
     except OSError as exc:
         print(f"record: cannot write into {args.out}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
         return 1
@@ -25,5 +27,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"record: {exc}", file=sys.stderr)
         return 1
     for path in written:
-        print(f"wrote {path.relative_to(args.out).as_posix()}")
+        base = args.out if path.is_relative_to(args.out) else examples.parent
+        print(f"wrote {path.relative_to(base).as_posix()}")
     return 0

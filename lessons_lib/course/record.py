@@ -12,6 +12,7 @@ from typing import Any
 
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.messages import speaking, t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.trace import Trace, dump_json
 
@@ -24,6 +25,8 @@ MESSAGE_FILES = (
     "mcp_response.json",
 )
 ATTACHMENTS = ("field_fragments.json", "responses_roundtrip.json")
+STANDALONE_DIR = DATA_DIR.parent / "examples"
+"""The repository's ``examples/``: seed 000's stand-alone checkers and their attachments (lesson 07)."""
 TRACE_FILE = "trace.json"
 DIAGRAM_DIR = "diagrams"
 
@@ -47,6 +50,18 @@ def fixtures_from_trace(trace: Trace) -> JSONObject:
     return files
 
 
+def standalone_fixtures(trace: Trace) -> dict[str, JSONObject]:
+    """The two attachments of ``examples/`` (lesson 07): those of ``data/``, their note naming
+    the stand-alone scripts. Always in Chinese, like ``data/``, so re-recording is byte-identical."""
+    data = trace.to_dict()
+    with speaking("zh"):
+        pieces = (
+            ("field_fragments.json", fragments_from_trace(data), "fragments"),
+            ("responses_roundtrip.json", roundtrip_from_trace(data), "roundtrip"),
+        )
+        return {name: {**obj, "note": t(f"p1b.standalone.note.{what}")} for name, obj, what in pieces}
+
+
 def diagrams_from_trace(trace: Trace) -> dict[str, str]:
     """File name -> SVG text of the four course diagrams, the trace one drawn from this run."""
     from lessons_lib.views.diagrams import actors_diagram, chain_diagram, loop_diagram
@@ -61,8 +76,9 @@ def diagrams_from_trace(trace: Trace) -> dict[str, str]:
     return {name: diagram.svg() for name, diagram in drawn.items()}
 
 
-def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
-    """Run the chain offline with head 20 and write every fixture into ``out``."""
+def record_fixtures(out: Path = DATA_DIR, examples: Path | None = None) -> list[Path]:
+    """Run the chain offline with head 20 and write every fixture into ``out``; with ``examples``,
+    also the stand-alone attachments (``standalone_fixtures``) into that folder."""
     from lessons_lib.engine.host import run_chain
 
     trace = run_chain()
@@ -74,6 +90,11 @@ def record_fixtures(out: Path = DATA_DIR) -> list[Path]:
         path = out / name
         path.write_text(dump_json(obj), encoding="utf-8")
         written.append(path)
+    if examples is not None:
+        examples.mkdir(parents=True, exist_ok=True)
+        for name, obj in standalone_fixtures(trace).items():
+            (examples / name).write_text(dump_json(obj), encoding="utf-8")
+            written.append(examples / name)
     (out / DIAGRAM_DIR).mkdir(exist_ok=True)
     for name, svg in diagrams_from_trace(trace).items():
         path = out / DIAGRAM_DIR / name

@@ -19,7 +19,7 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import html_table
 from lessons_lib.core.messages import language, t
-from lessons_lib.views.textwidth import text_table
+from lessons_lib.views.textwidth import text_table, wrapped
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,11 @@ def _spaced(text: str) -> str:
     return f" {text}" if text[:1].isascii() or language() == "en" else text
 
 
-def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row]) -> str:
-    """The one sentence that defines the comparison (which messages, which fields, how many)."""
+def scope_text(messages: Sequence[MessageRef], rows: Sequence[_Row], *, full: bool = True) -> str:
+    """The one sentence that defines the comparison (which messages, which fields, how many);
+    ``full=False``: "the same scope as above" with the two numbers only (lesson 09 says it once)."""
+    if not full:
+        return t("p1b.scope_as_above", total=len(rows), changed=sum(r.changed for r in rows))
     real = [m for m in messages if m.number is not None]
     derived = [m for m in messages if m.number is None]
     parts = []
@@ -94,8 +97,16 @@ class ChangeCounts(Displayable):
     the change tables' captions give (``compare_head(20, 5).counts()``).
     """
 
-    def __init__(self, rows: Sequence[_Row], messages: Sequence[MessageRef], labels: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        rows: Sequence[_Row],
+        messages: Sequence[MessageRef],
+        labels: tuple[str, str],
+        *,
+        scope: bool = True,
+    ) -> None:
         self.rows = list(rows)
+        self.scope = scope
         self.messages = list(messages)
         self.labels = labels
         self.kinds: list[Kind] = [k for k in KINDS if any(r.kind == k for r in self.rows)]
@@ -166,11 +177,12 @@ class ChangeCounts(Displayable):
         return [*body, [t("counts.total"), *(cell(None, k) for k in self.kinds), cell(None, None)]]
 
     def caption(self) -> str:
-        return scope_text(self.messages, self.rows) + t("counts.caption")
+        return scope_text(self.messages, self.rows, full=self.scope) + t("counts.caption")
 
     def text(self) -> str:
         table = text_table(self.headers(), self.cells())
-        return f"{self.title()}\n{self.caption()}\n{table}\n{self.changed_line()}\n{self.kind_line('rule')}\n"
+        prose = (self.title(), self.caption(), table, self.changed_line(), self.kind_line("rule"))
+        return "\n".join(p if p is table else wrapped(p) for p in prose) + "\n"
 
     def html(self) -> str:
         cells = self.cells()

@@ -21,7 +21,7 @@ from lessons_lib.core.glossary import KINDS, Kind, Step, kind_short
 from lessons_lib.core.htmltable import Cell, breakable_code, html_table, soft_breaks
 from lessons_lib.core.messages import t
 from lessons_lib.views.changecounts import ChangeCounts, MessageRef, scope_text
-from lessons_lib.views.textwidth import shorten, text_table
+from lessons_lib.views.textwidth import shorten, text_table, wrapped
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,6 +74,10 @@ def same_value(a: object, b: object) -> bool:
     )
 
 
+TEXT_VALUE_WIDTH: Final = 24
+"""Columns a before/after value takes in the text/plain fallback (the HTML keeps 52)."""
+
+
 class ChangeTable(Displayable):
     """One row per field of every message in two runs (``.df`` is a pandas DataFrame). Lesson 09.
 
@@ -91,8 +95,10 @@ class ChangeTable(Displayable):
         *,
         messages: Sequence[MessageRef] = (),
         whole: Sequence[ChangeRow] | None = None,
+        scope: bool = True,
     ) -> None:
         self.rows = list(rows)
+        self.scope = scope
         self.labels = run_labels() if labels is None else labels
         self.view = view
         known = {m.name for m in messages}
@@ -100,8 +106,8 @@ class ChangeTable(Displayable):
         self.messages = [*messages, *extra]
         self.whole = self.rows if whole is None else list(whole)
 
-    def _part(self, rows: list[ChangeRow], view: str) -> ChangeTable:
-        return ChangeTable(rows, self.labels, view, messages=self.messages, whole=self.whole)
+    def _part(self, rows: list[ChangeRow], view: str, scope: bool) -> ChangeTable:
+        return ChangeTable(rows, self.labels, view, messages=self.messages, whole=self.whole, scope=scope)
 
     # -------------------------------------------------------------- data
     @property
@@ -113,17 +119,18 @@ class ChangeTable(Displayable):
             [[getattr(r, c) for c in self.COLUMNS] for r in self.rows], columns=list(self.COLUMNS)
         )
 
-    def changed(self) -> ChangeTable:
-        """Only the rows whose value differs between the two runs."""
-        return self._part([r for r in self.rows if r.changed], CHANGED_VIEW)
+    def changed(self, *, scope: bool = True) -> ChangeTable:
+        """Only the rows whose value differs between the two runs; ``scope=False`` shortens the
+        caption to "same scope as above" (lesson 09 defines the scope once)."""
+        return self._part([r for r in self.rows if r.changed], CHANGED_VIEW, scope)
 
-    def key(self) -> ChangeTable:
+    def key(self, *, scope: bool = True) -> ChangeTable:
         """Only the key fields of the lesson (task, rule, alias, values, result, answer)."""
-        return self._part([r for r in self.rows if r.note], KEY_VIEW)
+        return self._part([r for r in self.rows if r.note], KEY_VIEW, scope)
 
-    def counts(self) -> ChangeCounts:
+    def counts(self, *, scope: bool = True) -> ChangeCounts:
         """The whole comparison counted by message and kind (the parts add up to the total)."""
-        return ChangeCounts(self.whole, self.messages, self.labels)
+        return ChangeCounts(self.whole, self.messages, self.labels, scope=scope)
 
     def message_ref(self, name: str) -> MessageRef:
         return next(m for m in self.messages if m.name == name)
@@ -170,23 +177,23 @@ class ChangeTable(Displayable):
         return title
 
     def caption(self) -> str:
-        """The one definition of the comparison (``changecounts.scope_text``)."""
-        return scope_text(self.messages, self.whole)
+        """The one definition of the comparison (``changecounts.scope_text``), or its short form."""
+        return scope_text(self.messages, self.whole, full=self.scope)
 
     def _words(self) -> dict[str, str]:
         """The words every row repeats, looked up once per drawing: kind names, changed / same."""
         words = {str(k): kind_short(k) for k in KINDS}
         return words | {"changed": t("changetable.changed"), "same": t("changetable.same")}
 
-    def _cells(self, r: ChangeRow, words: dict[str, str]) -> list[str]:
+    def _cells(self, r: ChangeRow, words: dict[str, str], value_width: int = 52) -> list[str]:
         note = [r.note] if self.view == KEY_VIEW else []
         return [
             self.message_ref(r.message).short(),
             r.path,
             *note,
             words[r.kind],
-            abbreviate(r.before),
-            abbreviate(r.after),
+            abbreviate(r.before, value_width),
+            abbreviate(r.after, value_width),
             words["changed" if r.changed else "same"],
         ]
 
@@ -197,8 +204,9 @@ class ChangeTable(Displayable):
 
     def text(self) -> str:
         words = self._words()
-        table = text_table(self.headers(), [self._cells(r, words) for r in self.rows])
-        return f"{self.title()}\n{self.caption()}\n{table}"
+        rows = [self._cells(r, words, TEXT_VALUE_WIDTH) for r in self.rows]
+        table = text_table(self.headers(), rows)
+        return f"{wrapped(self.title())}\n{wrapped(self.caption())}\n{table}"
 
     def html(self) -> str:
         body = []

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Final
 
 import wcwidth
 
@@ -92,6 +93,20 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, rule: b
 _CJK_TOKENS = re.compile(
     r"[（「【《]*(?:[^（「【《、，。：；！？）」】》\u3000-\u9fff\uff00-\uffef]+|.)[、，。：；！？）」】》]*"
 )
+
+
+PROSE_COLUMNS: Final = 100
+"""How wide a sentence of a text/plain fallback may run (lesson 09: no 600-column lines)."""
+
+
+def wrapped(text: str, columns: int = PROSE_COLUMNS, hang: str = "") -> str:
+    """Each line of ``text`` wrapped to ``columns`` terminal columns (``wrap`` with ``width``);
+    the continuation lines start with ``hang``."""
+    out = []
+    for line in text.split("\n"):
+        first, *rest = wrap(line, columns - width(hang), width)
+        out += [first, *(hang + part for part in rest)]
+    return "\n".join(out)
 
 
 def wrap(text: str, limit: float, measure: Measure = ems) -> list[str]:

@@ -33,8 +33,7 @@ from lessons_lib.examples.files.verdicts import (
     verdict_line,
     verifiers,
 )
-from lessons_lib.views.changetable import abbreviate
-from lessons_lib.views.textwidth import text_table
+from lessons_lib.views.textwidth import PROSE_COLUMNS, wrapped
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -214,11 +213,19 @@ class BadValueTable(Displayable):
         return next(r.layer for r in self.results if r.bad.name == name)
 
     def text(self) -> str:
-        rows = [
-            [c if i in (0, 2) else abbreviate(c, 56).strip('"') for i, c in enumerate(r.cells())]
-            for r in self.results
-        ]
-        return f"{t('badvalues.title')}\n{self.NOTE}\n" + text_table(self.HEADERS, rows)
+        """One block per bad value, every cell whole and wrapped at 100 columns (never cut mid-word)."""
+        lines = [t("badvalues.title"), wrapped(self.NOTE)]
+        for r in self.results:
+            label, *rest = r.cells()
+            lines += ["", f"■ {label}"]
+            for head, cell in zip(self.HEADERS[1:], rest, strict=True):
+                lines += [
+                    "  " + line
+                    for line in wrapped(
+                        t("badvalues.verdict", name=head, verdict=cell), PROSE_COLUMNS - 2
+                    ).split("\n")
+                ]
+        return "\n".join(lines)
 
     def html(self) -> str:
         rows = [r.html_cells() for r in self.results]

@@ -33,6 +33,7 @@ from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.trace import Trace
 from lessons_lib.examples.files.verdicts import Verdict, schema_check_result, verdict_line, verifiers
 from lessons_lib.views.changetable import abbreviate
+from lessons_lib.views.textwidth import wrapped
 
 ARCHIVE_DIR: Final = DATA_DIR / "archive"
 """The second service's root (served as ``/workspace`` too): same file name, other content."""
@@ -102,7 +103,8 @@ class ScenarioResult(Displayable):
         lines += ["", t("scenarios.verifiers")] + [
             f"  {name}{colon}{verdict_line(r)}" for name, r in self.reports
         ]
-        return "\n".join([*lines, "", t("scenarios.verdict", verdict=self.verdict), ""])
+        text = "\n".join([*lines, "", t("scenarios.verdict", verdict=self.verdict), ""])
+        return wrapped(text, hang="    ")  # no 270-column lines in the text fallback (lesson 09)
 
     def html(self) -> str:
         s = self.scenario

@@ -28,6 +28,7 @@ from lessons_lib.core.messages import Language, language, t
 from lessons_lib.core.trace import Trace
 from lessons_lib.examples.files.whatif import cached_run, compare_head, derived, has_run, notes_line_count
 from lessons_lib.views.changetable import ChangeTable
+from lessons_lib.views.textwidth import wrapped
 
 MCP_REQUEST = "mcp_request"
 FEEDBACK = "function_call_output"
@@ -100,12 +101,11 @@ class HeadView(Displayable):
         return t("widgets.feedback_caption", name=FEEDBACK, n=len(self.result_text.splitlines()))
 
     def text(self) -> str:
-        key = self.table.key()
         return "\n".join(
             [
-                t("widgets.lab", summary=self.summary()),
+                wrapped(t("widgets.lab", summary=self.summary())),
                 "",
-                key.text(),
+                self.table.changed(scope=False).text(),
                 t("widgets.mcp_request_head", name=MCP_REQUEST, head=self.head),
                 self.mcp_request_json,
                 "",
@@ -123,9 +123,8 @@ class HeadView(Displayable):
             f'<div class="lessons-headview"><p><b>{t("widgets.lab_html")}</b>{t("widgets.colon")}'
             f"{html.escape(self.summary())}</p>"
             f"{_diagram_html(self.head != self.baseline, language())}"
-            f"{self.table.key().html()}"
             f"<details><summary>{html.escape(self.table.changed().title())}</summary>"
-            f"{self.table.changed().html()}</details>"
+            f"{self.table.changed(scope=False).html()}</details>"
             f'<div style="display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start">{trees}</div>'
             f"<p>{html.escape(t('widgets.mcp_request', name=MCP_REQUEST))}</p>{pre(self.mcp_request_json)}"
             f"<p>{html.escape(t('widgets.feedback', caption=self.feedback_caption()))}</p>"
@@ -181,8 +180,14 @@ def _lab_class() -> Any:
             # JupyterLab renders the widget view (its renderer ranks first); static renderers and
             # strict nbval (which skips widget views, their model ids are random) read text/html.
             bundle: dict[str, object] = super()._repr_mimebundle_(**kwargs) or {}
+            low, high, head = self.slider.min, self.slider.max, self.slider.value
+            if head == self.view.baseline:  # nothing changed: a stored 20-vs-20 view would say nothing
+                note = t("p1b.lab_at_baseline", low=low, high=high, head=head)
+                bundle["text/html"] = f'<div class="lessons-headlab"><p>{html.escape(note)}</p></div>'
+                bundle["text/plain"] = f"{self!r}\n{wrapped(note)}"
+                return bundle
             view: dict[str, str] = self.view._repr_mimebundle_()
-            note = t("widgets.slider_note", low=self.slider.min, high=self.slider.max, head=self.slider.value)
+            note = t("widgets.slider_note", low=low, high=high, head=head)
             bundle["text/html"] = (
                 f'<div class="lessons-headlab"><p>{html.escape(note)}</p>{view["text/html"]}</div>'
             )
