@@ -143,6 +143,7 @@ def _answer(fn: Callable[..., Any], *args: Any) -> Any:
 
 _KEY_OF = "create_investigation"
 _ODD_ID = "O-1' OR '1'='1"
+_LONG = "O-" + "9" * 69  # with one more digit, 72 characters: far past the desk's rule
 
 
 def _key_cases() -> list[Case]:
@@ -179,10 +180,10 @@ def _key_cases() -> list[Case]:
         Case("p2a.key.reason", lambda f: key(f, args("O-2077", "lost")) != key(f, args("O-2077", "damaged"))),
         Case("p2a.key.order", lambda f: key(f, args("O-2077", "lost")) != key(f, args("O-2078", "lost"))),
         Case("p2a.key.odd", lambda f: fits(f, args(_ODD_ID, "lost"))),
-        Case("p2a.key.long", lambda f: fits(f, args("O-" + "9" * 70, "delayed"))),
+        Case("p2a.key.long", lambda f: fits(f, args(_LONG + "9", "delayed"))),
         Case(
             "p2a.key.long_differ",
-            lambda f: key(f, args("O-" + "9" * 70, "delayed")) != key(f, args("O-" + "9" * 69 + "8", "delayed")),
+            lambda f: key(f, args(_LONG + "9", "delayed")) != key(f, args(_LONG + "8", "delayed")),
         ),
         Case("p2a.key.desk", lambda f: _rows_after_two_writes(key(f, args("O-1042", "damaged"))) == 1),
     ]
