@@ -114,6 +114,7 @@ def test_the_first_broken_expectation_ends_the_verdict() -> None:
     verdict = check_confirm(lambda r, w: True)
     marks = [line[0] for line in verdict.lines if line[:1] in "✓✗"]
     assert marks == ["✓", "✗"] and "第一个不成立" in verdict.lines[-1]
+    assert "第一条就不成立" in check_confirm(lambda r, w: False).lines[-1]
 
 
 def test_a_starter_is_unfinished_with_a_hint_that_is_not_the_answer() -> None:

@@ -129,7 +129,9 @@ def first_broken(name: str, fn: Callable[..., Any], cases: list[Case], hint: str
             return found(False, lines)
         lines.append(("✓ " if held else "✗ ") + t(case.label))
         if not held:
-            lines.append(t("p2a.first_broken", held=len(lines) - 1, total=len(cases)))
+            held_before = len(lines) - 1
+            key = "p2a.first_broken" if held_before else "p2a.first_case_broken"
+            lines.append(t(key, held=held_before, total=len(cases)))
             return found(False, lines)
     return found(True, lines)
 
@@ -156,8 +158,8 @@ def _key_cases() -> list[Case]:
 
     from lessons_lib.examples.orders.tools import KEY_PATTERN
 
-    def args(order: str, reason: str, note: str = "请尽快处理", **extra: object) -> dict[str, object]:
-        return {"order_id": order, "reason": reason, "note": note, **extra}
+    def args(order: str, reason: str, note: str = "", **extra: object) -> dict[str, object]:
+        return {"order_id": order, "reason": reason, "note": note or t("p2a.case.note"), **extra}
 
     def key(fn: Callable[..., Any], a: dict[str, object]) -> Any:
         return _answer(fn, dict(a))
@@ -171,7 +173,8 @@ def _key_cases() -> list[Case]:
         Case(
             "p2a.key.same_note",
             lambda f: (
-                key(f, args("O-2077", "lost", "包裹三天没动")) == key(f, args("O-2077", "lost", "还没到"))
+                key(f, args("O-2077", "lost", t("p2a.case.note_a")))
+                == key(f, args("O-2077", "lost", t("p2a.case.note_b")))
             ),
         ),
         Case(
@@ -232,13 +235,13 @@ def _confirm_cases() -> list[Case]:
         request = ConfirmRequest("call_1", "orders__create_investigation", arguments, claims)
         return lambda f: bool(_answer(f, request, words))
 
-    said = "我的订单O-2077一直没到，帮我开一张延误调查单"
+    said = t("p2a.case.said")  # the user's words, in the notebook's language: never the lesson's own
     return [
         Case("p2a.confirm.asked", asks("O-2077", said)),
         Case("p2a.confirm.other", lambda f: not asks("O-2078", said)(f)),
         Case("p2a.confirm.prefix", lambda f: not asks("O-207", said)(f)),
-        Case("p2a.confirm.longer", lambda f: not asks("O-2077", "订单O-20771没到，帮我开调查单")(f)),
-        Case("p2a.confirm.second", asks("O-7", "O-2077 已经收到了，O-7 还没到，请帮我开调查单")),
+        Case("p2a.confirm.longer", lambda f: not asks("O-2077", t("p2a.case.longer"))(f)),
+        Case("p2a.confirm.second", asks("O-7", t("p2a.case.second"))),
         Case("p2a.confirm.empty", lambda f: not asks("", said)(f)),
         Case("p2a.confirm.missing", lambda f: not asks(None, said)(f)),
         Case("p2a.confirm.number", lambda f: not asks(2077, said)(f)),
