@@ -50,6 +50,7 @@ _EXPORTS: dict[str, str] = {
     "load_fixture": "lessons_lib.course.record",
     "record_fixtures": "lessons_lib.course.record",
     "live_status": "lessons_lib.engine.models",
+    "client_retries": "lessons_lib.engine.apis",
     # verifiers (lessons 07-08)
     "verify_fields": "lessons_lib.checks.verify",
     "verify_roundtrip": "lessons_lib.checks.verify",

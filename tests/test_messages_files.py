@@ -68,7 +68,7 @@ def test_the_offline_chain_is_told_in_english() -> None:
 
     trace = run_chain(head=5, limits=Limits(call_timeout=60, total_timeout=180))  # a loaded CI machine
     printed = "\n".join([narrate(trace), message_counts(trace), trace_diagram(trace).text()])
-    assert "Here is /workspace/notes.txt, the first 5 lines:" in printed
+    assert "I read the first 5 lines of /workspace/notes.txt:" in printed
     assert "outcome: Answered (answered): " in printed  # core.outcomes
     assert (
         own_chinese(printed, str(trace.outcome["text"])) == []

@@ -22,7 +22,7 @@ from lessons_lib.examples.orders.reconcile import KeyLookup
 from lessons_lib.examples.orders.sabotage import try_sabotages
 from lessons_lib.examples.orders.standin import Quirks, label, plan
 from lessons_lib.examples.orders.wiretext import NO_ID
-from lessons_lib.examples.orders.words import tool_name, value_word, wire_quote
+from lessons_lib.examples.orders.words import tool_name, value_word
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 TOOLS: dict[str, Any] = {"orders__get_order": {}}
@@ -38,9 +38,8 @@ def _no_chinese(text: str) -> None:
 
 
 def test_the_words_and_the_stand_ins_own_answers_are_english(english: None) -> None:
-    assert value_word("shipped") == "shipped" and value_word("in_transit") == "in transit (in_transit)"
-    assert tool_name("get_order") == "order lookup (get_order)"
-    assert wire_quote("not found") == 'the order desk\'s own words: "not found"'
+    assert value_word("shipped") == "shipped" and value_word("in_transit") == "in transit"
+    assert tool_name("get_order") == "order lookup"
     asked = plan(NO_ID, [], TOOLS, Quirks(), 1)
     assert isinstance(asked, str) and asked.startswith("Please tell me the order number")
     _no_chinese(asked + label())

@@ -1,6 +1,8 @@
 """The whole check-yourself bank: every question is well formed, and neither the length nor the
 position of the right option gives it away (issue 13, point 11; issue 25, point 5: no fixed
-strategy finds the right option in more than 40% of the whole bank)."""
+strategy finds the right option in more than 40% of the whole bank; issue 38, point 8: not above
+35%, no length strategy right on every question of one lesson, no sequence of right positions in
+more than two lessons)."""
 
 from __future__ import annotations
 
@@ -97,9 +99,61 @@ STRATEGIES = _strategies(BANK)
 
 
 @pytest.mark.parametrize("name", STRATEGIES)
-def test_no_fixed_strategy_scores_above_40_percent_of_the_whole_bank(name: str) -> None:
+def test_no_fixed_strategy_scores_above_35_percent_of_the_whole_bank(name: str) -> None:
     hits = STRATEGIES[name]
-    assert sum(hits) <= 0.4 * len(BANK), f"{name!r} is right in {sum(hits)}/{len(BANK)}"
+    assert sum(hits) <= 0.35 * len(BANK), f"{name!r} is right in {sum(hits)}/{len(BANK)}"
+
+
+def _lessons(bank: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    by_lesson: dict[str, list[dict[str, Any]]] = {}
+    for q in bank:
+        by_lesson.setdefault(q["id"].split(".")[0], []).append(q)
+    return by_lesson
+
+
+LENGTH_STRATEGIES = {
+    "always the longest": _longest,
+    "always the shortest": _shortest,
+    "always the middle length": _middle,
+}
+
+
+def lesson_length_giveaways(bank: list[dict[str, Any]]) -> list[str]:
+    """Each lesson in which one length strategy finds the right option of every question."""
+    return [
+        f"lesson {lesson}: {name!r} is right in all {len(qs)} questions"
+        for lesson, qs in _lessons(bank).items()
+        for name, rule in LENGTH_STRATEGIES.items()
+        if all(rule(q) for q in qs)
+    ]
+
+
+def repeated_sequences(bank: list[dict[str, Any]]) -> list[str]:
+    """Each sequence of right positions (as "B, C, A") shared by more than two lessons."""
+    seen: dict[str, list[str]] = {}
+    for lesson, qs in _lessons(bank).items():
+        seen.setdefault(", ".join(q["answer"] for q in qs), []).append(lesson)
+    return [f"{seq} in lessons {', '.join(ls)}" for seq, ls in seen.items() if len(ls) > 2]
+
+
+def test_no_length_strategy_gets_a_whole_lesson_right() -> None:
+    problems = lesson_length_giveaways(BANK)
+    assert not problems, "\n".join(problems)
+
+
+def test_no_sequence_of_right_positions_repeats_in_more_than_two_lessons() -> None:
+    problems = repeated_sequences(BANK)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_lesson_checks_catch_a_patterned_lesson() -> None:
+    """Three lessons answering B, C, A, and a lesson whose right option is always the longest."""
+    q = {"choices": {"A": "短", "B": "中等长", "C": "最长的一个选项"}, "why": "", "wrong": {}}
+    rigged = [dict(q, id=f"{n}.{i}", answer=a) for n in ("70", "71", "72") for i, a in enumerate("BCA", 1)]
+    assert repeated_sequences(rigged) == ["B, C, A in lessons 70, 71, 72"]
+    assert repeated_sequences(rigged[:6]) == []
+    longest = [dict(q, id=f"73.{i}", answer="C") for i in (1, 2)]
+    assert lesson_length_giveaways(longest) == ["lesson 73: 'always the longest' is right in all 2 questions"]
 
 
 def test_the_strategy_measure_catches_a_patterned_bank() -> None:

@@ -23,7 +23,7 @@ from lessons_lib.core.tracetypes import ModelInfo
 from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.models import ModelSetting
 
-__all__ = ["load", "make_adapter", "open_api", "setting_for"]
+__all__ = ["client_retries", "load", "make_adapter", "open_api", "setting_for"]
 
 
 def load(ref: str) -> Any:
@@ -56,3 +56,21 @@ def open_api(
     if entry.in_trace:
         public["api"] = entry.name
     return adapter, setting, public
+
+
+def client_retries() -> dict[str, int]:
+    """Lesson 32: ``max_retries`` of the model client each API's adapter opens for a run.
+
+    Each adapter is opened the way the application loop opens it (offline setting, the run's
+    recording HTTP client) and the number is read from the SDK client object it built, so the
+    lesson shows the course's real clients, not one made up for the cell.
+    """
+    from lessons_lib.core.apiregistry import REGISTRY
+    from lessons_lib.engine.models import make_http_client
+
+    retries: dict[str, int] = {}
+    for api in REGISTRY:
+        adapter, setting, _ = open_api(api)
+        adapter.open(setting, make_http_client(lambda *_: None, None, 5.0), 5.0)
+        retries[api] = int(cast(Any, adapter)._client.max_retries)
+    return retries

@@ -49,10 +49,10 @@ def json_text_value(value: JSON) -> JSON:
 
 
 def _preview(value: Any, cols: int = _PREVIEW) -> str:
-    if isinstance(value, dict):
-        return t("tree.keys", n=len(value))
+    if isinstance(value, dict):  # "{1 key}", "{2 keys}": one is singular in English (issue 38, point 9)
+        return t("p2a.tree.one_key" if len(value) == 1 else "tree.keys", n=len(value))
     if isinstance(value, list):
-        return t("tree.items", n=len(value))
+        return t("p2a.tree.one_item" if len(value) == 1 else "tree.items", n=len(value))
     text = json.dumps(value, ensure_ascii=False)
     note = t("tree.json_text") if json_text_value(value) is not None else ""
     if width(text) > cols:

@@ -85,6 +85,8 @@ def call_flow(trace: object) -> Diagram:
             g.edge(f"c{n}", back)
         calls = t("orders_callflow.sep").join(f"{r.alias}({r.arguments}) → {r.status}" for _, r in mine)
         text.append(t("orders_callflow.round", k=k) + calls)
+        if note and any(r.round > k for r in rows):  # lesson 32: the failed request, in the text too
+            text.append(t("p2a.callflow.failed", k=k + 1, next=k + 2))
         prev = back
     box(g, "answer", t("orders_callflow.answer"), fillcolor="#F2F2F2")
     g.edge(prev, "answer")

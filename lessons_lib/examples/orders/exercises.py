@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import closing
+from dataclasses import dataclass
 from typing import Any
 
 from lessons_lib.core.messages import t
@@ -77,7 +78,11 @@ def check_waybill_schema(schema: Any) -> Verdict:
 
 
 def check_pairing(feedback: Any) -> Verdict:
-    """Lesson 31: feedback items for two calls whose results came back in the other order."""
+    """Lesson 31: feedback items for two calls whose results came back in the other order.
+
+    Outputs pair by ``call_id``, so any order of the two items is right; what must hold is that
+    each call's output carries its own call's ``call_id`` and its own result, exactly once.
+    """
     blank = unfinished(feedback, t("orders_exercises.pairing.hint"))
     if blank:
         return blank
@@ -85,87 +90,174 @@ def check_pairing(feedback: Any) -> Verdict:
     if not isinstance(feedback, list) or len(feedback) != 2 or not all(isinstance(i, dict) for i in feedback):
         return found(False, (t("orders_exercises.pairing.not_list"),))
     lines, ok = [], True
-    for item, (call_id, marker) in zip(feedback, expected, strict=True):
-        right = item.get("type") == "function_call_output" and item.get("call_id") == call_id
-        carries = marker in str(item.get("output", ""))
-        ok &= right and carries
+    for call_id, marker in expected:
+        mine = [i for i in feedback if i.get("call_id") == call_id]
+        right = len(mine) == 1 and mine[0].get("type") == "function_call_output"
+        carries = right and marker in str(mine[0].get("output", ""))
+        ok &= carries
         lines.append(
-            ("✓ " if right and carries else "✗ ")
-            + t("orders_exercises.pairing.own", call_id=call_id, marker=marker)
+            ("✓ " if carries else "✗ ") + t("orders_exercises.pairing.own", call_id=call_id, marker=marker)
         )
     return found(ok, tuple(lines))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One expectation an exercise checker tries: what it feeds the learner's function, what it wants."""
+
+    label: str
+    """The catalogue key of the line that names this expectation."""
+    holds: Callable[[Callable[..., Any]], bool]
+    """Runs the learner's function on this case's inputs; True when the expectation holds."""
+
+
+def first_broken(name: str, fn: Callable[..., Any], cases: list[Case], hint: str) -> Verdict:
+    """Try the cases in order; the verdict names each that held and the first one that broke.
+
+    A function still returning ``None`` (the starter's ``...``) is unfinished; an exception in the
+    learner's code is reported against the case that raised it, never raised (lessons 32, 33).
+    """
+    lines: list[str] = []
+    for case in cases:
+        try:
+            held = case.holds(fn)
+        except _Unfinished:
+            return Verdict(False, (t("orders_exercises.blank"),), hint, True, layout="findings")
+        except Exception as exc:  # the learner's code: report, never raise
+            error = f"{type(exc).__name__}: {exc}"
+            lines.append("✗ " + t(case.label) + " — " + t("orders_exercises.raised", name=name, error=error))
+            return found(False, lines)
+        lines.append(("✓ " if held else "✗ ") + t(case.label))
+        if not held:
+            held_before = len(lines) - 1
+            key = "p2a.first_broken" if held_before else "p2a.first_case_broken"
+            lines.append(t(key, held=held_before, total=len(cases)))
+            return found(False, lines)
+    return found(True, lines)
+
+
+class _Unfinished(Exception):
+    """The learner's function returned None: the starter's blank is still open."""
+
+
+def _answer(fn: Callable[..., Any], *args: Any) -> Any:
+    value = fn(*args)
+    if value is None:
+        raise _Unfinished
+    return value
+
+
+_KEY_OF = "create_investigation"
+_ODD_ID = "O-1' OR '1'='1"
+_LONG = "O-" + "9" * 69  # with one more digit, 72 characters: far past the desk's rule
+
+
+def _key_cases() -> list[Case]:
+    """Lesson 32's expectations of ``make_key(arguments)``; the notebook shows none of these inputs."""
+    import re
+
+    from lessons_lib.examples.orders.tools import KEY_PATTERN
+
+    def args(order: str, reason: str, note: str = "", **extra: object) -> dict[str, object]:
+        return {"order_id": order, "reason": reason, "note": note or t("p2a.case.note"), **extra}
+
+    def key(fn: Callable[..., Any], a: dict[str, object]) -> Any:
+        return _answer(fn, dict(a))
+
+    def fits(fn: Callable[..., Any], a: dict[str, object]) -> bool:
+        value = key(fn, a)
+        return isinstance(value, str) and re.fullmatch(KEY_PATTERN[1:-1], value) is not None
+
+    return [
+        Case("p2a.key.string", lambda f: fits(f, args("O-2077", "lost"))),
+        Case(
+            "p2a.key.same_note",
+            lambda f: (
+                key(f, args("O-2077", "lost", t("p2a.case.note_a")))
+                == key(f, args("O-2077", "lost", t("p2a.case.note_b")))
+            ),
+        ),
+        Case(
+            "p2a.key.model_key",
+            lambda f: (
+                key(f, args("O-2077", "lost", idempotency_key="model-wrote-this"))
+                == key(f, args("O-2077", "lost"))
+            ),
+        ),
+        Case("p2a.key.reason", lambda f: key(f, args("O-2077", "lost")) != key(f, args("O-2077", "damaged"))),
+        Case("p2a.key.order", lambda f: key(f, args("O-2077", "lost")) != key(f, args("O-2078", "lost"))),
+        Case("p2a.key.odd", lambda f: fits(f, args(_ODD_ID, "lost"))),
+        Case("p2a.key.long", lambda f: fits(f, args(_LONG + "9", "delayed"))),
+        Case(
+            "p2a.key.long_differ",
+            lambda f: key(f, args(_LONG + "9", "delayed")) != key(f, args(_LONG + "8", "delayed")),
+        ),
+        Case("p2a.key.desk", lambda f: _rows_after_two_writes(key(f, args("O-1042", "damaged"))) == 1),
+    ]
+
+
+def _rows_after_two_writes(key: object) -> int:
+    """Investigations of O-1042 after two keyed writes on a fresh real order desk."""
+    from lessons_lib.examples.orders import data as od
+    from lessons_lib.examples.orders.service import OrderDesk
+
+    desk = OrderDesk(od.create_database())
+    arguments = {"order_id": "O-1042", "reason": "damaged", "note": t("orders_exercises.key.note")}
+    desk.call(_KEY_OF, {**arguments, "idempotency_key": key})
+    desk.call(_KEY_OF, {**arguments, "note": arguments["note"] + "!", "idempotency_key": key})
+    with closing(od.connect(desk.db_path)) as conn:
+        return od.count_investigations(conn, "O-1042")
 
 
 def check_intent_key(make_key: Any) -> Verdict:
-    """Lesson 32: a key function that gives one key per business intent, checked on the real desk."""
-    from lessons_lib.examples.orders import data as od
-    from lessons_lib.examples.orders.service import OrderDesk
-    from lessons_lib.examples.orders.tools import KEY_PATTERN
+    """Lesson 32: ``make_key(arguments)``, one key per business intent, tried on unseen cases.
 
-    blank = unfinished_function(make_key, "make_key", t("orders_exercises.key.hint"))
+    The cases (order ids, reasons and notes the lesson never shows) ask: a string the desk's key
+    rule accepts, even for an order id outside its rule or too long; the same key whatever the
+    note says or whatever key the model slipped in; a new key for a new reason or order; and on a
+    real desk, two writes of one intent leave one row. The verdict names the first that broke.
+    """
+    hint = t("orders_exercises.key.hint")
+    blank = unfinished_function(make_key, "make_key", hint)
     if blank:
         return blank
-    try:
-        first, again, other = (
-            make_key("O-1042", "delayed"),
-            make_key("O-1042", "delayed"),
-            make_key("O-1042", "lost"),
-        )
-    except Exception as exc:  # the learner's code: report, never raise
-        return found(
-            False, (t("orders_exercises.raised", name="make_key", error=f"{type(exc).__name__}: {exc}"),)
-        )
-    import re
+    return first_broken("make_key", make_key, _key_cases(), hint)
 
-    lines = [
-        ("✓ " if first == again else "✗ ") + t("orders_exercises.key.same"),
-        ("✓ " if first != other else "✗ ") + t("orders_exercises.key.different"),
-        ("✓ " if isinstance(first, str) and re.match(KEY_PATTERN, first) else "✗ ")
-        + t("orders_exercises.key.pattern", pattern=KEY_PATTERN),
+
+def _confirm_cases() -> list[Case]:
+    """Lesson 33's expectations of ``confirm(request, user_words)``; none is the lesson's own run."""
+    from lessons_lib.examples.orders.guards import ConfirmRequest
+
+    claims: dict[str, object] = {"readOnlyHint": True}  # a service claiming to be read-only: must not matter
+
+    def asks(order: object, words: str) -> Callable[[Callable[..., Any]], bool]:
+        arguments = {} if order is None else {"order_id": order, "reason": "delayed"}
+        request = ConfirmRequest("call_1", "orders__create_investigation", arguments, claims)
+        return lambda f: bool(_answer(f, request, words))
+
+    said = t("p2a.case.said")  # the user's words, in the notebook's language: never the lesson's own
+    return [
+        Case("p2a.confirm.asked", asks("O-2077", said)),
+        Case("p2a.confirm.other", lambda f: not asks("O-2078", said)(f)),
+        Case("p2a.confirm.prefix", lambda f: not asks("O-207", said)(f)),
+        Case("p2a.confirm.longer", lambda f: not asks("O-2077", t("p2a.case.longer"))(f)),
+        Case("p2a.confirm.second", asks("O-7", t("p2a.case.second"))),
+        Case("p2a.confirm.empty", lambda f: not asks("", said)(f)),
+        Case("p2a.confirm.missing", lambda f: not asks(None, said)(f)),
+        Case("p2a.confirm.number", lambda f: not asks(2077, said)(f)),
     ]
-    ok = all(line.startswith("✓") for line in lines)
-    if ok:
-        desk = OrderDesk(od.create_database())
-        args = {
-            "order_id": "O-1042",
-            "reason": "delayed",
-            "note": t("orders_exercises.key.note"),
-            "idempotency_key": first,
-        }
-        desk.call("create_investigation", args)
-        desk.call("create_investigation", args)
-        with closing(od.connect(desk.db_path)) as conn:
-            rows = od.count_investigations(conn, "O-1042")
-        ok = rows == 1
-        lines.append(("✓ " if ok else "✗ ") + t("orders_exercises.key.rows", rows=rows))
-    return found(ok, tuple(lines))
 
 
 def check_confirm(confirm: Any) -> Verdict:
-    """Lesson 33: a confirmation policy: yes for the user's own intent, no for anything else."""
-    from lessons_lib.examples.orders.guards import ConfirmRequest
+    """Lesson 33: ``confirm(request, user_words)``: yes only for an order the user named (unseen cases).
 
-    blank = unfinished_function(confirm, "confirm", t("orders_exercises.confirm.hint"))
+    Allowed: the write's ``order_id`` is an order number the user's words contain as a whole
+    (``O-207`` is not in "O-2077", nor ``O-2077`` in "O-20771"); refused: any other order, an
+    empty, missing or non-string id, whatever the service's annotations claim. The verdict names
+    the first case that broke.
+    """
+    hint = t("orders_exercises.confirm.hint")
+    blank = unfinished_function(confirm, "confirm", hint)
     if blank:
         return blank
-    hints: dict[str, object] = {
-        "readOnlyHint": True
-    }  # a service that claims to be read-only: must not matter
-    mine = ConfirmRequest(
-        "call_1", "orders__create_investigation", {"order_id": "O-1042", "reason": "delayed"}, hints
-    )
-    other = ConfirmRequest(
-        "call_2", "orders__create_investigation", {"order_id": "O-1043", "reason": "lost"}, hints
-    )
-    decide: Callable[[ConfirmRequest], Any] = confirm
-    try:
-        yes, no = bool(decide(mine)), bool(decide(other))
-    except Exception as exc:
-        return found(
-            False, (t("orders_exercises.raised", name="confirm", error=f"{type(exc).__name__}: {exc}"),)
-        )
-    lines = (
-        ("✓ " if yes else "✗ ") + t("orders_exercises.confirm.mine"),
-        ("✓ " if not no else "✗ ") + t("orders_exercises.confirm.other"),
-    )
-    return found(yes and not no, lines)
+    return first_broken("confirm", confirm, _confirm_cases(), hint)

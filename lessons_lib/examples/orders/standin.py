@@ -39,7 +39,7 @@ from lessons_lib.examples.orders.wiretext import POLICY_WORDS, TRACK_WORDS, WRIT
 from lessons_lib.examples.orders.wiretext import REASONS as _REASONS
 from lessons_lib.examples.orders.wiretext import REGIONS as _REGIONS
 from lessons_lib.examples.orders.wiretext import TOPICS as _TOPICS
-from lessons_lib.examples.orders.words import tool_name, value_word, wire_quote
+from lessons_lib.examples.orders.words import tool_name, value_word
 
 _MORE_IDS = re.compile(r"(?<![A-Za-z0-9])O-[0-9]+(?![0-9])")
 _FINDER: Final = "finder__find_orders"
@@ -228,13 +228,13 @@ def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
         return t("orders_standin.declined", tool=tool)
     if error.get("code") == "internal":
         # the desk says the fault may pass and nothing was written: waiting and trying again is safe
-        return t("orders_standin.internal", tool=tool, quote=wire_quote(message))
+        return t("orders_standin.internal", tool=tool)
     if error.get("code") == "conflict" and "in this reply" in message:
         # the application ran only the first write to this order (lesson 31): say so, ask about the rest
-        return t("orders_standin.conflict", tool=tool, message=message)
+        return t("orders_standin.conflict")
     if error.get("code") == "not_found":
-        return t("orders_standin.not_found", tool=tool, quote=wire_quote(message))
-    return t("orders_standin.failed", tool=tool, quote=wire_quote(message))
+        return t("orders_standin.not_found", tool=tool)
+    return t("orders_standin.failed", tool=tool)
 
 
 def _results(items: list[JSONObject]) -> list[tuple[str, JSONObject | None]]:

@@ -1,9 +1,10 @@
 """Names for the order desk's values and tools, as the stand-in tells them to the user.
 
-Introduced in lesson 31. A real model writes its own sentences; the stand-in writes fixed ones,
-and names values the way the user reads them, with the wire value after it
-(``已发货（shipped）``) so the answer can be matched to the tool result. A tool's own error
-message is wire text: it is quoted as such, never passed off as the stand-in's words.
+Introduced in lesson 31. A real model writes its own sentences; the stand-in writes fixed ones
+in the user's language, and names values and tools the way the user reads them: ``已发货``, not
+``shipped``; ``查询订单``, not ``get_order`` (issue 38, point 10). The wire values stay in the
+trace and the ledger, where the answer can be matched to the tool result. A tool's own error
+message is wire text in the tool's language: the stand-in says what it means, never quotes it.
 Hand-written tables (``core/catalogue/orders_words.json``): no library holds the course's
 business vocabulary.
 """
@@ -37,22 +38,12 @@ TOOLS: Final = frozenset({"get_order", "search_delivery_policy", "track_shipment
 """The tools with a name of their own (``orders_words.tool.<tool>``)."""
 
 
-def _named(word: str, value: str) -> str:
-    # an English name may be the wire value itself: then it is said once
-    return value if word == value else t("orders_words.named", word=word, value=value)
-
-
 def value_word(value: object) -> str:
-    """``已发货（shipped）`` for a known value; an unknown one as it is."""
+    """``已发货`` for a known value, in the user's language; an unknown one as it is."""
     text = str(value)
-    return _named(t(f"orders_words.value.{text}"), text) if text in WORDS else text
+    return t(f"orders_words.value.{text}") if text in WORDS else text
 
 
 def tool_name(tool: str) -> str:
-    """``查询订单（get_order）`` for a known tool; an unknown one as it is."""
-    return _named(t(f"orders_words.tool.{tool}"), tool) if tool in TOOLS else tool
-
-
-def wire_quote(message: str) -> str:
-    """A tool's own message, marked as wire text (it stays in the tool's language)."""
-    return t("orders_words.wire_quote", message=message)
+    """``查询订单`` for a known tool, in the user's language; any other one as "this step"."""
+    return t(f"orders_words.tool.{tool}") if tool in TOOLS else t("orders_words.tool.other")
