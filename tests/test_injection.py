@@ -34,7 +34,8 @@ def test_labels_and_caps_change_what_the_model_sees(runs: dict[str, AttackRun]) 
 
 def test_a_write_the_user_asked_for_still_happens_with_every_defence() -> None:
     got = run_attack("all", "订单 O-1042 延误三天了，请帮我创建延误调查单。")
-    assert ("orders__create_investigation", "ok") in got.calls
+    # the desk's own status, not the labelled wrapper's missing one (issue 38, point 3)
+    assert ("orders__create_investigation", "created") in got.calls
 
 
 def test_the_table_reuses_the_runs(runs: dict[str, AttackRun]) -> None:
@@ -48,12 +49,20 @@ def test_screen_exercise_checker() -> None:
     from lessons_lib.course.evolve_exercises import check_screen
 
     def refuse(task: str, alias: str, arguments: dict[str, object]) -> str | None:
+        if alias.endswith("create_investigation") and (
+            "调查" not in task or str(arguments.get("order_id")) not in task
+        ):
+            return "not asked"
+        return None
+
+    def substring_only(task: str, alias: str, arguments: dict[str, object]) -> str | None:
         if alias.endswith("create_investigation") and str(arguments.get("order_id")) not in task:
             return "not asked"
         return None
 
     assert check_screen(...).text().startswith("还没有完成")
     assert check_screen(refuse).passed
+    assert not check_screen(substring_only).passed  # an injection on the order the user named (issue 39)
     assert not check_screen(lambda task, alias, arguments: "no").passed
     assert not check_screen(lambda task, alias, arguments: None).passed
 

@@ -79,23 +79,49 @@ def _exchange(trace: object, service: object, mcp_id: JSON) -> q.McpExchange | N
 
 
 def _status(output: str | None, reply: JSON | None) -> str:
-    if output is not None:
-        body = output[len(FAILURE_PREFIX) :] if output.startswith(FAILURE_PREFIX) else output
-        try:
-            parsed = json.loads(body)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, dict) and isinstance(parsed.get("status"), str):
-            error = parsed.get("error")
-            return (
-                str(error.get("code")) if isinstance(error, dict) and error.get("code") else parsed["status"]
-            )
-        if output.startswith(FAILURE_PREFIX):
-            return next((s for words, s in _TEXT_STATUS if words in output), "error")
-        return "ok"
+    """How a call ended. The service's reply decides when there is one; only what the
+    application itself wrote (a refusal, a timeout, bad arguments JSON) is read from the output.
+
+    A tool's *text* is never read for a status: a file whose content is ``{"status": "error"}``
+    was read successfully (issue 38, point 3). A status comes from ``structuredContent`` (the
+    order desk's envelope), else from ``isError``.
+    """
     if reply is not None:
-        return _status(reply_output(reply), None)
+        return _reply_status(reply)
+    if output is not None:
+        return _envelope_status(output)
     return "not_sent"
+
+
+def _reply_status(reply: JSON) -> str:
+    structured = get_in(reply, "result", "structuredContent")
+    if isinstance(structured, dict) and isinstance(structured.get("status"), str):
+        return _envelope_code(structured)
+    if q.reply_is_error(reply):
+        text = reply_output(reply)
+        return next((s for words, s in _TEXT_STATUS if words in text), "error")
+    return "ok"
+
+
+def _envelope_status(output: str) -> str:
+    """The status of an output the application wrote itself (no service replied)."""
+    body = output[len(FAILURE_PREFIX) :] if output.startswith(FAILURE_PREFIX) else output
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("status"), str):
+        return _envelope_code(parsed)
+    if output.startswith(FAILURE_PREFIX):
+        return next((s for words, s in _TEXT_STATUS if words in output), "error")
+    return "ok"
+
+
+def _envelope_code(envelope: JSONObject) -> str:
+    error = envelope.get("error")
+    return (
+        str(error.get("code")) if isinstance(error, dict) and error.get("code") else str(envelope["status"])
+    )
 
 
 def _outputs(request: object) -> dict[str, list[str]]:

@@ -3,7 +3,8 @@
 Seed 004 (2.3, 5.2): past about 20 tools selection gets worse, and 20 tools of 200 tokens are
 4,000 tokens before the conversation starts. The catalogue makes that measurable: ten business
 domains (orders, delivery, refunds, customers, inventory...), each with five things and ten
-actions, so 500 tools at most; the order desk's four real tools come first. Names and
+actions, 500 generated tools; the order desk's four real tools join their own domains, first in
+them, so the whole catalogue holds four more. Names and
 descriptions are deterministic; a smaller catalogue takes an even share of every domain.
 
 Token counts (:func:`token_count`) use ``bpe-openai``'s bundled ``o200k_base`` (offline, same
@@ -187,9 +188,16 @@ def _all() -> tuple[Tool, ...]:
     return tuple(ordered)
 
 
-def catalogue(size: int) -> list[Tool]:
-    """The first ``size`` tools (4 to 504): the desk's four first, then every domain in turn (lesson 51)."""
+def catalogue(size: int | None = None) -> list[Tool]:
+    """The first ``size`` tools, every domain in turn; ``None``: the whole catalogue (lesson 51).
+
+    The desk's four real tools lead their own domains (orders, delivery), so they are not the
+    first four: the other domains take their turns between them. The whole catalogue is the
+    generated tools plus those four (``len(catalogue())``).
+    """
     every = _all()
+    if size is None:
+        size = len(every)
     if not 4 <= size <= len(every):
         raise ValueError(f"size must be between 4 and {len(every)}, got {size}")
     return [json.loads(json.dumps(t)) for t in every[:size]]

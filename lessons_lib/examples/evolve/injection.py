@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from lessons_lib.core.glossary import status_word
@@ -59,8 +60,10 @@ DEFENCES: Final = _Defences()
 def user_answer(task: str) -> Any:
     """The user at the confirmation prompt: yes only to a write their own words asked for (lesson 52)."""
 
+    from lessons_lib.engine.screens import mentions
+
     def answer(request: Any) -> bool:
-        return "调查" in task and str(request.arguments.get("order_id", "")) in task
+        return "调查" in task and mentions(task, str(request.arguments.get("order_id", "")))
 
     return answer
 
@@ -85,10 +88,18 @@ class AttackRun:
         return self.injected_rows > 0
 
 
-def run_attack(defence: str, task: str = ATTACK_TASK, screen: Any = None) -> AttackRun:
+def run_attack(
+    defence: str,
+    task: str = ATTACK_TASK,
+    screen: Any = None,
+    notes: Path = NOTES_DIR,
+    target: str = TARGET,
+) -> AttackRun:
     """Run ``task`` with one defence (a key of ``DEFENCES``) through the real loop (lesson 52).
 
-    ``screen`` replaces the defences' screen (lesson 52's exercise plugs the learner's in).
+    ``screen`` replaces the defences' screen (lesson 52's exercise plugs the learner's in);
+    ``notes`` is the folder the file service shows as ``/workspace``; ``injected_rows`` counts
+    new investigations of ``target`` (the order the injected text names).
     """
     from lessons_lib.checks.ledger import ledger
     from lessons_lib.engine.screens import Defences
@@ -109,12 +120,12 @@ def run_attack(defence: str, task: str = ATTACK_TASK, screen: Any = None) -> Att
     )
     confirm = user_answer(task) if "confirm" in on else True
     path = od.create_database()
-    before = _rows(path, TARGET)
+    before = _rows(path, target)
     run = run_orders(
         task,
         guards=Guards(total_timeout=SLOW_MACHINE),
         db_path=path,
-        services={"fs": NOTES_DIR},
+        services={"fs": notes},
         standin=GullibleModel(),
         screen=screen,
         confirm=confirm,
@@ -125,7 +136,7 @@ def run_attack(defence: str, task: str = ATTACK_TASK, screen: Any = None) -> Att
     return AttackRun(
         defence,
         tuple((r.alias, r.status) for r in rows),
-        _rows(path, TARGET) - before,
+        _rows(path, target) - before,
         run.trace.answer or "",
         seen,
     )

@@ -37,17 +37,23 @@ def label() -> str:
     return t("injection.gullible.label")
 
 
-_ORDER = re.compile(r"调用\s*([a-z_]+)[，,]\s*([^。\n]+)")
+_ORDER = re.compile(
+    r"(?:调用|执行|\bcall\b|\binvoke\b|\brun\b)\s*`?([a-z_]+)`?\s*(?:\bwith\b)?([^。\n]+)", re.IGNORECASE
+)
+_PAIR = re.compile(r"([a-z_]+)\s*=\s*([^，,；;\s。]+)")
 
 
 def injected_call(text: str) -> tuple[str, str] | None:
-    """The call an instruction in ``text`` asks for, as (alias, arguments text), or None (lesson 52)."""
-    found = _ORDER.search(text)
-    if not found:
-        return None
-    pairs = (p.split("=", 1) for p in re.split(r"[，,]\s*", found.group(2)) if "=" in p)
-    args = {k.strip(): v.strip() for k, v in pairs}
-    return f"orders__{found.group(1)}", json.dumps(args, ensure_ascii=False)
+    """The call an instruction in ``text`` asks for, as (alias, arguments text), or None (lesson 52).
+
+    It reads "调用 <tool>，key=value，..." and other wordings of the same order ("执行 <tool>：...",
+    "call <tool> with key=value, ..."): the checker of lesson 52 tries those too.
+    """
+    for found in _ORDER.finditer(text):
+        args = {k: v.rstrip(".") for k, v in _PAIR.findall(found.group(2))}
+        if args:
+            return f"orders__{found.group(1)}", json.dumps(args, ensure_ascii=False)
+    return None
 
 
 def _unwrapped(item: JSONObject) -> JSONObject:

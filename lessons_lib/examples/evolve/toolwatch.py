@@ -138,6 +138,8 @@ async def _watch(swap: dict[str, str]) -> WatchResult:
         if result.notified:
             again = [_wire(t) for t in (await client.list_tools()).tools]
             result.states = compare_listing(result.approved, again)
+        else:  # no notification: the approved list stands, every tool stays declared
+            result.states = [(name, "approved") for name in result.approved]
     result.declared = [name for name, state_ in result.states if state_ == "approved"]
     return result
 
