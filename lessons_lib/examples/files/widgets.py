@@ -1,9 +1,10 @@
 """The head slider of lesson 09: a pure view function plus the ipywidgets control around it.
 
 ``head_view(5)`` compares the cached baseline run (head=20) with the run for head=5 and holds
-everything the slider shows: the key-field table, the changed fields, the field trees of the MCP
-request and of the ``function_call_output`` item with the changed fields highlighted, the MCP
-request as JSON text, the result text and the chain diagram. ``head_lab()`` wires an
+everything the slider shows: the changed fields (lesson 09 shows the key-field table once, above),
+the field trees of the MCP request and of the ``function_call_output`` item with the changed
+fields highlighted, the MCP request as JSON text, the result text and the chain diagram; at the
+baseline itself the lab stores only a note. ``head_lab()`` wires an
 ``IntSlider`` to it with ``observe`` and writes the view into an ``Output`` widget's
 ``outputs`` (no ``print``, no ``interact``), so a test can move the slider without a browser.
 A head runs the chain only when it is first asked for (a status line says so while it runs);
