@@ -24,8 +24,9 @@ protocol, not a store); the consent page; the ``client_credentials`` grant on th
 SDK's token handler knows ``authorization_code``, ``refresh_token`` and the jwt-bearer grant only);
 issuing and checking signed access tokens (the SDK leaves the token format to the provider); the
 ``scope`` auth-parameter of RFC 6750 section 3 in its 401/403 challenges (the SDK names the missing
-scope only in ``error_description``, but its own client reads ``scope`` for step-up); a reason for a
-refused token; a way to run an ASGI app on a free loopback port.
+scope only in ``error_description``, but its own client reads ``scope`` for step-up); scopes per tool
+(the SDK's scopes cover a whole endpoint); a reason for a refused token; a way to run an ASGI app on
+a free loopback port.
 
 Secrets (access and refresh tokens, authorization codes, PKCE verifiers, client secrets) stay in
 memory: no log record, hop, error message or printed line here carries one (``tests/test_oauth_canary.py``).
@@ -726,6 +727,18 @@ class Hops(list[Hop]):
                 request.url.netloc.decode(),
             )
         )
+
+
+def sequence(hops: Iterable[Hop], roles: Mapping[str, str]) -> list[str]:
+    """Lesson 61's sequence as text, one line per hop: each ``host:port`` (``roles``' keys) shown as
+    its role, in the ``Host`` column and inside URLs alike, so no port reaches a stored output."""
+
+    def named(text: str) -> str:
+        for host, role in roles.items():
+            text = text.replace(f"http://{host}", f"<{role}>")
+        return text
+
+    return [f"{roles.get(h.host, 'other')}: {h.method} {named(h.path)} -> {h.status}" for h in hops]
 
 
 class MemoryTokenStorage:
