@@ -71,7 +71,7 @@ def who_may_call(path: str = "/workspace/notes.txt") -> WhoMayCall:
     async def call() -> str:
         async with oauth_session(files, oauth_client(files, hops=hops), hops) as session:
             result = await session.call_tool("read_text_file", {"path": path, "head": 1})
-            return str(result.content[0].text)  # type: ignore[union-attr]
+            return str(result.content[0].text)
 
     def offer(token: str) -> tuple[int, str]:
         answer = httpx2.post(files, json={}, headers={"Authorization": f"Bearer {token}"}, timeout=10)

@@ -134,7 +134,7 @@ def no_passthrough(order_id: str = "O-1042") -> Passthrough:
     async def call() -> str:
         async with oauth_session(desk, caller) as session:
             result = await session.call_tool("get_order", {"order_id": order_id})
-            return str(result.content[0].text)  # type: ignore[union-attr]
+            return str(result.content[0].text)
 
     with tempfile.TemporaryDirectory(prefix="orders-") as scratch:
         db = create_database(Path(scratch) / "orders.sqlite3")
