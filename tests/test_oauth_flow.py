@@ -16,7 +16,14 @@ import httpx2
 import pytest
 from _oauth_support import FILES_SCOPE, World, loopback_world, post, read_notes
 
-from lessons_lib.engine.httpauth import CONSENT_HEADER, CONSENT_LABEL, REDIRECT_URI, Hops, oauth_client
+from lessons_lib.engine.httpauth import (
+    CONSENT_HEADER,
+    CONSENT_LABEL,
+    REDIRECT_URI,
+    Hops,
+    oauth_client,
+    sequence,
+)
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +72,14 @@ def test_the_sdk_client_runs_the_whole_flow_then_calls_a_tool(world: World) -> N
         ("POST", "/token", 200),
         ("POST", "/mcp", 200),
     ]
+    roles = {
+        httpx2.URL(world.files).netloc.decode(): "file service",
+        httpx2.URL(world.issuer).netloc.decode(): "AS",
+    }
+    lines = sequence(hops, roles)
+    assert lines[0] == "file service: POST /mcp -> 401" and lines[5].startswith("AS: GET /consent?request=…")
+    assert "resource=<file service>/mcp" in lines[4]
+    assert not any("127.0.0.1" in line for line in lines)
     authorize = dict(parse_qsl(urlsplit(hops[4].path).query))
     assert authorize["resource"] == world.files and authorize["code_challenge_method"] == "S256"
     assert authorize["scope"] == FILES_SCOPE and authorize["state"] == "…"  # recorded without its value

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import httpx2
 import jwt
 import pytest
-from _oauth_support import post
+from _oauth_support import MCP_HEADERS, post
 
 from lessons_lib.engine.httpauth import (
     Hops,
@@ -28,6 +29,7 @@ from lessons_lib.engine.httpauth import (
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
 DESK_SCOPE = "desk:use"
+WRITE_SCOPE = "desk:write"
 
 
 @dataclass
@@ -52,7 +54,10 @@ def desk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desk]:
     downstream = Hops()
     credentials = authority.add_service_client("order-desk", [ORDERS_SCOPE])
     desk_app = authority.guard(
-        order_desk_app(api, credentials, authority.issuer, downstream), desk_url, [DESK_SCOPE]
+        order_desk_app(api, credentials, authority.issuer, downstream),
+        desk_url,
+        [DESK_SCOPE],
+        tool_scopes={"create_investigation": WRITE_SCOPE},
     )
     with serving((auth_server, authority.app()), (api_server, api_app), (desk_server, desk_app)):
         caller = oauth_client(desk_url)
@@ -117,6 +122,45 @@ def test_the_apis_fixed_inner_token_is_no_way_in(desk: Desk) -> None:
 
     answer = httpx2.get(desk.api + "/orders/O-1042", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
     assert answer.status_code == 401 and "malformed token" in answer.headers["www-authenticate"]
+
+
+def test_a_write_tool_needs_its_scope_and_the_sdk_client_steps_up(desk: Desk) -> None:
+    hops, before = Hops(), desk.authority.consents
+    caller = oauth_client(desk.desk, hops=hops)
+    arguments = {"order_id": "O-1042", "reason": "delayed", "note": "the parcel has not arrived"}
+
+    async def main() -> tuple[object, object]:
+        async with oauth_session(desk.desk, caller, hops) as session:
+            read = await session.call_tool("get_order", {"order_id": "O-1042"})
+            return read, await session.call_tool("create_investigation", arguments)
+
+    read, write = anyio.run(main)
+    assert not read.is_error and "invalid_token" not in write.content[0].text  # type: ignore[attr-defined]
+    assert desk.authority.consents == before + 2
+    refused = [h for h in hops if h.status == 403]
+    assert len(refused) == 1 and refused[0].path == "/mcp"
+    asked = [
+        dict(parse_qsl(urlsplit(h.path).query))["scope"] for h in hops if h.path.startswith("/authorize")
+    ]
+    assert [set(a.split()) for a in asked] == [{DESK_SCOPE}, {DESK_SCOPE, WRITE_SCOPE}]
+    assert set(_claims(caller.context.current_tokens.access_token)["scope"].split()) == {
+        DESK_SCOPE,
+        WRITE_SCOPE,
+    }  # type: ignore[attr-defined]
+
+
+def test_the_403_names_the_tools_scope(desk: Desk) -> None:
+    token = desk.authority.mint(desk.desk, [DESK_SCOPE])
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "create_investigation"}}
+    headers = {**MCP_HEADERS, "Authorization": f"Bearer {token}"}
+    answer = httpx2.post(desk.desk, json=call, headers=headers)
+    assert answer.status_code == 403
+    challenge = answer.headers["www-authenticate"]
+    assert (
+        f'scope="{DESK_SCOPE} {WRITE_SCOPE}"' in challenge and f"Required scope: {WRITE_SCOPE}" in challenge
+    )
+    metadata = httpx2.get(desk.desk.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")).json()
+    assert metadata["scopes_supported"] == [DESK_SCOPE, WRITE_SCOPE]
 
 
 def _claims(token: str) -> dict[str, object]:

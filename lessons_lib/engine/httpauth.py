@@ -24,8 +24,9 @@ protocol, not a store); the consent page; the ``client_credentials`` grant on th
 SDK's token handler knows ``authorization_code``, ``refresh_token`` and the jwt-bearer grant only);
 issuing and checking signed access tokens (the SDK leaves the token format to the provider); the
 ``scope`` auth-parameter of RFC 6750 section 3 in its 401/403 challenges (the SDK names the missing
-scope only in ``error_description``, but its own client reads ``scope`` for step-up); a reason for a
-refused token; a way to run an ASGI app on a free loopback port.
+scope only in ``error_description``, but its own client reads ``scope`` for step-up); scopes per tool
+(the SDK's scopes cover a whole endpoint); a reason for a refused token; a way to run an ASGI app on
+a free loopback port.
 
 Secrets (access and refresh tokens, authorization codes, PKCE verifiers, client secrets) stay in
 memory: no log record, hop, error message or printed line here carries one (``tests/test_oauth_canary.py``).
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import logging
 import re
 import secrets
@@ -42,7 +44,7 @@ import socket
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
@@ -92,7 +94,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, Router, request_response
 
 if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -201,13 +203,23 @@ class LocalAuthority:
         self.resources[url.rstrip("/")] = tuple(scopes)
 
     def guard(
-        self, app: ASGIApp, resource_url: str, scopes: Sequence[str], name: str | None = None
+        self,
+        app: ASGIApp,
+        resource_url: str,
+        scopes: Sequence[str],
+        name: str | None = None,
+        tool_scopes: Mapping[str, str] | None = None,
     ) -> ASGIApp:
-        """``app`` served at ``resource_url`` as this authority's protected resource needing ``scopes``."""
-        self.add_resource(resource_url, scopes)
-        verifier = self.verifier(resource_url)
+        """``app`` served at ``resource_url`` as this authority's protected resource (see :func:`protect`)."""
+        self.add_resource(resource_url, [*scopes, *(tool_scopes or {}).values()])
         return protect(
-            app, resource_url=resource_url, issuer=self.issuer, verifier=verifier, scopes=scopes, name=name
+            app,
+            resource_url=resource_url,
+            issuer=self.issuer,
+            verifier=self.verifier(resource_url),
+            scopes=scopes,
+            name=name,
+            tool_scopes=tool_scopes,
         )
 
     def verifier(self, resource_url: str) -> AudienceVerifier:
@@ -529,28 +541,50 @@ class _ExplainingBackend(BearerAuthBackend):
 
 
 class _Challenge(RequireAuthMiddleware):
-    """The SDK's ``RequireAuthMiddleware`` with RFC 6750 challenges that name the scope and the reason."""
+    """The SDK's ``RequireAuthMiddleware`` with RFC 6750 challenges that name the scope and the reason,
+    and per-tool scopes: a ``tools/call`` of a tool in ``tool_scopes`` also needs that tool's scope."""
+
+    def __init__(
+        self, app: ASGIApp, scopes: list[str], metadata_url: AnyHttpUrl, tool_scopes: Mapping[str, str]
+    ) -> None:
+        super().__init__(app, scopes, metadata_url)
+        self.tool_scopes = dict(tool_scopes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         auth = scope.get("auth")
         if not isinstance(scope.get("user"), AuthenticatedUser):
             reason = scope.get("oauth.refusal")
             error = {} if reason is None else {"error": "invalid_token", "error_description": reason}
-            await self._challenge(scope, receive, send, 401, error)
+            await self._challenge(scope, receive, send, 401, error, self.required_scopes)
             return
-        missing = [s for s in self.required_scopes if auth is None or s not in auth.scopes]
+        granted = set(auth.scopes) if auth is not None else set()
+        needed = list(self.required_scopes)
+        if self.tool_scopes and scope.get("method") == "POST":
+            body = await _read_body(receive)
+            if body is None:
+                await JSONResponse({"error": "request body too large"}, status_code=413)(scope, receive, send)
+                return
+            needed += [self.tool_scopes[t] for t in _called_tools(body) if t in self.tool_scopes]
+            receive = _replay(body, receive)
+        missing = [s for s in needed if s not in granted]
         if missing:
             error = {"error": "insufficient_scope", "error_description": f"Required scope: {missing[0]}"}
-            await self._challenge(scope, receive, send, 403, error)
+            await self._challenge(scope, receive, send, 403, error, list(dict.fromkeys(needed)))
             return
         await self.app(scope, receive, send)
 
     async def _challenge(
-        self, scope: Scope, receive: Receive, send: Send, status: int, error: dict[str, str]
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        status: int,
+        error: dict[str, str],
+        scopes: list[str],
     ) -> None:
         params = {**error, "resource_metadata": str(self.resource_metadata_url)}
-        if self.required_scopes:
-            params["scope"] = " ".join(self.required_scopes)
+        if scopes:
+            params["scope"] = " ".join(scopes)
         header = "Bearer " + ", ".join(f'{k}="{v}"' for k, v in params.items())
         body = JSONResponse(
             error or {"error": "unauthorized", "error_description": "a bearer token is required"}
@@ -558,6 +592,52 @@ class _Challenge(RequireAuthMiddleware):
         body.status_code = status
         body.headers["WWW-Authenticate"] = header
         await body(scope, receive, send)
+
+
+async def _read_body(receive: Receive, limit: int = DEFAULT_MAX_REQUEST_BODY_SIZE) -> bytes | None:
+    """The whole request body, or ``None`` past ``limit`` bytes."""
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` once, then waits on the real one (a disconnect)."""
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+def _called_tools(body: bytes) -> list[str]:
+    """The tool names of the ``tools/call`` requests in a JSON-RPC body (one message or a batch)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return []
+    names = []
+    for message in parsed if isinstance(parsed, list) else [parsed]:
+        if not isinstance(message, dict):
+            continue
+        params = message.get("params")
+        if message.get("method") == "tools/call" and isinstance(params, dict):
+            names.append(str(params.get("name")))
+    return names
 
 
 class _Protected:
@@ -583,19 +663,26 @@ def protect(
     verifier: AudienceVerifier,
     scopes: Sequence[str] = (),
     name: str | None = None,
+    tool_scopes: Mapping[str, str] | None = None,
 ) -> ASGIApp:
     """``app`` as an OAuth protected resource named ``resource_url`` (lesson 61).
 
     Every request but the metadata needs a bearer token that ``verifier`` accepts, issued for
-    ``resource_url``, holding every scope in ``scopes``. Works for any ASGI app; its lifespan passes through.
+    ``resource_url``, holding every scope in ``scopes``; a ``tools/call`` of a tool named in
+    ``tool_scopes`` also needs that tool's scope (403 naming it: the client steps up). Works for
+    any ASGI app; its lifespan passes through.
     """
     redact_logs()
     resource = http_url(resource_url)
+    tool_scopes = dict(tool_scopes or {})
+    offered = list(dict.fromkeys([*scopes, *tool_scopes.values()]))
     routes = create_protected_resource_routes(
-        resource, [http_url(issuer)], scopes_supported=list(scopes) or None, resource_name=name
+        resource, [http_url(issuer)], scopes_supported=offered or None, resource_name=name
     )
     guarded = AuthenticationMiddleware(
-        AuthContextMiddleware(_Challenge(app, list(scopes), build_resource_metadata_url(resource))),
+        AuthContextMiddleware(
+            _Challenge(app, list(scopes), build_resource_metadata_url(resource), tool_scopes)
+        ),
         backend=_ExplainingBackend(verifier, resource_server_url=resource),
     )
     return _Protected(app, Router(routes=routes), {r.path for r in routes}, guarded)
@@ -640,6 +727,18 @@ class Hops(list[Hop]):
                 request.url.netloc.decode(),
             )
         )
+
+
+def sequence(hops: Iterable[Hop], roles: Mapping[str, str]) -> list[str]:
+    """Lesson 61's sequence as text, one line per hop: each ``host:port`` (``roles``' keys) shown as
+    its role, in the ``Host`` column and inside URLs alike, so no port reaches a stored output."""
+
+    def named(text: str) -> str:
+        for host, role in roles.items():
+            text = text.replace(f"http://{host}", f"<{role}>")
+        return text
+
+    return [f"{roles.get(h.host, 'other')}: {h.method} {named(h.path)} -> {h.status}" for h in hops]
 
 
 class MemoryTokenStorage:

@@ -10,7 +10,9 @@ The app itself is unchanged: the same operations, checks and refusals as in less
 from __future__ import annotations
 
 import secrets
+import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -86,3 +88,77 @@ class _ClosingAtShutdown:
             await send(message)
 
         await self.app(scope, receive, closing)
+
+
+DESK_SCOPE: Final = "desk:use"
+ROLES: Final = ("authorization server", "order API", "order desk")
+
+
+@dataclass(frozen=True)
+class Passthrough:
+    """Lesson 61's passthrough cell: the desk's answer, its calls to the API, the forwarded token refused."""
+
+    answer: str
+    downstream: list[str]
+    passed_status: int
+    passed_reason: str
+
+
+def no_passthrough(order_id: str = "O-1042") -> Passthrough:
+    """The order desk over HTTP on loopback, its order API behind OAuth; every server stopped on return.
+
+    The course's client gets a token for the desk and calls ``get_order``; the desk calls the
+    API with a ``client_credentials`` token of its own (the ``downstream`` lines); then the
+    client's desk token is offered to the API directly, as a passthrough would: refused.
+    """
+    import httpx2
+
+    from lessons_lib.engine.httpauth import (
+        Hops,
+        LoopbackServer,
+        oauth_client,
+        oauth_session,
+        sequence,
+        serving,
+    )
+    from lessons_lib.engine.runsync import run_sync
+    from lessons_lib.examples.orders.data import create_database
+
+    auth_server, api_server, desk_server = LoopbackServer(), LoopbackServer(), LoopbackServer()
+    authority = LocalAuthority(auth_server.url)
+    api, desk = api_server.url, desk_server.url + "/mcp"
+    credentials = authority.add_service_client("order-desk", [ORDERS_SCOPE])
+    downstream = Hops()
+    caller = oauth_client(desk)
+
+    async def call() -> str:
+        async with oauth_session(desk, caller) as session:
+            result = await session.call_tool("get_order", {"order_id": order_id})
+            return str(result.content[0].text)
+
+    with tempfile.TemporaryDirectory(prefix="orders-") as scratch:
+        db = create_database(Path(scratch) / "orders.sqlite3")
+        with serving(
+            (auth_server, authority.app()),
+            (api_server, protected_order_api(db, authority, api)),
+            (
+                desk_server,
+                authority.guard(
+                    order_desk_app(api, credentials, authority.issuer, downstream), desk, [DESK_SCOPE]
+                ),
+            ),
+        ):
+            answer = run_sync(call)
+            token = caller.context.current_tokens.access_token if caller.context.current_tokens else ""
+            passed = httpx2.get(
+                f"{api}/orders/{order_id}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+            )
+    reason = passed.headers.get("www-authenticate", "").partition('error_description="')[2].partition('"')[0]
+    roles = dict(
+        zip(
+            (s.url.removeprefix("http://") for s in (auth_server, api_server, desk_server)),
+            ROLES,
+            strict=True,
+        )
+    )
+    return Passthrough(answer, sequence(downstream, roles), passed.status_code, reason)
