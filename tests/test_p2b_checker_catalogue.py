@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from lessons_lib.course.evolve_exercises import check_fingerprint, check_screen
+from lessons_lib.course.manytools_exercise import check_allowed
 
 # ---------------------------------------------------------------- lesson 50: fingerprint(tool)
 
@@ -35,6 +36,9 @@ def fp_with_helper(tool: dict[str, Any]) -> str:
     return hashlib.blake2b(repr(_canonical(tool)).encode(), digest_size=8).hexdigest()
 
 
+fp_lambda = lambda tool: hashlib.sha256(json.dumps(tool, sort_keys=True).encode()).hexdigest()  # noqa: E731
+
+
 def fp_salted_hash(tool: dict[str, Any]) -> int:
     return hash(json.dumps(tool, sort_keys=True))
 
@@ -56,7 +60,7 @@ def fp_schema_blind(tool: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
 
 
-RIGHT_FINGERPRINTS = [fp_sha256_sorted, fp_md5_default_separators, fp_with_helper]
+RIGHT_FINGERPRINTS = [fp_sha256_sorted, fp_md5_default_separators, fp_with_helper, fp_lambda]
 WRONG_FINGERPRINTS = {
     fp_salted_hash: "两个新的 Python 进程",
     fp_salted_frozenset: "两个新的 Python 进程",
@@ -66,7 +70,7 @@ WRONG_FINGERPRINTS = {
 }
 
 
-@pytest.mark.parametrize("answer", RIGHT_FINGERPRINTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("answer", RIGHT_FINGERPRINTS, ids=["sha256", "md5", "helper", "lambda"])
 def test_right_fingerprints_pass(answer: Any) -> None:
     verdict = check_fingerprint(answer)
     assert verdict.passed, verdict
@@ -150,8 +154,9 @@ def test_wrong_screens_fail_at_the_expected_check(answer: Any) -> None:
 
 def test_a_blank_gets_a_hint_that_does_not_give_the_answer_shape() -> None:
     """Issue 38, point 7: the "not finished" hint says where to look, not what to write."""
-    for checker in (check_fingerprint, check_screen):
+    for checker in (check_fingerprint, check_screen, check_allowed):
         verdict = checker(...)
         text = str(verdict)
         assert "还没有完成" in text
         assert "def " not in text and "sort_keys" not in text and "返回 None" not in text, text
+        assert "'type'" not in text and "allowed_tools', 'mode'" not in text, text

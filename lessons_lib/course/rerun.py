@@ -29,7 +29,9 @@ space = {name: importlib.import_module(module) for name, module in spec["modules
 space.update(spec["values"])
 for source in spec["sources"]:
     exec(compile("from __future__ import annotations\n" + source, "<learner>", "exec"), space)
-print(repr(space[spec["name"]](spec["argument"])))
+name = spec["name"]
+function = space.get(name) or [v for v in space.values() if getattr(v, "__name__", "") == name][-1]
+print(repr(function(spec["argument"])))
 """
 
 
@@ -79,9 +81,7 @@ def _spec(function: Any, argument: Any) -> dict[str, Any]:
                     values[name] = json.loads(json.dumps(value))
                 except (TypeError, ValueError):
                     raise CannotRerun(f"{name} is not a plain value") from None
-    name = function.__name__
-    if name == "<lambda>":
-        raise CannotRerun("a lambda has no name to call in another process")
+    name = function.__name__  # a lambda is found again by its name "<lambda>" after its line runs
     return {"modules": modules, "values": values, "sources": sources, "name": name, "argument": argument}
 
 

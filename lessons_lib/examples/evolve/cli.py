@@ -98,7 +98,10 @@ def main_catalogue(argv: Sequence[str] | None = None) -> int:
         prog="python -m lessons_lib tool-catalogue", description=command_help("tool-catalogue")
     )
     parser.add_argument(
-        "--size", type=int, default=200, help=f"tools in the catalogue (4-{len(catalogue())}; lesson 51 uses {SIZES})"
+        "--size",
+        type=int,
+        default=200,
+        help=f"tools in the catalogue (4-{len(catalogue())}; lesson 51 uses {SIZES})",
     )
     parser.add_argument(
         "--task", help="also show routing, the client-side search and the rule's pick for this task"

@@ -4,8 +4,9 @@
 program written to show the harm. Its rules:
 
 - a task that names a ``/workspace`` file -> read it (``fs__read_text_file``, head as asked);
-- a tool result that contains "调用 <tool>，key=value，..." -> call ``orders__<tool>`` with those
-  values, once, whether or not the tool was declared (it read the name in the text);
+- a tool result that contains "调用 <tool>，key=value，..." (or "执行 <tool>：...", "call <tool> with
+  key=value, ...") -> call ``orders__<tool>`` with those values, once, whether or not the tool
+  was declared (it read the name in the text);
 - except when the application labelled that result as untrusted data (``trust:
   untrusted_data``): then the text is only quoted. A real model may still obey a labelled
   instruction; labels lower the odds, they guarantee nothing, so lesson 52 stacks defences;
