@@ -142,7 +142,7 @@ def test_a_failed_tool_call_is_told_and_exits_1(
 
     assert main(args) == 1
     captured = capsys.readouterr()
-    assert "没有读到" in captured.out and "结果：已答复（answered）" in captured.out
+    assert "没有读到" in captured.out and "结局：已答复（answered）" in captured.out
     assert f"run: 1 tool call(s) failed, exit code 1: ERROR: {refusal}" in captured.err
 
 

@@ -8,6 +8,7 @@ about seven stored outputs (175 KB of outputs); ``field_tree`` had no ``fold``.
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -57,6 +58,13 @@ def test_a_top_level_function_tool_requires_strict_and_has_no_name_pattern() -> 
     assert "If omitted" not in json.dumps(tool)
     with pytest.raises(ValueError, match="no definition"):
         spec_definition("openai", "NoSuchTool")
+    # the SDK's names: FunctionToolParam is the top-level request type, ToolFunction the nested one
+    from openai.types.responses.function_tool_param import FunctionToolParam
+    from openai.types.responses.namespace_tool_param import ToolFunction
+
+    assert "strict: Required[Optional[bool]]" in inspect.getsource(FunctionToolParam)
+    assert "strict: Optional[bool]" in inspect.getsource(ToolFunction)  # not Required
+    assert "If omitted" in inspect.getsource(ToolFunction)
 
 
 @pytest.mark.parametrize("path", EDITIONS, ids=["zh", "en"])
@@ -69,6 +77,7 @@ def test_lesson_06_says_what_the_schemas_say(path: Path) -> None:
     assert "'2025-06-18': True, '2025-11-25': True, '2026-07-28': True" in shown
     assert "FunctionTool" in _source(cells[8]) and "If omitted" not in _source(cells[8])
     assert "省略 `strict` 时" not in _source(cells[8])
+    assert "`ToolFunction`" in _source(cells[8]) and "`FunctionToolParam`" in _source(cells[8])
     assert "['type', 'name', 'strict', 'parameters']" in _outputs(cells[9])
     assert "43" in _source(cells[12]) and (
         "协议错误" in _source(cells[12]) or "protocol error" in _source(cells[12])

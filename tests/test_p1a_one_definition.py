@@ -104,3 +104,14 @@ def test_the_answer_row_of_lesson_06s_last_tree_is_drawn_in_the_value_colour() -
 def test_the_legend_says_what_a_result_is_and_is_not() -> None:
     assert "工具的输出" in KINDS["result"].meaning_zh and "答复不算" in KINDS["result"].meaning_zh
     assert "模型的答复" in KINDS["value"].meaning_zh
+
+
+def test_the_run_narration_does_not_call_its_outcome_a_result() -> None:
+    """结果 names only what execution produced: the narration's last line is the run's 结局 (outcome)."""
+    from lessons_lib import narrate, run_chain
+    from lessons_lib.core.messages import catalogue
+
+    assert "结果" not in catalogue()["narrate.outcome"]["zh"]
+    lines = narrate(run_chain()).splitlines()
+    assert not any(line.startswith("结果") for line in lines)
+    assert any(line.startswith("结局：已答复") for line in lines)
