@@ -135,7 +135,7 @@ class TappedTransport:
                 tg.start_soon(self._relay, read, to_client_send, "to_application")
                 tg.start_soon(self._relay, from_client_recv, write, "to_service")
                 try:
-                    yield to_client_recv, from_client_send  # type: ignore[misc]
+                    yield to_client_recv, from_client_send
                 finally:
                     await from_client_send.aclose()
                     tg.cancel_scope.cancel()

@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     import uvicorn
@@ -45,7 +45,15 @@ LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
 class HttpServable(Protocol):
     """What the SDK's low-level ``Server`` and ``MCPServer`` both offer: an ASGI app of themselves."""
 
-    def streamable_http_app(self, **kwargs: Any) -> Starlette: ...  # noqa: D102
+    def streamable_http_app(  # noqa: D102
+        self,
+        *,
+        streamable_http_path: str = ...,
+        json_response: bool = ...,
+        max_request_body_size: int = ...,
+        transport_security: TransportSecuritySettings | None = ...,
+        host: str = ...,
+    ) -> Starlette: ...
 
 
 @dataclass(frozen=True)

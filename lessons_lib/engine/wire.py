@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
     from mcp_types import JSONRPCMessage
 
-FrameSink = Callable[[str, JSONObject], None]
-"""Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"``."""
+FrameSink = Callable[[str, JSONObject], object]
+"""Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"`` (what it
+returns is not used here; the application's sink returns the trace event it wrote)."""
 
 Item: TypeAlias = "SessionMessage | Exception"
 """What an MCP stream carries: a message, or the error a transport met reading one."""

@@ -23,9 +23,7 @@ from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 from lessons_lib.engine.httpserve import HttpOptions
 
 if TYPE_CHECKING:
-    from mcp.server import Server
-
-    from lessons_lib.engine.httpserve import HttpServable  # noqa: F401  (in a string annotation)
+    from lessons_lib.engine.httpserve import HttpServable
 
 ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
 """The one line on stderr that says the order desk is reading stdin (tests wait for it)."""
@@ -90,20 +88,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _served(build_server(args.root), http, "read_text_file")
 
 
-def _served(server: HttpServable | Server, http: HttpOptions | None, what: str, ready: str = "") -> int:
+def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: str = "") -> int:
     """Serve over stdio (``http`` None) or HTTP until the end; one line for Ctrl-C or a bad address."""
     if http is None:
         from lessons_lib.engine.stdio_server import READY, serve
 
         try:
-            serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # a low-level Server
+            serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # stdio: a low-level Server
         except KeyboardInterrupt:
             pass
         return 0
     from lessons_lib.engine.httpserve import serve_http
 
     try:
-        serve_http(server, http, HTTP_READY.format(what=what))  # type: ignore[arg-type]
+        serve_http(server, http, HTTP_READY.format(what=what))
     except KeyboardInterrupt:
         print(HTTP_STOPPED, file=sys.stderr, flush=True)
     except OSError as exc:
