@@ -83,3 +83,17 @@ def test_the_official_suite_passes_with_only_justified_failures(example: str, re
     print(f"{example} {result.line()} [{time.monotonic() - started:.1f} s with the server]")
     assert result.ok, result.line()
     assert result.scenarios > 30 and result.passed > 40 and not result.unexpected
+
+
+def test_a_bad_server_file_stops_before_the_suite_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lessons_lib.cli import main
+
+    script = tmp_path / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    script.parent.mkdir(parents=True)
+    script.write_text("process.exit(9)\n", encoding="utf-8")  # never run: the file is refused first
+    monkeypatch.setenv("LESSONS_CONFORMANCE", str(tmp_path))
+    assert main(["conformance", "server", "--file", str(tmp_path / "nope.py")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "no such file" in err

@@ -228,11 +228,67 @@ def test_the_cli_prints_its_url_serves_and_stops_on_ctrl_c_with_one_line() -> No
     assert proc.returncode == 0 and out == "" and err == "serve: stopped.\n"
 
 
-def test_a_port_in_use_or_notes_over_stdio_is_one_line_and_exit_2() -> None:
-    from _engine_support import cli
+def test_a_port_in_use_or_notes_over_stdio_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from lessons_lib.cli import main
 
     with bind("127.0.0.1", 0) as sock:
-        busy = cli("serve", "--http", "--port", str(sock.getsockname()[1]))
-    assert busy.returncode == 2 and busy.stderr.count("\n") == 1 and "cannot listen" in busy.stderr
-    stdio = cli("serve", "--example", "notes")
-    assert stdio.returncode == 2 and stdio.stderr.count("\n") == 1 and "--http" in stdio.stderr
+        assert main(["serve", "--http", "--port", str(sock.getsockname()[1])]) == 2
+    busy = capsys.readouterr().err
+    assert busy.count("\n") == 1 and "cannot listen" in busy
+    assert main(["serve", "--example", "notes"]) == 2
+    stdio = capsys.readouterr().err
+    assert stdio.count("\n") == 1 and "--http" in stdio
+
+
+LEARNER = """
+from lessons_lib.engine.notes_server import build_server as build_notes_server
+
+if __name__ == "__main__":
+    raise SystemExit("the stdio block must not run when the file is served over HTTP")
+"""
+ONE_OBJECT = """
+from mcp.server import MCPServer
+
+app = MCPServer("mine")
+
+
+@app.tool()
+def echo(text: str) -> str:
+    return text
+"""
+
+
+@pytest.mark.parametrize(("source", "tools"), [(LEARNER, ["search_notes"]), (ONE_OBJECT, ["echo"])])
+def test_a_learners_server_file_is_served_over_http(tmp_path: Any, source: str, tools: list[str]) -> None:
+    from lessons_lib.core.paths import WORKSPACE_DIR
+    from lessons_lib.engine.serverfile import load_server
+
+    file = tmp_path / "my_server.py"
+    file.write_text(source, encoding="utf-8")
+    with running(load_server(file, WORKSPACE_DIR)) as url:
+        assert _tools(url, "legacy") == tools
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "message"),
+    [
+        ("missing.py", None, "no such file"),
+        ("notes.txt", "x", "is not a .py file"),
+        ("broken.py", "def f(:\n", "broken.py line 1: syntax error"),
+        ("raises.py", "raise RuntimeError('boom')\n", "raises.py failed while loading: RuntimeError: boom"),
+        ("empty.py", "x = 1\n", "defines no build_notes_server(root) or build_server(root)"),
+    ],
+)
+def test_a_bad_server_file_is_one_line_and_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], name: str, source: str | None, message: str
+) -> None:
+    from lessons_lib.cli import main
+
+    file = tmp_path / name
+    if source is not None:
+        file.write_text(source, encoding="utf-8")
+    assert main(["serve", "--http", "--file", str(file)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+    assert main(["serve", "--file", str(file)]) == 2  # a file is served over HTTP only
+    assert "--file is served with --http" in capsys.readouterr().err

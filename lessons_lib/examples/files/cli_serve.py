@@ -61,6 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="orders: keep the database in this file (made from the course data if missing; default: a fresh"
         " copy removed at the end)",
     )
+    parser.add_argument(
+        "--file",
+        type=Path,
+        help="--http: your own server file instead of an example (lesson 12's build_notes_server(root)),"
+        " over --root",
+    )
     parser.add_argument("--http", action="store_true", help="serve over Streamable HTTP (lesson 60)")
     parser.add_argument("--host", default="127.0.0.1", help="--http: address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="--http: port (default 0: a free one, printed)")
@@ -68,9 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.port <= 65535:
         print(f"serve: --port {args.port} is not a port; give 0-65535 (0: a free one).", file=sys.stderr)
         return 2
-    if args.example == "notes" and not args.http:
+    if (args.example == "notes" or args.file is not None) and not args.http:
+        what = "--file" if args.file is not None else "--example notes"
         print(
-            "serve: --example notes is served with --http (over stdio, run notes_server.py).", file=sys.stderr
+            f"serve: {what} is served with --http (over stdio, run the file: python FILE FOLDER).",
+            file=sys.stderr,
         )
         return 2
     http = HttpOptions(host=args.host, port=args.port) if args.http else None
@@ -79,6 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
+    if args.file is not None:
+        from lessons_lib.engine.serverfile import ServerFileError, load_server
+
+        try:
+            server = load_server(args.file, args.root)
+        except ServerFileError as exc:
+            print(f"serve: {exc}", file=sys.stderr)
+            return 2
+        return _served(server, http, f"your server ({args.file.name})")
     if args.example == "notes":
         from lessons_lib.engine.notes_server import build_server as notes_server
 
