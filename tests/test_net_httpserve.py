@@ -138,10 +138,12 @@ def test_a_foreign_host_or_origin_is_refused(
         assert ok.status_code == 200
 
 
-def test_a_body_over_the_limit_is_413_and_the_server_still_serves(url: str) -> None:
+@pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
+def test_a_body_over_the_limit_is_413_and_the_server_still_serves(url: str, revision: str) -> None:
     with httpx.Client() as client:
         headers = _session(client, url)
-        reply = client.post(url, content=b" " * 5000, headers=headers)
+        sent = headers if revision == "2025-11-25" else {**HEADERS, "MCP-Protocol-Version": revision}
+        reply = client.post(url, content=b" " * 5000, headers=sent)
         assert (reply.status_code, reply.text) == (413, "Request body too large")
         _still_serves(client, url, headers)
 
