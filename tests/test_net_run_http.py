@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -62,7 +63,7 @@ def _session_frames(open_transport: Any) -> list[tuple[str, dict[str, Any]]]:
     return frames
 
 
-def test_the_frames_over_http_are_the_frames_over_real_stdio(url: str) -> None:
+def test_the_frames_over_http_are_the_frames_over_real_stdio(url: str, tmp_path: Path) -> None:
     """``python -m lessons_lib serve`` as a process on stdio, and the same server over HTTP."""
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.client.streamable_http import streamable_http_client
@@ -70,7 +71,8 @@ def test_the_frames_over_http_are_the_frames_over_real_stdio(url: str) -> None:
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "lessons_lib", "serve"], env=clean_env()
     )
-    over_stdio = _session_frames(lambda: stdio_client(params))
+    with (tmp_path / "stderr.txt").open("w", encoding="utf-8") as errlog:  # a real file: see lesson 12
+        over_stdio = _session_frames(lambda: stdio_client(params, errlog=errlog))
     over_http = _session_frames(lambda: streamable_http_client(url))
     assert over_http == over_stdio
     assert [f.get("method") for _, f in over_http] == [
@@ -138,3 +140,19 @@ def test_run_mcp_url_on_the_command_line(url: str, capsys: pytest.CaptureFixture
         assert main(["run", *args]) == code
         out, err = capsys.readouterr()
         assert message in out + err and "Traceback" not in out + err
+
+
+def test_the_account_shows_each_envelope_under_its_frame(url: str) -> None:
+    from lessons_lib.core.messages import speaking
+    from lessons_lib.views.narrate import narrate
+
+    here, there = run_chain(), run_chain(services={"fs": McpUrl(url)})
+    assert "HTTP" not in narrate(here)
+    with speaking("en"):
+        told = narrate(there).splitlines()
+    envelopes = [n for n, line in enumerate(told) if line.startswith("     HTTP: ")]
+    assert len(envelopes) == 7 and all(told[n - 1].startswith("[") for n in envelopes)
+    assert (
+        "     HTTP: POST → 202, no body · mcp-protocol-version: 2025-11-25, mcp-session-id: (session id)"
+        in told
+    )
