@@ -294,3 +294,22 @@ def test_a_bad_server_file_is_one_line_and_exit_2(
     assert out == "" and err.count("\n") == 1 and message in err, err
     assert main(["serve", "--file", str(file)]) == 2  # a file is served over HTTP only
     assert "--file is served with --http" in capsys.readouterr().err
+
+
+def test_a_wrapper_sits_in_front_of_the_mcp_app() -> None:
+    """The hook the authorization layer uses (lesson 61): here a stand-in that wants one header."""
+    from starlette.responses import PlainTextResponse
+
+    from lessons_lib.engine.fileservice import build_server
+
+    def wrap(app: Any) -> Any:
+        async def guarded(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and (b"x-let-in", b"yes") not in scope["headers"]:
+                return await PlainTextResponse("no", status_code=401)(scope, receive, send)
+            return await app(scope, receive, send)
+
+        return guarded
+
+    with running(build_server(), wrap=wrap) as url, httpx.Client() as client:
+        assert client.post(url, json=INIT, headers=HEADERS).status_code == 401
+        assert client.post(url, json=INIT, headers={**HEADERS, "X-Let-In": "yes"}).status_code == 200
