@@ -120,13 +120,14 @@ def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: st
     try:
         serve_http(server, http, HTTP_READY.format(what=what))
     except KeyboardInterrupt:
-        print(HTTP_STOPPED, file=sys.stderr, flush=True)
+        pass  # uvicorn stopped cleanly, then re-raised the Ctrl-C it caught
     except OSError as exc:
         print(
             f"serve: cannot listen on {http.host}:{http.port}: {exc.strerror or exc}; try --port 0.",
             file=sys.stderr,
         )
         return 2
+    print(HTTP_STOPPED, file=sys.stderr, flush=True)  # also when SIGINT was ignored (a background job)
     return 0
 
 
