@@ -125,7 +125,7 @@ SYSTEM_CHECKS = (
     "tests/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
     "tests/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
     "tests/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
-    # 40 s: the official MCP conformance suite (Node 24 from its wheel), 3 examples x 2 revisions, over HTTP
+    # 31 s: the official MCP conformance suite (Node 24 from its wheel), 3 examples x 2 revisions, over HTTP
     "tests/test_net_conformance.py::test_the_official_suite_passes_with_only_justified_failures",
     # the checkers' own proofs on a copy of the package (the checks themselves stay in the test command)
     "tests/test_layering.py::test_a_planted_violation_is_found",  # 26 s

@@ -83,3 +83,32 @@ def test_the_official_suite_passes_with_only_justified_failures(example: str, re
     print(f"{example} {result.line()} [{time.monotonic() - started:.1f} s with the server]")
     assert result.ok, result.line()
     assert result.scenarios > 30 and result.passed > 40 and not result.unexpected
+
+
+def test_a_bad_server_file_stops_before_the_suite_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lessons_lib.cli import main
+
+    script = tmp_path / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    script.parent.mkdir(parents=True)
+    script.write_text("process.exit(9)\n", encoding="utf-8")  # never run: the file is refused first
+    monkeypatch.setenv("LESSONS_CONFORMANCE", str(tmp_path))
+    assert main(["conformance", "server", "--file", str(tmp_path / "nope.py")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "no such file" in err
+
+
+def test_the_suites_unexpected_and_stale_entries_are_named() -> None:
+    from lessons_lib.engine.conformance import SetResult, _unexpected
+
+    stdout = (  # the end of a real run with a stale entry (ping) and a missing one (tools-call-error)
+        "Total: 41 passed, 26 failed\n\n\x1b[33mExpected failures (in baseline):\x1b[0m\n\n"
+        "\x1b[31mStale baseline entries (now passing - remove from baseline):\x1b[0m\n  ✓ ping\n\n"
+        "\x1b[31mUnexpected failures (not in baseline):\x1b[0m\n  ✗ tools-call-error\n\n"
+        "\x1b[31mBaseline is stale: update your expected-failures file to remove passing entries.\x1b[0m\n\n"
+        "\x1b[31mUnexpected failures detected: these are not in your expected-failures baseline.\x1b[0m\n"
+    )
+    assert _unexpected(stdout) == ["ping", "tools-call-error"]
+    line = SetResult("2025-11-25", 33, 41, 26, 2, False, ["ping", "tools-call-error"], 2.9).line()
+    assert line.endswith("listed as expected yet passed): ping, tools-call-error (2.9 s)")

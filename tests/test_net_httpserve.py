@@ -138,10 +138,12 @@ def test_a_foreign_host_or_origin_is_refused(
         assert ok.status_code == 200
 
 
-def test_a_body_over_the_limit_is_413_and_the_server_still_serves(url: str) -> None:
+@pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
+def test_a_body_over_the_limit_is_413_and_the_server_still_serves(url: str, revision: str) -> None:
     with httpx.Client() as client:
         headers = _session(client, url)
-        reply = client.post(url, content=b" " * 5000, headers=headers)
+        sent = headers if revision == "2025-11-25" else {**HEADERS, "MCP-Protocol-Version": revision}
+        reply = client.post(url, content=b" " * 5000, headers=sent)
         assert (reply.status_code, reply.text) == (413, "Request body too large")
         _still_serves(client, url, headers)
 
@@ -228,11 +230,86 @@ def test_the_cli_prints_its_url_serves_and_stops_on_ctrl_c_with_one_line() -> No
     assert proc.returncode == 0 and out == "" and err == "serve: stopped.\n"
 
 
-def test_a_port_in_use_or_notes_over_stdio_is_one_line_and_exit_2() -> None:
-    from _engine_support import cli
+def test_a_port_in_use_or_notes_over_stdio_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from lessons_lib.cli import main
 
     with bind("127.0.0.1", 0) as sock:
-        busy = cli("serve", "--http", "--port", str(sock.getsockname()[1]))
-    assert busy.returncode == 2 and busy.stderr.count("\n") == 1 and "cannot listen" in busy.stderr
-    stdio = cli("serve", "--example", "notes")
-    assert stdio.returncode == 2 and stdio.stderr.count("\n") == 1 and "--http" in stdio.stderr
+        assert main(["serve", "--http", "--port", str(sock.getsockname()[1])]) == 2
+    busy = capsys.readouterr().err
+    assert busy.count("\n") == 1 and "cannot listen" in busy
+    assert main(["serve", "--example", "notes"]) == 2
+    stdio = capsys.readouterr().err
+    assert stdio.count("\n") == 1 and "--http" in stdio
+
+
+LEARNER = """
+from lessons_lib.engine.notes_server import build_server as build_notes_server
+
+if __name__ == "__main__":
+    raise SystemExit("the stdio block must not run when the file is served over HTTP")
+"""
+ONE_OBJECT = """
+from mcp.server import MCPServer
+
+app = MCPServer("mine")
+
+
+@app.tool()
+def echo(text: str) -> str:
+    return text
+"""
+
+
+@pytest.mark.parametrize(("source", "tools"), [(LEARNER, ["search_notes"]), (ONE_OBJECT, ["echo"])])
+def test_a_learners_server_file_is_served_over_http(tmp_path: Any, source: str, tools: list[str]) -> None:
+    from lessons_lib.core.paths import WORKSPACE_DIR
+    from lessons_lib.engine.serverfile import load_server
+
+    file = tmp_path / "my_server.py"
+    file.write_text(source, encoding="utf-8")
+    with running(load_server(file, WORKSPACE_DIR)) as url:
+        assert _tools(url, "legacy") == tools
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "message"),
+    [
+        ("missing.py", None, "no such file"),
+        ("notes.txt", "x", "is not a .py file"),
+        ("broken.py", "def f(:\n", "broken.py line 1: syntax error"),
+        ("raises.py", "raise RuntimeError('boom')\n", "raises.py failed while loading: RuntimeError: boom"),
+        ("empty.py", "x = 1\n", "defines no build_notes_server(root) or build_server(root)"),
+    ],
+)
+def test_a_bad_server_file_is_one_line_and_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], name: str, source: str | None, message: str
+) -> None:
+    from lessons_lib.cli import main
+
+    file = tmp_path / name
+    if source is not None:
+        file.write_text(source, encoding="utf-8")
+    assert main(["serve", "--http", "--file", str(file)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+    assert main(["serve", "--file", str(file)]) == 2  # a file is served over HTTP only
+    assert "--file is served with --http" in capsys.readouterr().err
+
+
+def test_a_wrapper_sits_in_front_of_the_mcp_app() -> None:
+    """The hook the authorization layer uses (lesson 61): here a stand-in that wants one header."""
+    from starlette.responses import PlainTextResponse
+
+    from lessons_lib.engine.fileservice import build_server
+
+    def wrap(app: Any) -> Any:
+        async def guarded(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and (b"x-let-in", b"yes") not in scope["headers"]:
+                return await PlainTextResponse("no", status_code=401)(scope, receive, send)
+            return await app(scope, receive, send)
+
+        return guarded
+
+    with running(build_server(), wrap=wrap) as url, httpx.Client() as client:
+        assert client.post(url, json=INIT, headers=HEADERS).status_code == 401
+        assert client.post(url, json=INIT, headers={**HEADERS, "X-Let-In": "yes"}).status_code == 200

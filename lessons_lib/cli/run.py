@@ -57,6 +57,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--root", type=folder_arg, help="folder served as /workspace (default: data/workspace)"
     )
     parser.add_argument(
+        "--mcp-url",
+        help="reach the file service over Streamable HTTP at this URL (python -m lessons_lib serve --http"
+        " prints one; lesson 60); the trace adds each frame's HTTP envelope",
+    )
+    parser.add_argument(
+        "--mcp-revision",
+        choices=("2025-11-25", "2026-07-28"),
+        default="2025-11-25",
+        help="with --mcp-url: the MCP revision spoken (2025-11-25: a session; 2026-07-28: stateless)",
+    )
+    parser.add_argument(
         "--api",
         choices=("responses", "chat", "anthropic"),
         default="responses",
@@ -97,12 +108,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
+    from lessons_lib.engine.httpclient import McpUrl
+
+    service: Path | McpUrl | None = args.root
+    if args.mcp_url is not None:
+        if args.root is not None:
+            print(
+                "run: --root names a folder served here, --mcp-url a server elsewhere; give one.",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            service = McpUrl(args.mcp_url, args.mcp_revision)
+        except ValueError as exc:
+            print(f"run: --mcp-url: {exc}", file=sys.stderr)
+            return 2
     head = args.head if args.head is not None or args.tail is not None else EXAMPLE_HEAD
 
     from lessons_lib.engine.host import run_chain
     from lessons_lib.views.narrate import narrate
 
-    services = {SERVICE_NAME: args.root} if args.root is not None else None
+    services = {SERVICE_NAME: service} if service is not None else None
     trace = run_chain(
         args.task,
         path=args.path if args.path is not None else EXAMPLE_PATH,

@@ -45,11 +45,39 @@ class ToolEntry(TypedDict):
     name: str
 
 
+class HttpEnvelope(TypedDict):
+    """The HTTP exchange that carried one MCP frame (lesson 60): its own layer, beside the frame.
+
+    ``method`` and ``status`` of the request and its answer, the answer's ``content_type``,
+    ``stream`` how the answer came (``json``, ``sse`` or ``none`` for 202 Accepted), ``headers`` the
+    MCP headers (``mcp-protocol-version``, ``mcp-method``, ``mcp-name``, ``mcp-session-id``) sent with
+    a request frame or received with a reply frame. A session id is kept as ``(session id)``: the
+    value changes every run, its presence is what a lesson shows. Never a URL, a port or a time.
+    """
+
+    method: str
+    status: int
+    content_type: str
+    stream: str
+    headers: dict[str, str]
+
+
+HTTP_STREAMS: Final = ("json", "sse", "none")
+
 Event = TypedDict(
     "Event",
-    {"seq": int, "channel": Channel, "from": str, "to": str, "label": str, "body": JSONObject},
+    {
+        "seq": int,
+        "channel": Channel,
+        "from": str,
+        "to": str,
+        "label": str,
+        "body": JSONObject,
+        "http": NotRequired[HttpEnvelope],
+    },
 )
-"""One message as sent or received: ``body`` is the wire JSON (never headers, never keys)."""
+"""One message as sent or received: ``body`` is the wire JSON (never headers, never keys); over
+HTTP, ``http`` is the envelope that carried it (an MCP event of a stdio or in-process run has none)."""
 
 
 class Link(TypedDict):
@@ -136,6 +164,18 @@ def _one_of(value: object, allowed: tuple[str, ...], where: str) -> None:
         )
 
 
+def _check_http(value: object, where: str) -> None:
+    envelope = _obj(value, where)
+    for key in ("method", "content_type"):
+        _str(envelope, key, where)
+    status = envelope.get("status")
+    _need(type(status) is int, f"{where}.status", "a whole number", status)
+    _one_of(envelope.get("stream"), HTTP_STREAMS, f"{where}.stream")
+    headers = _obj(envelope.get("headers"), f"{where}.headers")
+    for name in headers:
+        _str(headers, name, f"{where}.headers")
+
+
 def check_trace(data: object) -> TraceData:
     """``data`` itself, typed, if it has the shape of a trace; else :class:`TraceShapeError`.
 
@@ -163,6 +203,8 @@ def check_trace(data: object) -> TraceData:
         for key in ("from", "to", "label"):
             _str(event, key, where)
         _obj(event.get("body"), f"{where}.body")
+        if "http" in event:
+            _check_http(event["http"], f"{where}.http")
     for n, item in enumerate(_list(top, "links", "trace")):
         where = f"trace.links[{n}]"
         link = _obj(item, where)

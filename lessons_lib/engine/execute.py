@@ -27,9 +27,10 @@ from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import Link
+from lessons_lib.core.tracetypes import Event, Link
 from lessons_lib.engine.adapters import CallResult, Declared, marked
 from lessons_lib.engine.apptools import AppService, AppTools
+from lessons_lib.engine.httpclient import McpUrl
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 
 if TYPE_CHECKING:
@@ -40,8 +41,9 @@ if TYPE_CHECKING:
 ServerFactory = Callable[[str], "Server"]
 """Builds the low-level MCP server for a service name."""
 
-ServiceSpec = str | Path | ServerFactory | AppTools
-"""A folder served by the file service, a server factory, or the application's own tools (lesson 40)."""
+ServiceSpec = str | Path | ServerFactory | AppTools | McpUrl
+"""A folder served by the file service, a server factory, the application's own tools (lesson 40), or
+a service's URL, reached over Streamable HTTP (lesson 60)."""
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,8 @@ class Service:
         self._sent: anyio.Event | None = None
         self.sent_id: int | str | None = None
 
-    def sink(self, direction: str, frame: JSONObject) -> None:
-        """Every frame of this service lands in the trace; a sent ``tools/call`` is noted."""
+    def sink(self, direction: str, frame: JSONObject) -> Event:
+        """Every frame of this service lands in the trace (returns its event); a ``tools/call`` is noted."""
         if "method" in frame:
             label = str(frame["method"])
             if "id" in frame:
@@ -90,6 +92,7 @@ class Service:
             ("application", self.name) if direction == "to_service" else (self.name, "application")
         )
         self.trace.add("mcp", sender, receiver, label, frame)
+        return self.trace.events[-1]
 
     async def call(
         self, tool: str, args: dict[str, object], timeout: float, link: Link, sending: anyio.Lock
@@ -138,11 +141,15 @@ async def connect(
             connected[name] = AppService(name, spec)
             declared += spec.declared(name)
             continue
-        server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
         service = Service(name, trace)
-        service.session = await stack.enter_async_context(
-            Client(FramedTransport(server, service.sink), mode="legacy")
-        )
+        if isinstance(spec, McpUrl):  # over the network (lesson 60): the same frames, each in its envelope
+            from lessons_lib.engine.httpclient import HttpFramedTransport
+
+            client = Client(HttpFramedTransport(spec.url, service.sink), mode=spec.mode)
+        else:
+            server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
+            client = Client(FramedTransport(server, service.sink), mode="legacy")
+        service.session = await stack.enter_async_context(client)
         connected[name] = service
         for tool in (await service.session.list_tools()).tools:
             declared.append(

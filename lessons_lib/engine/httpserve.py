@@ -25,15 +25,16 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
     from starlette.applications import Starlette
+    from starlette.types import ASGIApp
 
 MAX_BODY: Final = 1_048_576
 """Largest request body accepted (bytes); a larger one is answered 413 before it is parsed."""
@@ -45,7 +46,15 @@ LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
 class HttpServable(Protocol):
     """What the SDK's low-level ``Server`` and ``MCPServer`` both offer: an ASGI app of themselves."""
 
-    def streamable_http_app(self, **kwargs: Any) -> Starlette: ...  # noqa: D102
+    def streamable_http_app(  # noqa: D102
+        self,
+        *,
+        streamable_http_path: str = ...,
+        json_response: bool = ...,
+        max_request_body_size: int = ...,
+        transport_security: TransportSecuritySettings | None = ...,
+        host: str = ...,
+    ) -> Starlette: ...
 
 
 @dataclass(frozen=True)
@@ -111,14 +120,19 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket) -> str:
-    """The MCP endpoint's URL for a bound socket."""
+def origin_of(sock: socket.socket) -> str:
+    """``http://HOST:PORT`` of a bound socket."""
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}{MCP_PATH}"
+    return f"http://{shown}:{port}"
 
 
-def _uvicorn(app: Starlette) -> uvicorn.Server:
+def url_of(sock: socket.socket) -> str:
+    """The MCP endpoint's URL for a bound socket."""
+    return origin_of(sock) + MCP_PATH
+
+
+def _uvicorn(app: ASGIApp) -> uvicorn.Server:
     import uvicorn
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
@@ -151,7 +165,11 @@ def sdk_logs_one_line(level: int = logging.WARNING) -> None:
         logger.addHandler(handler)
 
 
-def serve_http(server: HttpServable, options: HttpOptions, ready: str) -> None:
+Wrap = Callable[["ASGIApp"], "ASGIApp"]
+"""Puts something around the MCP app before it is served (the authorization layer of lesson 61)."""
+
+
+def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wrap | None = None) -> None:
     """Serve until Ctrl-C; ``ready`` (with ``{url}``) is printed once the socket listens.
 
     Raises ``OSError`` when the address cannot be bound and ``KeyboardInterrupt`` after a clean
@@ -159,27 +177,43 @@ def serve_http(server: HttpServable, options: HttpOptions, ready: str) -> None:
     """
     sock = bind(options.host, options.port)
     sdk_logs_one_line()
+    app = build_app(server, options)
     with sock:
         print(ready.format(url=url_of(sock)), flush=True)
-        _uvicorn(build_app(server, options)).run(sockets=[sock])
+        _uvicorn(wrap(app) if wrap else app).run(sockets=[sock])
 
 
 @contextmanager
 def running(
-    server: HttpServable, options: HttpOptions = HttpOptions(), timeout: float = 10.0
+    server: HttpServable,
+    options: HttpOptions = HttpOptions(),
+    timeout: float = 10.0,
+    wrap: Wrap | None = None,
 ) -> Iterator[str]:
     """Serve ``server`` in a background thread; yields its URL, stops it at the end of the ``with``."""
-    sock = bind(options.host, options.port)
-    web = _uvicorn(build_app(server, options))
+    app = build_app(server, options)
+    with running_app(wrap(app) if wrap else app, options.host, options.port, timeout) as origin:
+        yield origin + MCP_PATH
+
+
+@contextmanager
+def running_app(app: ASGIApp, host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0) -> Iterator[str]:
+    """Serve any ASGI app (an MCP server's, an authorization server's) in a background thread.
+
+    Yields its origin (``http://127.0.0.1:PORT``) once it accepts connections; at the end of the
+    ``with`` the server stops and the port is free again.
+    """
+    sock = bind(host, port)
+    web = _uvicorn(app)
     thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True, name="mcp-http")
     thread.start()
     try:
         deadline = time.monotonic() + timeout
         while not web.started:
             if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the MCP HTTP server did not start")
+                raise RuntimeError("the HTTP server did not start")
             time.sleep(0.01)
-        yield url_of(sock)
+        yield origin_of(sock)
     finally:
         web.should_exit = True
         thread.join(timeout)

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
     from mcp_types import JSONRPCMessage
 
-FrameSink = Callable[[str, JSONObject], None]
-"""Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"``."""
+FrameSink = Callable[[str, JSONObject], object]
+"""Called as ``sink(direction, frame)``; direction is ``"to_service"`` or ``"to_application"`` (what it
+returns is not used here; the application's sink returns the trace event it wrote)."""
 
 Item: TypeAlias = "SessionMessage | Exception"
 """What an MCP stream carries: a message, or the error a transport met reading one."""
@@ -83,17 +84,35 @@ class FramedTransport:
     async def _relay(
         self, source: ObjectReceiveStream[Item], dest: ObjectSendStream[Item], direction: str
     ) -> None:
-        from mcp.shared.message import SessionMessage
-        from mcp_types import jsonrpc_message_adapter
+        await relay_frames(source, dest, direction, self._sink)
 
-        async with source, dest:
-            async for item in source:
-                if isinstance(item, Exception):
-                    await dest.send(item)
-                    continue
-                text = to_wire(item.message)
-                self._sink(direction, json.loads(text))
-                await dest.send(SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False)))
+
+async def relay_frames(
+    source: ObjectReceiveStream[Item],
+    dest: ObjectSendStream[Item],
+    direction: str,
+    sink: FrameSink,
+    *,
+    keep_metadata: bool = False,
+) -> None:
+    """Pass every message from ``source`` to ``dest`` through its JSON text, which ``sink`` records.
+
+    Also the tap of the HTTP transport (:mod:`lessons_lib.engine.httpclient`, lesson 60): the frames
+    a run records are the same over stdio, in process and over HTTP. ``keep_metadata`` passes on
+    what the SDK's HTTP transport attaches to a message (which request a reply belongs to).
+    """
+    from mcp.shared.message import SessionMessage
+    from mcp_types import jsonrpc_message_adapter
+
+    async with source, dest:
+        async for item in source:
+            if isinstance(item, Exception):
+                await dest.send(item)
+                continue
+            text = to_wire(item.message)
+            sink(direction, json.loads(text))
+            message = jsonrpc_message_adapter.validate_json(text, by_name=False)
+            await dest.send(SessionMessage(message, metadata=item.metadata if keep_metadata else None))
 
 
 def to_wire(message: JSONRPCMessage) -> str:

@@ -31,6 +31,24 @@ def describe_event(event: Event) -> str:
     return head + label + " " + _mcp_summary(body)
 
 
+def describe_http(event: Event) -> str | None:
+    """The HTTP envelope of an MCP event that came over the network (lesson 60), as one line; else None.
+
+    E.g. ``HTTP: POST → 200, an SSE stream · mcp-protocol-version: 2025-11-25, mcp-session-id: (session id)``.
+    """
+    envelope = event.get("http")
+    if not isinstance(envelope, dict):
+        return None
+    headers = ", ".join(f"{name}: {value}" for name, value in envelope.get("headers", {}).items())
+    return t(
+        "net.narrate.http",
+        method=envelope.get("method"),
+        status=envelope.get("status"),
+        stream=t(f"net.narrate.stream.{envelope.get('stream')}"),
+        headers=f" · {headers}" if headers else "",
+    )
+
+
 def _model_summary(label: str, body: dict[str, Any]) -> str:
     from lessons_lib.checks.apiview import api_of_body
 
@@ -113,6 +131,9 @@ def narrate(trace: Trace) -> str:
     lines = [t("narrate.task", task=trace.task), model, ""]
     for event in trace.events:
         lines.append(describe_event(event))
+        http = describe_http(event)
+        if http is not None:
+            lines.append(http)
         if event.get("channel") == "model":
             lines += unsent_calls(trace, str(event.get("label")))
     lines += ["", t("narrate.outcome", outcome=outcome_text(trace.outcome))]

@@ -24,9 +24,7 @@ from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
 from lessons_lib.engine.httpserve import HttpOptions
 
 if TYPE_CHECKING:
-    from mcp.server import Server
-
-    from lessons_lib.engine.httpserve import HttpServable  # noqa: F401  (in a string annotation)
+    from lessons_lib.engine.httpserve import HttpServable
 
 ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
 """The one line on stderr that says the order desk is reading stdin (tests wait for it)."""
@@ -64,6 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="orders: keep the database in this file (made from the course data if missing; default: a fresh"
         " copy removed at the end)",
     )
+    parser.add_argument(
+        "--file",
+        type=Path,
+        help="--http: your own server file instead of an example (lesson 12's build_notes_server(root)),"
+        " over --root",
+    )
     parser.add_argument("--http", action="store_true", help="serve over Streamable HTTP (lesson 60)")
     parser.add_argument("--host", default="127.0.0.1", help="--http: address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="--http: port (default 0: a free one, printed)")
@@ -71,9 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.port <= 65535:
         print(f"serve: --port {args.port} is not a port; give 0-65535 (0: a free one).", file=sys.stderr)
         return 2
-    if args.example == "notes" and not args.http:
+    if (args.example == "notes" or args.file is not None) and not args.http:
+        what = "--file" if args.file is not None else "--example notes"
         print(
-            "serve: --example notes is served with --http (over stdio, run notes_server.py).", file=sys.stderr
+            f"serve: {what} is served with --http (over stdio, run the file: python FILE FOLDER).",
+            file=sys.stderr,
         )
         return 2
     http = HttpOptions(host=args.host, port=args.port) if args.http else None
@@ -82,6 +88,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
+    if args.file is not None:
+        from lessons_lib.engine.serverfile import ServerFileError, load_server
+
+        try:
+            server = load_server(args.file, args.root)
+        except ServerFileError as exc:
+            print(f"serve: {exc}", file=sys.stderr)
+            return 2
+        return _served(server, http, f"your server ({args.file.name})")
     if args.example == "notes":
         from lessons_lib.engine.notes_server import build_server as notes_server
 
@@ -91,28 +106,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _served(build_server(args.root), http, "read_text_file")
 
 
-def _served(server: HttpServable | Server, http: HttpOptions | None, what: str, ready: str = "") -> int:
+def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: str = "") -> int:
     """Serve over stdio (``http`` None) or HTTP until the end; one line for Ctrl-C or a bad address."""
     if http is None:
         from lessons_lib.engine.stdio_server import READY, serve
 
         try:
-            serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # a low-level Server
+            serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # stdio: a low-level Server
         except KeyboardInterrupt:
             pass
         return 0
     from lessons_lib.engine.httpserve import serve_http
 
     try:
-        serve_http(server, http, HTTP_READY.format(what=what))  # type: ignore[arg-type]
+        serve_http(server, http, HTTP_READY.format(what=what))
     except KeyboardInterrupt:
-        print(HTTP_STOPPED, file=sys.stderr, flush=True)
+        pass  # uvicorn stopped cleanly, then re-raised the Ctrl-C it caught
     except OSError as exc:
         print(
             f"serve: cannot listen on {http.host}:{http.port}: {exc.strerror or exc}; try --port 0.",
             file=sys.stderr,
         )
         return 2
+    print(HTTP_STOPPED, file=sys.stderr, flush=True)  # also when SIGINT was ignored (a background job)
     return 0
 
 

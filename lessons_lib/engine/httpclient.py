@@ -1,0 +1,182 @@
+"""The application's MCP connection over Streamable HTTP, and the HTTP envelope of each frame. Lesson 60.
+
+:class:`McpUrl` names a service by its URL (``run --mcp-url URL``); :class:`HttpFramedTransport`
+connects to it through the official SDK's client transport (``streamable_http_client``) and records
+every JSON-RPC frame exactly as the in-process and stdio transports do
+(:func:`lessons_lib.engine.wire.relay_frames`): the frames of a run are the same over every transport.
+What HTTP adds is written beside the frame, in the event's ``http`` field
+(:class:`lessons_lib.core.tracetypes.HttpEnvelope`), from the HTTP client's own response hook:
+the method and status, the answer's content type, JSON or an SSE stream, and the MCP headers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING, Final
+
+import anyio
+
+from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.tracetypes import HttpEnvelope
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from lessons_lib.engine.wire import Streams
+
+MCP_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id")
+SESSION: Final = "(session id)"
+"""What a trace keeps of an ``Mcp-Session-Id``: the value differs every run, its presence matters."""
+REVISIONS: Final = {"2025-11-25": "legacy", "2026-07-28": "2026-07-28"}
+"""The MCP revision a run speaks over HTTP -> the SDK client's ``mode``."""
+
+FrameRecorder = Callable[[str, JSONObject], object]
+"""Records one frame (``direction``, ``frame``) and returns the trace event it wrote (a dict)."""
+
+
+@dataclass(frozen=True)
+class McpUrl:
+    """An MCP service reached over Streamable HTTP at ``url``, speaking ``revision``."""
+
+    url: str
+    revision: str = "2025-11-25"
+
+    def __post_init__(self) -> None:
+        if not self.url.lower().startswith(("http://", "https://")):
+            raise ValueError(f"an MCP URL starts with http:// or https://, got {self.url!r}")
+        if self.revision not in REVISIONS:
+            raise ValueError(f"revision {self.revision!r} is not one of {', '.join(REVISIONS)}")
+
+    @property
+    def mode(self) -> str:
+        """The SDK client's ``mode`` for this revision."""
+        return REVISIONS[self.revision]
+
+
+def _key(direction: str, frame: JSONObject) -> tuple[str, str]:
+    """Which HTTP exchange a frame belongs to: its JSON-RPC id, or a notification's method."""
+    if "id" in frame and frame["id"] is not None:
+        return direction, f"id:{json.dumps(frame['id'])}"
+    return direction, f"method:{frame.get('method')}"
+
+
+def _headers(headers: httpx2.Headers) -> dict[str, str]:
+    found = {name: headers[name] for name in MCP_HEADERS if name in headers}
+    if "mcp-session-id" in found:
+        found["mcp-session-id"] = SESSION
+    return found
+
+
+def _stream(response: httpx2.Response) -> str:
+    if response.status_code == 202:  # Accepted: a notification's answer has no body
+        return "none"
+    kind = response.headers.get("content-type", "")
+    return "sse" if kind.startswith("text/event-stream") else "json" if "json" in kind else "none"
+
+
+class TappedTransport:
+    """An SDK client transport whose frames are recorded as they pass (and kept as the SDK sent them).
+
+    ``inner`` opens the SDK's own transport (``streamable_http_client``, ``stdio_client`` ...); each
+    frame goes through :func:`~lessons_lib.engine.wire.relay_frames`, then its event may be given an
+    envelope (:meth:`attach`) by whoever saw the exchange that carried it.
+    """
+
+    def __init__(
+        self, inner: Callable[[], AbstractAsyncContextManager[Streams]], record: FrameRecorder
+    ) -> None:
+        self._inner = inner
+        self._record = record
+        self._events: dict[tuple[str, str], dict[str, object]] = {}  # exchange -> the frame's event
+        self._pending: dict[tuple[str, str], HttpEnvelope] = {}  # an envelope that came before its frame
+        self._cm: AbstractAsyncContextManager[Streams] | None = None
+
+    async def __aenter__(self) -> Streams:
+        self._cm = self._connect()
+        return await self._cm.__aenter__()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._cm is not None:
+            await self._cm.__aexit__(exc_type, exc, tb)
+            self._cm = None
+
+    def _frame(self, direction: str, frame: JSONObject) -> None:
+        event = self._record(direction, frame)
+        if not isinstance(event, dict):
+            return
+        key = _key(direction, frame)
+        if key in self._pending:
+            event["http"] = self._pending.pop(key)
+        else:
+            self._events[key] = event
+
+    def attach(self, key: tuple[str, str], envelope: HttpEnvelope) -> None:
+        """Give the frame of exchange ``key`` its envelope, now or when the frame passes."""
+        event = self._events.pop(key, None)
+        if event is None:
+            self._pending[key] = envelope
+        else:
+            event["http"] = envelope
+
+    @asynccontextmanager
+    async def _connect(self) -> AsyncIterator[Streams]:
+        from lessons_lib.engine.wire import Item
+
+        async with self._inner() as (read, write):
+            to_client_send, to_client_recv = anyio.create_memory_object_stream[Item](16)
+            from_client_send, from_client_recv = anyio.create_memory_object_stream[Item](16)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._relay, read, to_client_send, "to_application")
+                tg.start_soon(self._relay, from_client_recv, write, "to_service")
+                try:
+                    yield to_client_recv, from_client_send
+                finally:
+                    await from_client_send.aclose()
+                    tg.cancel_scope.cancel()
+
+    async def _relay(self, source: object, dest: object, direction: str) -> None:
+        from lessons_lib.engine.wire import relay_frames
+
+        await relay_frames(source, dest, direction, self._frame, keep_metadata=True)  # type: ignore[arg-type]
+
+
+class HttpFramedTransport(TappedTransport):
+    """The SDK's Streamable HTTP client transport to ``url``; each frame recorded with its envelope."""
+
+    def __init__(self, url: str, record: FrameRecorder) -> None:
+        super().__init__(self._open, record)
+        self._url = url
+
+    @asynccontextmanager
+    async def _open(self) -> AsyncIterator[Streams]:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        client = create_mcp_http_client()
+        client.event_hooks["response"].append(self._on_response)
+        async with client, streamable_http_client(self._url, http_client=client) as streams:
+            yield streams  # type: ignore[misc]
+
+    async def _on_response(self, response: httpx2.Response) -> None:
+        """The HTTP client's response hook: the envelope of the POST's frame and of the reply to it."""
+        request = response.request
+        if request.method != "POST":
+            return  # the GET stream and the DELETE that ends a session carry no frame of ours
+        try:
+            sent = json.loads(request.content)
+        except ValueError:
+            return
+        if not isinstance(sent, dict):
+            return
+        common = {"method": "POST", "status": response.status_code}
+        common |= {"content_type": response.headers.get("content-type", ""), "stream": _stream(response)}
+        self.attach(_key("to_service", sent), {**common, "headers": _headers(request.headers)})  # type: ignore[typeddict-item]
+        if "id" in sent and "method" in sent:
+            reply = _key("to_application", sent)
+            self._pending[reply] = {**common, "headers": _headers(response.headers)}  # type: ignore[typeddict-item]
