@@ -130,7 +130,7 @@ def exception_data(exc: BaseException, filename: str | None) -> dict[str, JSON]:
         f for f in traceback.extract_tb(exc.__traceback__) if filename is None or f.filename == filename
     ]
     last = frames[-1] if frames else None
-    builtin_bases = [c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins"]
+    builtin_bases: list[JSON] = [c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins"]
     return {
         "type": type(exc).__name__,
         "module": type(exc).__module__,
