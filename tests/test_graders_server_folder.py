@@ -21,6 +21,7 @@ ATTACKS = {
     "di": "import subprocess\nsubprocess.run(['sh', '-c', 'echo hi'])\n" + START,
     "ed": "import os\nos.fork()\n" + START,
     "fay": "import os\nprint(os.environ.get('OPENAI_API_KEY'))\n" + START,
+    "hal": "with open('fill.bin', 'wb') as f:\n    f.write(b'x' * (200 * 2**20))\n" + START,
 }
 
 
@@ -41,7 +42,8 @@ def test_a_class_folder_becomes_a_gradebook_under_the_guard(tmp_path: Path) -> N
     assert proc.returncode == 1, proc.stderr
     text = out.read_text(encoding="utf-8")
     rows = {r["learner"]: r for r in csv.DictReader(text.splitlines())}
-    assert list(rows) == ["ada", "bo", "cy", "di", "ed", "fay", "gil"]
+    assert list(rows) == ["ada", "bo", "cy", "di", "ed", "fay", "gil", "hal"]
+    assert rows["hal"]["passed"] == "0", rows["hal"]  # killed at 64 MB (SIGXFSZ) or refused
     assert (rows["ada"]["passed"], rows["bo"]["link"]) == ("1", "stdout")
     for name in ("cy", "di", "ed"):
         assert (rows[name]["passed"], rows[name]["link"]) == ("0", "refused"), rows[name]

@@ -24,6 +24,19 @@ from lessons_lib.course.gradebook_guard import Guard, drop_modules, own_process_
 REFUSED_MARK: Final = "guard refused: "
 MEMORY_MB: Final = 1536
 CPU_SECONDS: Final = 120
+FILE_MB: Final = 64
+"""The largest file the server may write (in its own copy's folder): a server cannot fill the disk."""
+
+
+def _file_size_limit() -> list[str]:
+    """RLIMIT_FSIZE where the platform has it; the name of the limit when it could not be set."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_MB * 2**20, FILE_MB * 2**20))
+    except (ImportError, AttributeError, ValueError, OSError):
+        return ["file_size"]
+    return []
 
 
 class _Reporting(Guard):
@@ -47,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m lessons_lib.course.server_guarded ROOT FILE", file=sys.stderr)
         return 2
     root, file = Path(args[0]).resolve(), Path(args[1]).resolve()
-    missing = own_process_group() + set_limits(MEMORY_MB, CPU_SECONDS)
+    missing = own_process_group() + set_limits(MEMORY_MB, CPU_SECONDS) + _file_size_limit()
     if missing:
         print(f"note: this platform could not set: {', '.join(missing)}", file=sys.stderr)
     _warm_up()
