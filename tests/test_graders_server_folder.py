@@ -21,6 +21,8 @@ ATTACKS = {
     "di": "import subprocess\nsubprocess.run(['sh', '-c', 'echo hi'])\n" + START,
     "ed": "import os\nos.fork()\n" + START,
     "fay": "import os\nprint(os.environ.get('OPENAI_API_KEY'))\n" + START,
+    "ivy": "import socket\nsocket.create_connection(('127.0.0.1', 9))\n" + START,
+    "jo": f"open({str(Path.home() / 'planted.txt')!r}, 'w').write('x')\n" + START,
     "hal": "with open('fill.bin', 'wb') as f:\n    f.write(b'x' * (200 * 2**20))\n" + START,
 }
 
@@ -42,11 +44,11 @@ def test_a_class_folder_becomes_a_gradebook_under_the_guard(tmp_path: Path) -> N
     assert proc.returncode == 1, proc.stderr
     text = out.read_text(encoding="utf-8")
     rows = {r["learner"]: r for r in csv.DictReader(text.splitlines())}
-    assert list(rows) == ["ada", "bo", "cy", "di", "ed", "fay", "gil", "hal"]
+    assert list(rows) == ["ada", "bo", "cy", "di", "ed", "fay", "gil", "hal", "ivy", "jo"]
     assert rows["hal"]["passed"] == "0", rows["hal"]  # killed at 64 MB (SIGXFSZ) or refused
     assert (rows["ada"]["passed"], rows["bo"]["link"]) == ("1", "stdout")
-    for name in ("cy", "di", "ed"):
+    for name in ("cy", "di", "ed", "ivy", "jo"):
         assert (rows[name]["passed"], rows[name]["link"]) == ("0", "refused"), rows[name]
     assert rows["fay"]["link"] == "stdout" and rows["gil"]["link"] == "bad_input"
     assert KEY not in text and KEY not in proc.stdout and str(tmp_path) not in text
-    assert not (tmp_path / "class" / "ada.py.tmp").exists()
+    assert not (Path.home() / "planted.txt").exists()
