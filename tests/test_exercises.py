@@ -70,7 +70,11 @@ STEP_MISTAKES = {
         '"params": {"name": tool, "arguments": json.dumps(args)}',
         "是文本",
     ),
-    5: ('output = FAILURE_PREFIX + text if result["isError"] else text', "output = text", "读起来像读取成功"),
+    5: (
+        'output = FAILURE_PREFIX + text if result.get("isError", False) else text',
+        "output = text",
+        "读起来像读取成功",
+    ),
     6: (
         "return items + [item.to_dict() for item in response.output] + outputs",
         "return items + outputs",

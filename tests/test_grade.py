@@ -100,7 +100,7 @@ WRONG = {
         "一个也没有执行",
     ),
     "failure reported as success": Wrong(
-        'output = FAILURE_PREFIX + text if result["isError"] else text',
+        'output = FAILURE_PREFIX + text if result.get("isError", False) else text',
         "output = text",
         "feedback",
         "missing_file",

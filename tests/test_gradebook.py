@@ -30,6 +30,7 @@ EXERCISES = [
     "to_feedback",
     "next_input",
     "app_loop",
+    "app_loop_many",
 ]
 TIMEOUT = 6  # seconds per exercise in this test (the reference takes well under one)
 ALL_PASS = dict.fromkeys(EXERCISES, "")
@@ -46,7 +47,7 @@ def _solutions() -> dict[str, str]:
     for cell in _cells("solution"):
         source = "".join(cell["source"])  # type: ignore[arg-type]
         (name,) = re.findall(r"^def (\w+)\(", source, re.M)
-        if name in EXERCISES:  # lesson 11's stage 3 (app_loop_many) is not a gradebook exercise
+        if name in EXERCISES:  # the seven steps and stage 3 (app_loop_many)
             found[name] = source
     return found
 
@@ -124,17 +125,29 @@ def _make_folder(folder: Path) -> dict[str, dict[str, str]]:
     expected: dict[str, dict[str, str]] = {
         "ada": ALL_PASS,
         "max": ALL_PASS,
-        "bo": {**ALL_PASS, "route_call": "route_call", "app_loop": "hard_coded"},
-        "cy": {**ALL_PASS, "find_calls": "find_calls", "app_loop": "first_item"},
+        # stage 3 (app_loop_many) reuses the steps: a broken step shows there too
+        "bo": {
+            **ALL_PASS,
+            "route_call": "route_call",
+            "app_loop": "hard_coded",
+            "app_loop_many": "hard_coded",
+        },
+        "cy": {
+            **ALL_PASS,
+            "find_calls": "find_calls",
+            "app_loop": "first_item",
+            "app_loop_many": "unexecuted",
+        },
         "di": {**ALL_PASS, "app_loop": "no_limit"},
         "ed": {**ALL_PASS, "app_loop": "time_limit"},
-        "fay": {**ALL_PASS, "to_feedback": "refused", "app_loop": "refused"},
-        "gil": {**ALL_PASS, "app_loop": "refused"},
+        "fay": {**ALL_PASS, "to_feedback": "refused", "app_loop": "refused", "app_loop_many": "refused"},
+        "gil": {**ALL_PASS, "app_loop": "refused", "app_loop_many": "refused"},
         "hal": dict.fromkeys(EXERCISES, "bad_input"),
         "ivy": dict.fromkeys(EXERCISES, "not_a_notebook"),
-        "jo": {name: name for name in EXERCISES[:-1]} | {"app_loop": "unfinished"},
+        "jo": {name: name for name in EXERCISES[:-2]}
+        | {"app_loop": "unfinished", "app_loop_many": "unfinished"},
         "kai": {**ALL_PASS, "app_loop": "no_function"},
-        "lu": {**ALL_PASS, "app_loop": "crashed"},
+        "lu": {**ALL_PASS, "app_loop": "crashed", "app_loop_many": "crashed"},
     }
     return expected
 
@@ -173,7 +186,7 @@ def test_a_folder_of_submissions_becomes_the_expected_gradebook(tmp_path: Path) 
     assert all(r["hint"] for r in failed), [
         r for r in failed if not r["hint"]
     ]  # every failure: where to look
-    assert "ada: 7/7 passed" in proc.stdout and "ed: 6/7 passed" in proc.stdout
+    assert "ada: 8/8 passed" in proc.stdout and "ed: 7/8 passed" in proc.stdout
     assert str(tmp_path) not in out.read_text(encoding="utf-8"), "no machine path in the gradebook"
     assert elapsed < 150, f"grading took {elapsed:.0f} s"
 
@@ -229,7 +242,7 @@ def test_the_same_folder_gives_the_same_bytes_wherever_it_lies(tmp_path: Path) -
         folder = tmp_path / where
         folder.mkdir(parents=True)
         (folder / "ada.ipynb").write_text(_notebook(ref), encoding="utf-8")
-        (folder / "bo.py").write_text("\n\n".join(ref[n] for n in EXERCISES[:-1]) + "\n", encoding="utf-8")
+        (folder / "bo.py").write_text("\n\n".join(ref[n] for n in EXERCISES[:-2]) + "\n", encoding="utf-8")
         texts.append(to_csv(grade_folder(folder, ("route_call", "app_loop"), timeout=TIMEOUT)))
     assert texts[0] == texts[1], "a gradebook holds no path, time or process detail"
     lines = texts[0].splitlines()

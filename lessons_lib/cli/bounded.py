@@ -50,10 +50,9 @@ def run_bounded(command: str, argv: Sequence[str], seconds: float, what: str) ->
     """
     from pathlib import Path
 
-    import lessons_lib
     from lessons_lib.core.messages import language
 
-    here = str(Path(lessons_lib.__file__).resolve().parents[1])
+    here = str(Path(__file__).resolve().parents[2])  # the folder that holds lessons_lib/
     paths = [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "PYTHONIOENCODING": "utf-8"}
     child = [sys.executable, "-m", "lessons_lib", f"--lang={language()}", command, *argv, "--in-process"]

@@ -1,5 +1,8 @@
 """``python -m lessons_lib grade-server FILE``: grade a learner's MCP server over stdio. Lesson 12.
 
+FILE may be a folder of learners' servers (``-o grades.csv``): each runs under the loop
+gradebook's guard, one CSV row per learner (:mod:`lessons_lib.course.server_gradebook`).
+
 FILE is a ``.py`` file that serves ``search_notes`` over stdio when run as ``python FILE FOLDER``
 (lesson 12 shows the four lines that make a notebook's server such a file). The grader starts it
 as a subprocess with a folder of its own, talks to it with the official client over real frames,
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from lessons_lib.cli.gradeout import parse, report_exit
 
@@ -36,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "which waits for the server to import the SDK)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("-o", "--output", help="for a folder: write the CSV here (default: stdout)")
     args = parse(parser, argv)
     if isinstance(args, int):
         return args
@@ -44,12 +49,39 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"grade-server: {t('graders.timeout.negative', value=args.timeout)}", file=sys.stderr)
         return 2
+    reply = 5.0 if args.timeout is None else args.timeout
+    if Path(args.file).is_dir():
+        return _folder(args.file, args.output, reply)
     from lessons_lib.course.server_grading import ServerInputError, grade_server_file
 
-    reply = 5.0 if args.timeout is None else args.timeout
     return report_exit(
         "grade-server",
         lambda: grade_server_file(args.file, timeout=reply, start_timeout=args.timeout),
         ServerInputError,
         args.json,
     )
+
+
+def _folder(folder: str, output: str | None, timeout: float) -> int:
+    """A class's servers, each under the guard: one CSV row per learner (0 all passed, 1 some failed)."""
+    from lessons_lib.course.gradebook import GradebookInputError, to_csv
+    from lessons_lib.course.gradebook_cli import OutputError, check_output, write_output
+    from lessons_lib.course.server_gradebook import grade_server_folder
+
+    target = Path(output) if output else None
+    try:
+        if target is not None:
+            check_output(target)
+        rows = grade_server_folder(folder, timeout=timeout)
+        text = to_csv(rows)
+        if target is not None:
+            write_output(target, text)
+    except (GradebookInputError, OutputError) as exc:
+        print(f"grade-server: {exc}", file=sys.stderr)
+        return 2
+    summary = sys.stdout if target is not None else sys.stderr
+    if target is None:
+        sys.stdout.write(text)
+    for row in rows:
+        print(f"{row.learner}: {'passed' if row.passed else row.link}", file=summary)
+    return 0 if all(row.passed for row in rows) else 1

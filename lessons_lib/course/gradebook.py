@@ -60,10 +60,13 @@ COLUMNS: Final = tuple(f.name for f in fields(Row))
 
 
 def exercises() -> tuple[str, ...]:
-    """The functions of lesson 11, in the order the lesson asks for them."""
+    """The functions of lesson 11, in the order the lesson asks for them: the seven steps
+    (``app_loop`` last of them), then stage 3, ``app_loop_many`` over two services."""
     from lessons_lib.course.exercises import STEP_NAMES
+    from lessons_lib.course.grading_cases import FUNCTION_CASES
 
-    return tuple(sorted(STEP_NAMES, key=STEP_NAMES.__getitem__))
+    steps = tuple(sorted(STEP_NAMES, key=STEP_NAMES.__getitem__))
+    return steps + tuple(f for f in FUNCTION_CASES if f not in steps)
 
 
 def submissions(folder: Path) -> list[tuple[str, Path | None, str]]:

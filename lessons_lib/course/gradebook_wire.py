@@ -130,22 +130,49 @@ def exception_data(exc: BaseException, filename: str | None) -> dict[str, JSON]:
         f for f in traceback.extract_tb(exc.__traceback__) if filename is None or f.filename == filename
     ]
     last = frames[-1] if frames else None
+    builtin_bases: list[JSON] = [c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins"]
     return {
         "type": type(exc).__name__,
+        "module": type(exc).__module__,
+        "bases": builtin_bases,  # JSONDecodeError stays a ValueError on the other side
         "message": str(exc)[:2000],
         "line": (last.line or "")[:300] if last is not None else "",
         "lineno": (last.lineno or 0) if last is not None else 0,
     }
 
 
-def rebuild_exception(data: dict[str, JSON]) -> Exception:
-    """An exception of the same name: a built-in one where the name is one, else a look-alike."""
+KNOWN_MODULES: Final = ("builtins", "json.decoder")
+"""Modules whose exception classes are rebuilt as themselves (``json.JSONDecodeError``...)."""
+
+
+def _exception_class(data: dict[str, JSON]) -> type[Exception]:
+    """The class itself (a built-in or a known one), else a look-alike under its nearest built-in base."""
+    import importlib
+
     name = str(data.get("type", "Exception"))
     if not name.isidentifier():
         name = "Exception"
-    found = getattr(builtins, name, None)
-    cls = found if isinstance(found, type) and issubclass(found, Exception) else type(name, (Exception,), {})
+    module = str(data.get("module", "builtins"))
+    if module in KNOWN_MODULES:
+        found = getattr(importlib.import_module(module), name, None)
+        if isinstance(found, type) and issubclass(found, Exception):
+            return found
+    bases = data.get("bases")
+    for base_name in bases if isinstance(bases, list) else []:
+        base = getattr(builtins, str(base_name), None)
+        if isinstance(base, type) and issubclass(base, Exception):
+            return type(name, (base,), {})
+    return type(name, (Exception,), {})
+
+
+def rebuild_exception(data: dict[str, JSON]) -> Exception:
+    """An exception of the same class where it is built in or known, else a look-alike of the
+    same name under the same nearest built-in base (so ``except ValueError`` catches it on both sides).
+    """
+    cls, message = _exception_class(data), str(data.get("message", ""))
     try:
-        return cls(str(data.get("message", "")))
-    except Exception:  # a built-in that wants other arguments (UnicodeDecodeError...)
-        return type(name, (Exception,), {})(str(data.get("message", "")))
+        return cls(message)
+    except Exception:  # a class that wants other arguments (UnicodeDecodeError, JSONDecodeError...)
+        exc = cls.__new__(cls)
+        exc.args = (message,)
+        return exc

@@ -46,6 +46,8 @@ class Case:
     services: tuple[str, ...] = ("fs",)
     fault: str | None = None
     hint_key: str = ""
+    bare_success: bool = False
+    """The service answers successes without ``isError`` (optional in every MCP schema)."""
 
     @property
     def title(self) -> str:
@@ -65,6 +67,7 @@ class Case:
             "services": self.services,
             "fault": self.fault,
             "max_requests": self.max_rounds + 3,
+            "bare_success": self.bare_success,
         }
 
     def call(self, fn: Callable[..., object], bench: Bench) -> object:
@@ -94,6 +97,7 @@ LOOP_CASES: Final = (
         "grading_cases.another_head.title",
         task_text(head=7),
         hint_key="grading_cases.another_head.hint",
+        bare_success=True,
     ),
     Case(
         "missing_file",

@@ -61,6 +61,8 @@ class ToolService:
         self.name = name
         self.session = client.session
         self._portal, self._client, self._wire, self._trace = portal, client, wire, trace
+        self.bare_success = False
+        """Answer successes without ``isError`` (absent means false in every MCP revision)."""
 
     def next_id(self) -> int:
         """A JSON-RPC id not yet used on this connection (the session's own requests count too)."""
@@ -99,10 +101,18 @@ class ToolService:
                     "mcp_id": request_id if isinstance(request_id, int | str) else None,
                 }
             )
-        return reply
+        return _bare(reply) if self.bare_success else reply
 
     def __repr__(self) -> str:
         return tr("engine.kit.repr", name=repr(self.name))
+
+
+def _bare(reply: JSONObject) -> JSONObject:
+    """The reply with ``isError: false`` left out, as a server may send it (lesson 11's grader)."""
+    result = reply.get("result")
+    if isinstance(result, dict) and result.get("isError") is False:
+        return {**reply, "result": {k: v for k, v in result.items() if k != "isError"}}
+    return reply
 
 
 class _Bridge(httpx2.BaseTransport):
@@ -194,13 +204,15 @@ def workbench(
     services: tuple[str, ...] = (SERVICE_NAME,),
     moves: Moves = (),
     fault: str | None = None,
+    bare_success: bool = False,
 ) -> Iterator[Bench]:
     """A real OpenAI client on the offline stand-in and real MCP sessions on the services. Lesson 11.
 
     ``max_requests`` caps the model requests of one run (a loop without a round limit is
     stopped there with HTTP 429); ``script`` sets the stand-in's moves (``Script``), ``moves`` its
     scripted first reply (``kit_standin.Moves``); ``services`` names the services (``fs``,
-    ``orders``); ``fault`` is injected into the file service (``kit_standin.FAULTS``).
+    ``orders``); ``fault`` is injected into the file service (``kit_standin.FAULTS``);
+    ``bare_success``: successful results reach the learner without ``isError`` (spec-valid).
     """
     from anyio.from_thread import start_blocking_portal
     from mcp import Client
@@ -219,6 +231,7 @@ def workbench(
             wire = SharedWire(FramedTransport(server, Service(name, trace).sink))
             client = stack.enter_context(portal.wrap_async_context_manager(Client(wire, mode="legacy")))
             tool_services.append(ToolService(name, portal, client, wire, trace))
+            tool_services[-1].bare_success = bare_success
         transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
         http_client = httpx2.Client(transport=transport, timeout=REPLY_TIMEOUT)
         with OpenAI(

@@ -147,8 +147,10 @@ async def stdio_probe(
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     env = {"PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8"}
-    if os.environ.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    here = str(Path(__file__).resolve().parents[2])  # so ``-m lessons_lib...`` finds this package
+    env["PYTHONPATH"] = os.pathsep.join(
+        [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    )
     argv = ["-m", str(file)] if module else [str(file)]
     params = StdioServerParameters(command=sys.executable, args=[*argv, str(root), *args], env=env)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:

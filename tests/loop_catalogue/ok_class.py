@@ -42,7 +42,7 @@ class Application:
         if "error" in reply:
             return True, "protocol error {}: {}".format(reply["error"]["code"], reply["error"]["message"])
         texts = [block["text"] for block in reply["result"]["content"] if block["type"] == "text"]
-        return bool(reply["result"]["isError"]), "\n".join(texts)
+        return bool(reply["result"].get("isError", False)), "\n".join(texts)
 
     def feedback(self, call):
         try:

@@ -22,7 +22,7 @@ def _output(call, fs, routes):
     if "result" not in reply:
         return "ERROR: protocol error {}: {}".format(reply["error"]["code"], reply["error"]["message"])
     text = "\n".join(c["text"] for c in reply["result"]["content"] if c["type"] == "text")
-    return "ERROR: " + text if reply["result"]["isError"] else text
+    return "ERROR: " + text if reply["result"].get("isError", False) else text
 
 
 def _turn(model, fs, tools, routes, items, left):

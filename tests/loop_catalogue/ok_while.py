@@ -27,7 +27,7 @@ def feedback(call_id, reply):
         text, failed = f"protocol error {reply['error']['code']}: {reply['error']['message']}", True
     else:
         text = "\n".join(part["text"] for part in reply["result"]["content"] if part["type"] == "text")
-        failed = reply["result"]["isError"]
+        failed = reply["result"].get("isError", False)
     return {
         "type": "function_call_output",
         "call_id": call_id,

@@ -59,6 +59,9 @@ WRONG = {
         "ids",
         "example",
     ),
+    "isError read as a required field": Wrong(
+        INL, 'if result.get("isError") else text', 'if result["isError"] else text', "crashed", "another_head"
+    ),
     "task dropped from the context": Wrong(
         INL,
         "items = items + [item.to_dict() for item in response.output] + outputs",
