@@ -222,7 +222,7 @@ def main_run(argv: Sequence[str] | None = None) -> int:
     if no_key:
         print(f"run: --live needs OPENAI_API_KEY. {enable_live_hint()}", file=sys.stderr)
         return 2
-    from lessons_lib.core.outcomes import outcome_text
+    from lessons_lib.core.outcomes import answer_or_none, outcome_text
     from lessons_lib.examples.openapi.threeways import run_way
 
     run = run_way(args.way, _token(), live=args.live, model=args.model)
@@ -236,5 +236,5 @@ def main_run(argv: Sequence[str] | None = None) -> int:
         print(t("openapi.cli.task", task=trace.task))
         print(t("openapi.cli.hops", hops=" → ".join(run.hops) or t("openapi.cli.no_hops")))
         print(t("openapi.cli.outcome", outcome=outcome_text(trace.outcome)))
-        print(t("openapi.cli.answer", answer=trace.answer))
+        print(t("openapi.cli.answer", answer=answer_or_none(trace.answer)))
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1
