@@ -1,15 +1,17 @@
 """One place for the bounds on untrusted input: size, JSON depth, file kind (issue 40).
 
 Every reader of something a user or a client hands the course goes through here: the stdio
-servers (lessons 04 and 30, one JSON-RPC line each), the trace readers (``tree``, ``diagnose``,
-``verify-calls``, the verify commands of lessons 07-08) and the fixtures they load. A value
+servers (lessons 04 and 30, one JSON-RPC line each), the HTTP order API (lesson 40, its request
+bodies), the trace readers (``tree``, ``diagnose``, ``verify-calls``, the verify commands of
+lessons 07-08), the fixtures they load, the notebooks ``grade`` and ``trust`` read, and the
+command-line arguments below. A value
 past a bound is refused with :class:`BoundsError` (a ``ValueError``), one line that says what
 to do, never a ``RecursionError`` or a hang:
 
 - **depth**: JSON nested deeper than :data:`MAX_JSON_DEPTH` (the course's own files stay under
   15) is refused before any recursive code sees it;
 - **size**: a file is read at most :data:`MAX_FILE_BYTES` (plus one byte to notice more), a
-  JSON-RPC line at most :data:`MAX_LINE_BYTES`;
+  JSON-RPC line at most :data:`MAX_LINE_BYTES`, an HTTP body at most :data:`MAX_BODY_BYTES`;
 - **numbers**: ``NaN``, ``Infinity`` and a number too large for a float (``1e400``) are not JSON
   a peer can read back (``json.dumps`` writes them as ``null`` or not at all), so they are refused;
 - **command-line arguments**: :func:`port_arg` (1-65535), :func:`folder_arg` (never empty: ``""``
@@ -40,6 +42,9 @@ MAX_FILE_BYTES: Final = 16 * 1024 * 1024
 
 MAX_LINE_BYTES: Final = 32 * 1024 * 1024
 """Largest JSON-RPC line a stdio server parses (a 20 MB argument still fits)."""
+
+MAX_BODY_BYTES: Final = 1024 * 1024
+"""Largest HTTP request body the order API reads (lesson 40; its largest real body is under 1 KB)."""
 
 
 class BoundsError(ValueError):
@@ -154,6 +159,7 @@ def folder_arg(text: str) -> Path:
 
 
 __all__ = [
+    "MAX_BODY_BYTES",
     "MAX_FILE_BYTES",
     "MAX_JSON_DEPTH",
     "MAX_LINE_BYTES",
