@@ -51,6 +51,14 @@ class BoundsError(ValueError):
     """Input past one of the bounds; the message is one line that says what to do."""
 
 
+class NotJSON(ValueError):
+    """Text that is not JSON; ``reason`` says where and why, without the text itself."""
+
+    def __init__(self, what: str, reason: str) -> None:
+        super().__init__(f"{what} is not valid JSON ({reason})")
+        self.reason = reason
+
+
 def json_depth(value: object) -> int:
     """How deeply ``value`` nests (a scalar is 0, ``[]`` is 1), without recursion."""
     deepest, stack = 0, [(value, 1)]
@@ -73,15 +81,15 @@ def parse_json(text: str | bytes, what: str = "the JSON", max_depth: int = MAX_J
     try:
         value: JSON = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except _NotFinite as exc:
-        raise ValueError(f"{what} holds {exc}, which is not a JSON number; give a finite number") from None
+        raise NotJSON(what, f"{exc} is not a JSON number; give a finite number") from None
     except RecursionError:
         raise BoundsError(_too_deep(what, max_depth)) from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} is not UTF-8 text (byte {exc.start}); give a UTF-8 JSON file") from None
+        raise NotJSON(what, f"not UTF-8 text at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{what} is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-        ) from None
+        raise NotJSON(what, f"line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except ValueError:  # Python's own limit: an integer of more than 4,300 digits
+        raise NotJSON(what, "a number with too many digits") from None
     if json_depth(value) > max_depth:
         raise BoundsError(_too_deep(what, max_depth))
     return value
@@ -137,7 +145,10 @@ def load_json_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> JSON:
         raise ValueError(f"no such file: {p}") from None
     except OSError as exc:
         raise ValueError(f"cannot read {p} ({exc.strerror or type(exc).__name__})") from None
-    return parse_json(data, what=str(p))
+    try:
+        return parse_json(data, what=str(p))
+    except NotJSON as exc:
+        raise ValueError(f"cannot read {p} as JSON ({exc.reason})") from None
 
 
 def port_arg(text: str) -> int:
@@ -164,6 +175,7 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_LINE_BYTES",
     "BoundsError",
+    "NotJSON",
     "folder_arg",
     "json_depth",
     "load_json_file",
