@@ -14,8 +14,8 @@ to do, never a ``RecursionError`` or a hang:
   JSON-RPC line at most :data:`MAX_LINE_BYTES`, an HTTP body at most :data:`MAX_BODY_BYTES`;
 - **numbers**: ``NaN``, ``Infinity`` and a number too large for a float (``1e400``) are not JSON
   a peer can read back (``json.dumps`` writes them as ``null`` or not at all), so they are refused;
-- **command-line arguments**: :func:`port_arg` (1-65535), :func:`folder_arg` (never empty: ``""``
-  would silently mean the current folder), for argparse's ``type=``;
+- **command-line arguments**: :func:`port_arg` (0-65535, 0: any free port), :func:`folder_arg`
+  (never empty: ``""`` would silently mean the current folder), for argparse's ``type=``;
 - **time**: only regular files are read, so a read ends: a FIFO waits for a writer that may never
   come and ``/dev/zero`` never ends. The file is opened without blocking where the platform can
   (``O_NONBLOCK``) and checked with ``fstat`` + ``stat.S_ISREG`` on the open descriptor, which
@@ -152,13 +152,15 @@ def load_json_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> JSON:
 
 
 def port_arg(text: str) -> int:
-    """argparse ``type=`` for a TCP port: a whole number from 1 to 65535, refused before anything starts."""
+    """argparse ``type=`` for a TCP port: a whole number from 0 (any free port) to 65535, refused
+    before anything starts."""
+    words = "a port is a whole number from 1 to 65535 (or 0: any free port)"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {value}")
+        raise argparse.ArgumentTypeError(f"{words}, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{words}, got {value}")
     return value
 
 

@@ -54,7 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help='arguments as JSON text, e.g. \'{"order_id": "O-1042"}\'')
     sub.add_parser("ways", help="the same task three ways: function, OpenAPI, MCP")
     serve = sub.add_parser("serve", help="run the order API on 127.0.0.1")
-    serve.add_argument("--port", type=port_arg, default=8040, help="a port from 1 to 65535 (default 8040)")
+    serve.add_argument(
+        "--port",
+        type=port_arg,
+        default=8040,
+        help="a port from 1 to 65535, or 0 for any free one (default 8040)",
+    )
     serve.add_argument("--db", type=Path, help="an order database file (default: a fresh one)")
     return parser
 
