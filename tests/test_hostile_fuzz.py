@@ -32,7 +32,7 @@ GOOD_FRAME = json.dumps(
     }
 )
 FUZZ = settings(
-    max_examples=40,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[
         HealthCheck.function_scoped_fixture,
@@ -88,7 +88,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 COUNTER = iter(range(1000, 10**9))
 
 
-@FUZZ
+@settings(FUZZ, max_examples=150)  # a few milliseconds each
 @given(bad=BAD_BYTES)
 def test_the_stdio_server_answers_a_valid_request_after_any_bad_line(server: Any, bad: bytes) -> None:
     assert server.proc.stdin is not None
