@@ -60,9 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_usage())
         return 0 if args else 2
     if args[0] in {"-V", "--version"}:
-        from lessons_lib import __version__
-
-        print(f"lessons_lib {__version__}")
+        print(f"lessons_lib {_version()}")
         return 0
     try:
         args, lang = _take_language(args)
@@ -78,6 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return code
     except BrokenPipeError:
         return _reader_gone()
+
+
+def _version() -> str:
+    """The package's version: its own ``__version__`` (the package is loaded before its ``cli``)."""
+    return str(getattr(sys.modules[__name__.partition(".")[0]], "__version__", "unknown"))
 
 
 def _reader_gone() -> int:
