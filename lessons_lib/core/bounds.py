@@ -4,9 +4,8 @@ Every reader of something a user or a client hands the course goes through here:
 servers (lessons 04 and 30, one JSON-RPC line each), the HTTP order API (lesson 40, its request
 bodies), the trace readers (``tree``, ``diagnose``, ``verify-calls``, the verify commands of
 lessons 07-08), the fixtures they load, the notebooks ``grade`` and ``trust`` read, and the
-command-line arguments below. A value
-past a bound is refused with :class:`BoundsError` (a ``ValueError``), one line that says what
-to do, never a ``RecursionError`` or a hang:
+command-line arguments below. A value past a bound is refused with :class:`BoundsError` (a
+``ValueError``), one line that says what to do, never a ``RecursionError`` or a hang:
 
 - **depth**: JSON nested deeper than :data:`MAX_JSON_DEPTH` (the course's own files stay under
   15) is refused before any recursive code sees it;
@@ -96,7 +95,7 @@ def parse_json(text: str | bytes, what: str = "the JSON", max_depth: int = MAX_J
 
 
 class _NotFinite(Exception):
-    pass
+    """``NaN``, ``Infinity`` or a float that overflows: carried out of ``json.loads``."""
 
 
 def _no_constant(name: str) -> float:
