@@ -129,3 +129,32 @@ def test_dev_zero_is_refused_without_reading_it(tmp_path: Path) -> None:
         pytest.skip("no /dev/zero")
     with pytest.raises(BoundsError, match="not a regular file"):
         load_json_file("/dev/zero")
+
+
+def test_the_http_order_api_refuses_a_deep_or_huge_body_and_keeps_serving(tmp_path: Path) -> None:
+    import anyio
+    import httpx2
+
+    from lessons_lib.core.bounds import MAX_BODY_BYTES
+    from lessons_lib.examples.openapi.app import BASE_URL, build_app
+    from lessons_lib.examples.orders import data as od
+
+    token = "test-token-0123456789"
+    app = build_app(od.create_database(tmp_path / "orders.sqlite3"), token)
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": "key-000001"}
+    post = "/orders/O-1042/investigations"
+
+    async def main() -> list[httpx2.Response]:
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE_URL) as client:
+            return [
+                await client.post(post, content=NESTED, headers=headers),
+                await client.post(post, content=JUST_TOO_DEEP, headers=headers),
+                await client.post(post, content=b"[" + b" " * MAX_BODY_BYTES + b"]", headers=headers),
+                await client.post(post, json={"reason": "delayed", "note": "ok"}, headers=headers),
+            ]
+
+    deep, too_deep, huge, good = anyio.run(main)
+    for answer in (deep, too_deep):
+        assert answer.status_code == 400 and "nested more than" in answer.json()["error"]["message"]
+    assert huge.status_code == 400 and "larger than" in huge.json()["error"]["message"]
+    assert good.status_code == 201

@@ -73,3 +73,10 @@ def test_live_mode_without_a_network_says_so_in_one_line(live_env: pytest.Monkey
     assert trace.outcome["status"] == "error"
     reason = trace.outcome["reason"]
     assert "cannot reach the model API" in reason and "\n" not in reason, reason
+
+
+def test_a_real_key_echoed_as_an_argument_name_is_still_hidden() -> None:
+    secret = "sk-test-Qz7rTn4WbX9kLm2PvS8dHc5JfY3gNa6E"
+    cleaned = redact_json({"params": {"arguments": {secret: 1, "path": secret}}}, secret)
+    assert cleaned == {"params": {"arguments": {"***": 1, "path": "***"}}}
+    assert redact_json({"a": "a", "format": "a"}, "a") == {"a": "***", "format": "a"}

@@ -2,7 +2,9 @@
 
 A real model would not write the same key after a restart; these tests hold the application to
 what lessons 32 and 41 say: the model is never declared the key, every ``tools/call`` of a write
-carries the key of its intent, and a restarted run in other words is recognised by the desk.
+carries the key of its intent, and a restarted run in other words is recognised by the desk: its
+key names the first investigation, and since its note differs it is refused as a conflict (issue
+40: one idempotency rule), never written twice.
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ from lessons_lib.examples.orders.tools import KEY_PATTERN, declarations
 AGAIN = "我之前说过的订单 O-1042 还是延误，麻烦再帮我开一张延误调查单。"
 
 
-def test_a_restarted_run_in_other_words_sends_the_same_key_and_is_replayed() -> None:
+def test_a_restarted_run_in_other_words_sends_the_same_key_and_is_refused_as_a_conflict() -> None:
     first = run_orders(INVESTIGATE, confirm=True)
     again = run_orders(AGAIN, db_path=first.db_path, confirm=True)  # a fresh stand-in, other wording
     notes = [q.calls(r.trace, 2)[0].arguments for r in (first, again)]
     assert notes[0] != notes[1]  # the model's arguments differ (the note is the user's words)
     assert sent_key(first.trace) == sent_key(again.trace) == ["inv-O-1042-delayed"]
     replies = [e["body"] for e in again.trace.find("tools/call", "mcp") if "result" in e["body"]]
-    assert replies[-1]["result"]["structuredContent"]["status"] == "replayed"
+    answer = replies[-1]["result"]["structuredContent"]
+    assert answer["status"] == "error" and answer["error"]["code"] == "conflict", answer
     assert again.rows("O-1042") == 1
 
 

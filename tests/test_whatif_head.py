@@ -172,7 +172,7 @@ def test_abbreviate_and_text_table() -> None:
 
 def test_cli_prints_the_same_table() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "lessons_lib", "whatif", "--head", "20", "--vs", "5"],
+        [sys.executable, "-m", "lessons_lib", "whatif", "--head", "20", "--vs", "5", "--all"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -3,6 +3,8 @@
 Each command lives in the module that does the work and exposes ``main(argv) -> int``;
 this file only maps names to those functions and loads them lazily, so ``--help`` is fast.
 Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 bad input.
+A reader that closes the pipe early (``run | head``) ends the command quietly (exit 1, no
+BrokenPipe traceback); ``--version`` prints the package's version.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ def _usage() -> str:
     lines = ["usage: python -m lessons_lib [--lang en|zh] COMMAND [ARGS]", "", "commands:"]
     lines += [f"  {name.ljust(width)}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
     lines += ["", "Run 'python -m lessons_lib COMMAND --help' for a command's options."]
+    lines += ["--version: print the version of lessons_lib."]
     lines += ["--lang: the learner's language (default: LESSONS_LANG, else zh)."]
     return "\n".join(lines)
 
@@ -56,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in {"-h", "--help"}:
         print(_usage())
         return 0 if args else 2
+    if args[0] in {"-V", "--version"}:
+        print(f"lessons_lib {_version()}")
+        return 0
     try:
         args, lang = _take_language(args)
     except ValueError as exc:
@@ -63,8 +69,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from lessons_lib.core.messages import speaking
 
-    with speaking(lang):  # called from a notebook cell, it leaves the notebook's language alone
-        return _dispatch(args)
+    try:
+        with speaking(lang):  # called from a notebook cell, it leaves the notebook's language alone
+            code = _dispatch(args)
+            sys.stdout.flush()
+            return code
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _version() -> str:
+    """The package's version: its own ``__version__`` (the package is loaded before its ``cli``)."""
+    return str(getattr(sys.modules[__name__.partition(".")[0]], "__version__", "unknown"))
+
+
+def _reader_gone() -> int:
+    """The reader of stdout closed it (``run | head``): stop quietly, as ``cat`` does.
+
+    Python would report the same error again when it flushes stdout at exit, so stdout is pointed
+    at the null device first (the recipe of Python's ``signal`` documentation; ``os.devnull``
+    exists on every platform).
+    """
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (a notebook)
+        pass
+    return 1
 
 
 def _dispatch(args: list[str]) -> int:

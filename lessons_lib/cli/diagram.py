@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--trace", help="trace file for 'trace' (default: data/trace.json)")
     parser.add_argument("--step", help=t("diagram_cli.step"))
     parser.add_argument(
-        "-o", "--output", help="write OUT.svg (drawn) or OUT.dot; without it, print the DOT text"
+        "-o", "--output", help="write OUT.svg (drawn) or OUT.dot (.gv); without it, print the DOT text"
     )
     args = parser.parse_args(argv)
     try:

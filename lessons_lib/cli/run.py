@@ -1,7 +1,8 @@
 """``python -m lessons_lib run``: the whole chain once, told step by step or as JSON.
 
-Introduced in lesson 03. Exit 0 when the model answered after successful tool calls; 1 when
-the run stopped, failed, or a tool call failed (the account still shows how the failure
+Introduced in lesson 03. Exit 0 when the model answered and no tool call failed (with or
+without calls: ``--tool-choice auto`` may answer without one); 1 when the run stopped, failed,
+or a tool call failed (the account still shows how the failure
 travelled back); 2 for bad options (for example ``--live`` without ``OPENAI_API_KEY``).
 """
 
@@ -20,8 +21,8 @@ from lessons_lib.core.trace import Trace
 
 DESCRIPTION = (
     "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
-    "--json prints the trace instead. Exit codes: 0 the model answered after successful tool "
-    "calls; 1 the run stopped or failed, or a tool call failed; 2 bad options (for example "
+    "--json prints the trace instead. Exit codes: 0 the model answered and no tool call failed "
+    "(with or without calls); 1 the run stopped or failed, or a tool call failed; 2 bad options (for example "
     "--live without OPENAI_API_KEY)."
 )
 
@@ -30,8 +31,9 @@ TOOL_CHOICES: dict[str, tuple[object, object]] = {
     "auto": ("auto", {"type": "auto"}),
     "required": ("required", {"type": "any"}),
     "none": ("none", {"type": "none"}),
+    "any": ("required", {"type": "any"}),
 }
-"""``--tool-choice`` -> (the OpenAI value, the Anthropic value)."""
+"""``--tool-choice`` -> (the OpenAI value, the Anthropic value); ``any`` is Anthropic's ``required``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,8 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--tool-choice",
         choices=tuple(TOOL_CHOICES),
-        help="the first request's tool_choice instead of the loop's 'required' (for Anthropic: "
-        "auto, any, none); with 'auto' the model may ask instead of calling (lesson 08)",
+        help="the first request's tool_choice instead of the loop's 'required': auto, required, none, or "
+        "any (Anthropic's word for required, accepted for every API); with 'auto' the model may ask "
+        "instead of calling (lesson 08)",
     )
     parser.add_argument("--model", help="model name (default gpt-4.1, or LESSONS_MODEL)")
     parser.add_argument("--json", action="store_true", help="print the JSON trace instead of the account")

@@ -1,19 +1,20 @@
 """One place for the bounds on untrusted input: size, JSON depth, file kind (issue 40).
 
 Every reader of something a user or a client hands the course goes through here: the stdio
-servers (lessons 04 and 30, one JSON-RPC line each), the trace readers (``tree``, ``diagnose``,
-``verify-calls``, the verify commands of lessons 07-08) and the fixtures they load. A value
-past a bound is refused with :class:`BoundsError` (a ``ValueError``), one line that says what
-to do, never a ``RecursionError`` or a hang:
+servers (lessons 04 and 30, one JSON-RPC line each), the HTTP order API (lesson 40, its request
+bodies), the trace readers (``tree``, ``diagnose``, ``verify-calls``, the verify commands of
+lessons 07-08), the fixtures they load, the notebooks ``grade`` and ``trust`` read, and the
+command-line arguments below. A value past a bound is refused with :class:`BoundsError` (a
+``ValueError``), one line that says what to do, never a ``RecursionError`` or a hang:
 
 - **depth**: JSON nested deeper than :data:`MAX_JSON_DEPTH` (the course's own files stay under
   15) is refused before any recursive code sees it;
 - **size**: a file is read at most :data:`MAX_FILE_BYTES` (plus one byte to notice more), a
-  JSON-RPC line at most :data:`MAX_LINE_BYTES`;
+  JSON-RPC line at most :data:`MAX_LINE_BYTES`, an HTTP body at most :data:`MAX_BODY_BYTES`;
 - **numbers**: ``NaN``, ``Infinity`` and a number too large for a float (``1e400``) are not JSON
   a peer can read back (``json.dumps`` writes them as ``null`` or not at all), so they are refused;
-- **command-line arguments**: :func:`port_arg` (1-65535), :func:`folder_arg` (never empty: ``""``
-  would silently mean the current folder), for argparse's ``type=``;
+- **command-line arguments**: :func:`port_arg` (0-65535, 0: any free port), :func:`folder_arg`
+  (never empty: ``""`` would silently mean the current folder), for argparse's ``type=``;
 - **time**: only regular files are read, so a read ends: a FIFO waits for a writer that may never
   come and ``/dev/zero`` never ends. The file is opened without blocking where the platform can
   (``O_NONBLOCK``) and checked with ``fstat`` + ``stat.S_ISREG`` on the open descriptor, which
@@ -41,9 +42,20 @@ MAX_FILE_BYTES: Final = 16 * 1024 * 1024
 MAX_LINE_BYTES: Final = 32 * 1024 * 1024
 """Largest JSON-RPC line a stdio server parses (a 20 MB argument still fits)."""
 
+MAX_BODY_BYTES: Final = 1024 * 1024
+"""Largest HTTP request body the order API reads (lesson 40; its largest real body is under 1 KB)."""
+
 
 class BoundsError(ValueError):
     """Input past one of the bounds; the message is one line that says what to do."""
+
+
+class NotJSON(ValueError):
+    """Text that is not JSON; ``reason`` says where and why, without the text itself."""
+
+    def __init__(self, what: str, reason: str) -> None:
+        super().__init__(f"{what} is not valid JSON ({reason})")
+        self.reason = reason
 
 
 def json_depth(value: object) -> int:
@@ -68,22 +80,22 @@ def parse_json(text: str | bytes, what: str = "the JSON", max_depth: int = MAX_J
     try:
         value: JSON = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except _NotFinite as exc:
-        raise ValueError(f"{what} holds {exc}, which is not a JSON number; give a finite number") from None
+        raise NotJSON(what, f"{exc} is not a JSON number; give a finite number") from None
     except RecursionError:
         raise BoundsError(_too_deep(what, max_depth)) from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} is not UTF-8 text (byte {exc.start}); give a UTF-8 JSON file") from None
+        raise NotJSON(what, f"not UTF-8 text at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{what} is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-        ) from None
+        raise NotJSON(what, f"line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except ValueError:  # Python's own limit: an integer of more than 4,300 digits
+        raise NotJSON(what, "a number with too many digits") from None
     if json_depth(value) > max_depth:
         raise BoundsError(_too_deep(what, max_depth))
     return value
 
 
 class _NotFinite(Exception):
-    pass
+    """``NaN``, ``Infinity`` or a float that overflows: carried out of ``json.loads``."""
 
 
 def _no_constant(name: str) -> float:
@@ -132,17 +144,22 @@ def load_json_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> JSON:
         raise ValueError(f"no such file: {p}") from None
     except OSError as exc:
         raise ValueError(f"cannot read {p} ({exc.strerror or type(exc).__name__})") from None
-    return parse_json(data, what=str(p))
+    try:
+        return parse_json(data, what=str(p))
+    except NotJSON as exc:
+        raise ValueError(f"cannot read {p} as JSON ({exc.reason})") from None
 
 
 def port_arg(text: str) -> int:
-    """argparse ``type=`` for a TCP port: a whole number from 1 to 65535, refused before anything starts."""
+    """argparse ``type=`` for a TCP port: a whole number from 0 (any free port) to 65535, refused
+    before anything starts."""
+    words = "a port is a whole number from 1 to 65535 (or 0: any free port)"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {value}")
+        raise argparse.ArgumentTypeError(f"{words}, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{words}, got {value}")
     return value
 
 
@@ -154,10 +171,12 @@ def folder_arg(text: str) -> Path:
 
 
 __all__ = [
+    "MAX_BODY_BYTES",
     "MAX_FILE_BYTES",
     "MAX_JSON_DEPTH",
     "MAX_LINE_BYTES",
     "BoundsError",
+    "NotJSON",
     "folder_arg",
     "json_depth",
     "load_json_file",

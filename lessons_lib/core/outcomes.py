@@ -34,3 +34,8 @@ def outcome_text(outcome: Mapping[str, object]) -> str:
     status = str(outcome.get("status", ""))
     said = outcome.get("text") or outcome.get("reason") or ""
     return t("outcomes.line", word=run_status_word(status), status=status, said=said)
+
+
+def answer_or_none(answer: str | None) -> str:
+    """The model's answer to show, or words saying there is none (never the text ``None``; issue 40)."""
+    return answer if answer is not None else t("hostile.no_answer")

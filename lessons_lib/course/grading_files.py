@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import linecache
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from lessons_lib.core.messages import t
 from lessons_lib.course.exercises import STEP_NAMES, check_step
@@ -72,7 +72,7 @@ def _notebook_source(p: Path, tag: str) -> str:
     """The code of the cells with this tag (``exercise``: what the learner wrote, not the solutions)."""
     from lessons_lib.core.bounds import load_json_file
 
-    nb = load_json_file(p)  # bounded: size, depth, a regular file
+    nb: Any = load_json_file(p)  # bounded: size, depth, a regular file
     found = nb.get("cells") if isinstance(nb, dict) else None
     cells = [
         "".join(c.get("source", []))

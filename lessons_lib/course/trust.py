@@ -43,8 +43,11 @@ def active_content(nb: object) -> str | None:
 
 
 def trust_notebooks(paths: Iterable[Path], data_dir: str | None = None) -> TrustReport:
-    """Sign each notebook that holds no active content (lesson 00); ``data_dir`` picks the database."""
-    import nbformat
+    """Sign each notebook that holds no active content (lesson 00); ``data_dir`` picks the database.
+
+    A file that cannot be read as a notebook is refused with its reason, and the others are still
+    signed (issue 40: the report names the broken notebook).
+    """
     from nbformat.sign import NotebookNotary
 
     if data_dir:
@@ -53,11 +56,26 @@ def trust_notebooks(paths: Iterable[Path], data_dir: str | None = None) -> Trust
     refused: list[tuple[Path, str]] = []
     with NotebookNotary(data_dir=data_dir) if data_dir else NotebookNotary() as notary:
         for path in paths:
-            nb = nbformat.read(path, as_version=4)
-            reason = active_content(nb)
+            nb, reason = _read(path)
+            reason = reason or active_content(nb)
             if reason:
                 refused.append((path, reason))
             else:
                 notary.sign(nb)
                 signed.append(path)
     return TrustReport(tuple(signed), tuple(refused))
+
+
+def _read(path: Path) -> tuple[object, str | None]:
+    """(notebook, None), or (None, why it is no notebook): bounded read, then nbformat."""
+    import nbformat
+
+    from lessons_lib.core.bounds import parse_json, read_bounded
+
+    try:
+        raw = read_bounded(path)
+        if not isinstance(parse_json(raw, what=path.name), dict):
+            return None, "not a notebook (the file is JSON, but not an object)"
+        return nbformat.reads(raw.decode("utf-8"), as_version=4), None
+    except Exception as exc:  # noqa: BLE001  (any reason the file is no notebook: one line, then the next file)
+        return None, f"not a notebook ({' '.join(str(exc).split())[:200]})"

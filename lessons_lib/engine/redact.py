@@ -69,15 +69,23 @@ def redact(text: str, secret: str) -> str:
 
 
 def redact_json(value: object, secret: str) -> object:
-    """The same JSON value with :func:`redact` applied to every string value; keys and the values
-    of :data:`STRUCTURE` keys stay as they are (issue 40)."""
+    """The same JSON value with :func:`redact` applied to every string value (issue 40).
+
+    Structure stays: the values of :data:`STRUCTURE` keys are never rewritten, and neither is an
+    object key, except one that holds a fragment of a real key (8 characters or more: a model can
+    echo the key as an argument's name). A short key therefore never touches a key or the shape.
+    """
     if isinstance(value, str):
         return redact(value, secret)
     if isinstance(value, list):
         return [redact_json(v, secret) for v in value]
     if isinstance(value, dict):
-        return {k: v if _shape_word(k, v) else redact_json(v, secret) for k, v in value.items()}
+        return {_key(k, secret): v if _shape_word(k, v) else redact_json(v, secret) for k, v in value.items()}
     return value
+
+
+def _key(key: str, secret: str) -> str:
+    return redact(key, secret) if len(secret) >= MIN_FRAGMENT else key
 
 
 def _shape_word(key: str, value: object) -> bool:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import AsyncIterable, AsyncIterator
 from io import TextIOWrapper
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.bounds import MAX_LINE_BYTES, BoundsError, parse_json
 from lessons_lib.core.paths import LOGICAL_ROOT
@@ -84,7 +84,7 @@ def frame_problem(line: str) -> tuple[object, ErrorData] | None:
         message = f"Invalid Request: the line is longer than {MAX_LINE_BYTES} characters"
         return None, ErrorData(code=INVALID_REQUEST, message=message, data={"limit": "size"})
     try:
-        frame = parse_json(line, what="the line")
+        frame: Any = parse_json(line, what="the line")
     except BoundsError as exc:
         return None, ErrorData(
             code=INVALID_REQUEST, message=f"Invalid Request: {exc}", data={"limit": "depth"}

@@ -190,8 +190,17 @@ class Diagram(Displayable):
         return render_svg(self.source)
 
     def save(self, path: str | Path) -> Path:
-        """Write ``.svg`` (drawn) or ``.dot``/``.gv`` (the DOT text) and return the path."""
+        """Write ``.svg`` (drawn) or ``.dot``/``.gv`` (the DOT text) and return the path.
+
+        Any other suffix (``.png``, ``.pdf``, none) is refused with ValueError before anything is
+        written: the course draws SVG only, and SVG bytes in a ``.png`` would open as a broken image.
+        """
         p = Path(path)
+        if p.suffix.lower() not in {".svg", ".dot", ".gv"}:
+            raise ValueError(
+                f"cannot write {p.name}: the course writes .svg (drawn) or .dot/.gv (DOT text); for a PNG,"
+                " write .svg and convert it (a browser, Inkscape or rsvg-convert)"
+            )
         p.write_text(self.source if p.suffix in {".dot", ".gv"} else self.svg(), encoding="utf-8")
         return p
 

@@ -1,6 +1,7 @@
-"""``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``).
+"""``python -m lessons_lib whatif --head 20 --vs 5 [--all | --key | --counts]`` (or ``--tail``).
 
-Lesson 09.
+Lesson 09. By default only the fields that changed are printed (a dozen rows); ``--all`` prints
+every field compared (about 150 rows, wider than a terminal).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from lessons_lib.examples.files.whatif import compare_head, compare_tail
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lessons_lib whatif --head 20 --vs 5 [--changed | --key | --counts]`` (or ``--tail``)."""
+    """``python -m lessons_lib whatif --head 20 --vs 5 [--all | --key | --counts]`` (or ``--tail``)."""
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib whatif",
-        description="Run the chain twice and compare every field (lesson 09).",
+        description="Run the chain twice, compare every field and print the ones that changed (lesson 09).",
     )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--head", type=int, help="the first run's head (default 20)")
@@ -29,7 +30,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--api", choices=("responses", "chat", "anthropic"), default="responses", help="model API (lesson 20)"
     )
     view = parser.add_mutually_exclusive_group()
-    view.add_argument("--changed", action="store_true", help="only the fields that changed")
+    view.add_argument("--changed", action="store_true", help="only the fields that changed (the default)")
+    view.add_argument("--all", action="store_true", help="every field compared, changed or not")
     view.add_argument("--key", action="store_true", help="only the lesson's key fields")
     view.add_argument(
         "--counts", action="store_true", help="fields compared and changed, by message and kind"
@@ -56,6 +58,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.counts:
         print(table.counts().text(), end="")
         return 0
-    table = table.changed() if args.changed else table.key() if args.key else table
+    table = table if args.all else table.key() if args.key else table.changed()
     print(table.text(), end="")
     return 0

@@ -139,7 +139,18 @@ def build_app(db_path: str | Path, token: str, customer_id: str = SESSION_CUSTOM
 
 
 async def _body(request: Request) -> object:
+    """The JSON body within the bounds of :mod:`lessons_lib.core.bounds` (size read, depth), or Refused."""
+    from lessons_lib.core.bounds import MAX_BODY_BYTES, BoundsError, parse_json
+
+    chunks, size = [], 0
+    async for chunk in request.stream():  # stop reading at the bound, never hold more
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise Refused(f"body: the request body is larger than {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
     try:
-        return await request.json()
+        return parse_json(b"".join(chunks), what="the request body")
+    except BoundsError as exc:
+        raise Refused(f"body: {exc}") from None
     except ValueError:  # not JSON, or a number too long for Python: refused, with no echo
         raise Refused("body: the request body must be a JSON object") from None

@@ -54,7 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help='arguments as JSON text, e.g. \'{"order_id": "O-1042"}\'')
     sub.add_parser("ways", help="the same task three ways: function, OpenAPI, MCP")
     serve = sub.add_parser("serve", help="run the order API on 127.0.0.1")
-    serve.add_argument("--port", type=port_arg, default=8040, help="a port from 1 to 65535 (default 8040)")
+    serve.add_argument(
+        "--port",
+        type=port_arg,
+        default=8040,
+        help="a port from 1 to 65535, or 0 for any free one (default 8040)",
+    )
     serve.add_argument("--db", type=Path, help="an order database file (default: a fresh one)")
     return parser
 
@@ -222,7 +227,7 @@ def main_run(argv: Sequence[str] | None = None) -> int:
     if no_key:
         print(f"run: --live needs OPENAI_API_KEY. {enable_live_hint()}", file=sys.stderr)
         return 2
-    from lessons_lib.core.outcomes import outcome_text
+    from lessons_lib.core.outcomes import answer_or_none, outcome_text
     from lessons_lib.examples.openapi.threeways import run_way
 
     run = run_way(args.way, _token(), live=args.live, model=args.model)
@@ -236,5 +241,5 @@ def main_run(argv: Sequence[str] | None = None) -> int:
         print(t("openapi.cli.task", task=trace.task))
         print(t("openapi.cli.hops", hops=" → ".join(run.hops) or t("openapi.cli.no_hops")))
         print(t("openapi.cli.outcome", outcome=outcome_text(trace.outcome)))
-        print(t("openapi.cli.answer", answer=trace.answer))
+        print(t("openapi.cli.answer", answer=answer_or_none(trace.answer)))
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1

@@ -11,14 +11,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from lessons_lib.core.messages import t
+from lessons_lib.core.messages import speaking, t
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.examples.orders.lab import scenario, scenario_names
 
     names = scenario_names()
-    listing = "\n".join(f"  {n:<14} {scenario(n).title}" for n in names)
+    with speaking("en"):  # the help is English, like every option's help around it
+        listing = "\n".join(f"  {n:<14} {scenario(n).title}" for n in names)
     parser = argparse.ArgumentParser(
         prog="python -m lessons_lib run --example orders",
         description=(
@@ -53,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lessons_lib.examples.orders.lab import ledger_table, run_scenario
 
     run = run_scenario(args.scenario, live=args.live, model=args.model)
-    from lessons_lib.core.outcomes import outcome_text
+    from lessons_lib.core.outcomes import answer_or_none, outcome_text
 
     trace = run.trace
     problems = check_calls(trace)
@@ -63,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(t("orders_cli.scenario", name=args.scenario, title=scenario(args.scenario).title))
         print(t("orders_cli.task", task=trace.task))
         print(t("orders_cli.outcome", outcome=outcome_text(trace.outcome)))
-        print(t("orders_cli.answer", answer=trace.answer))
+        print(t("orders_cli.answer", answer=answer_or_none(trace.answer)))
         print("\n" + t("orders_cli.ledger"))
         print(ledger_table(trace).text())
         print("\n" + t("orders_cli.rows", order_id="O-1042", rows=run.rows("O-1042")))

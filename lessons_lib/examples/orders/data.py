@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Final, TypedDict
 
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.examples.orders.idempotency import IdempotencyConflict as IdempotencyConflict  # raised here
+from lessons_lib.examples.orders.idempotency import replay_or_conflict
 
 SEED_SQL: Final[Path] = DATA_DIR / "orders" / "seed.sql"
 DB_NAME: Final = "orders.sqlite3"
@@ -81,10 +83,6 @@ class InvestigationRow(TypedDict):
     idempotency_key: str | None
     status: str
     created_at: str
-
-
-class IdempotencyConflict(ValueError):
-    """The key was used before for a different intent (another order, reason or note)."""
 
 
 def create_database(path: str | Path | None = None, *, replace: bool = False) -> Path:
@@ -208,17 +206,13 @@ def insert_investigation(
     reason: str,
     note: str,
     idempotency_key: str | None,
-    *,
-    note_is_intent: bool = True,
 ) -> tuple[InvestigationRow, bool]:
     """Create an investigation; return ``(row, created)`` (lesson 32).
 
-    With a key already stored for the same intent, nothing is written and the first row comes
-    back with ``created=False``. The same key with another order, reason or note raises
-    :class:`IdempotencyConflict` (the HTTP API's rule, lesson 40: a reused key must carry the same
-    payload). ``note_is_intent=False`` is the MCP desk's rule, whose key the application computes
-    from the order and the reason (lesson 32): another wording of the note is the same intent.
-    Without a key every call writes a new row.
+    A key already stored is answered by the one rule of
+    :mod:`~lessons_lib.examples.orders.idempotency`: the same payload comes back as the first
+    row with ``created=False``, another payload raises :class:`IdempotencyConflict`. Without a
+    key every call writes a new row.
     """
     if idempotency_key is not None:
         found = conn.execute(
@@ -227,12 +221,8 @@ def insert_investigation(
         if found is not None:
             first = fetch_investigation(conn, int(found[0]))
             assert first is not None
-            same_note = first["note"] == note or not note_is_intent
-            if (first["order_id"], first["reason"]) != (order_id, reason) or not same_note:
-                raise IdempotencyConflict(
-                    f"idempotency key {idempotency_key!r} was used for investigation"
-                    f" {first['investigation_id']} with other values: use a new key for a new intent"
-                )
+            payload = {"order_id": order_id, "reason": reason, "note": note}
+            replay_or_conflict(first, idempotency_key, payload)
             return first, False
     try:
         with conn:  # one transaction: the row and its time, or nothing
@@ -245,9 +235,7 @@ def insert_investigation(
         if idempotency_key is None:
             raise
         # another connection stored the same key between our look-up and our insert
-        return insert_investigation(
-            conn, order_id, reason, note, idempotency_key, note_is_intent=note_is_intent
-        )
+        return insert_investigation(conn, order_id, reason, note, idempotency_key)
     created = fetch_investigation(conn, int(cursor.lastrowid or 0))
     assert created is not None
     return created, True

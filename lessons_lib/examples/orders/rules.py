@@ -15,6 +15,7 @@ from typing import Final
 
 from lessons_lib.core.echo import short
 from lessons_lib.examples.orders import data as od
+from lessons_lib.examples.orders.idempotency import IdempotencyConflict
 
 SESSION_CUSTOMER: Final = "C-001"
 """The trusted session the desk answers for (the customer signed in to the application)."""
@@ -77,19 +78,15 @@ def open_investigation(
     reason: str,
     note: str,
     key: str | None,
-    *,
-    note_is_intent: bool = True,
 ) -> tuple[od.OrderRow, od.InvestigationRow, bool]:
     """Check every rule, then write (or replay): (order, investigation row, created).
 
-    ``note_is_intent``: see :func:`~lessons_lib.examples.orders.data.insert_investigation`.
+    A reused key follows :mod:`~lessons_lib.examples.orders.idempotency` (replayed or conflict).
     """
     check_session(conn, customer_id)
     order = investigable(visible_order(conn, order_id, customer_id))
     try:
-        row, created = od.insert_investigation(
-            conn, order["order_id"], reason, note, key, note_is_intent=note_is_intent
-        )
-    except od.IdempotencyConflict as conflict:
+        row, created = od.insert_investigation(conn, order["order_id"], reason, note, key)
+    except IdempotencyConflict as conflict:
         raise DeskError("conflict", str(conflict)) from None
     return order, row, created

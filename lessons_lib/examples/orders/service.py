@@ -136,7 +136,6 @@ class OrderDesk:
             args["reason"],
             args["note"],
             args.get("idempotency_key"),
-            note_is_intent=False,  # the key is the intent's (order, reason): lesson 32's call layer
         )
         return {
             "status": "created" if created else "replayed",
