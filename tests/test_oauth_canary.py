@@ -60,14 +60,19 @@ class Collect(logging.Handler):
 def debug_logs() -> Iterator[Collect]:
     collect = Collect()
     collect.setFormatter(logging.Formatter("%(name)s %(message)s %(args)s"))
-    before = {name: logging.getLogger(name).level for name in LOGGERS}
-    for name in LOGGERS:
-        logging.getLogger(name).setLevel(logging.DEBUG)
+    # uvicorn's default logging config (another test's server in this worker) stops
+    # ``uvicorn.access`` from propagating to the root: every logger is made to reach it here
+    loggers = [logging.getLogger(name) for name in LOGGERS]
+    before = [(lg.level, lg.propagate, lg.disabled) for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.DEBUG)
+        lg.propagate, lg.disabled = True, False
     logging.getLogger().addHandler(collect)
     yield collect
     logging.getLogger().removeHandler(collect)
-    for name, level in before.items():
-        logging.getLogger(name).setLevel(level)
+    for lg, (level, propagate, disabled) in zip(loggers, before, strict=True):
+        lg.setLevel(level)
+        lg.propagate, lg.disabled = propagate, disabled
 
 
 def _collecting(monkeypatch: pytest.MonkeyPatch, authority: LocalAuthority, secrets: set[str]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items

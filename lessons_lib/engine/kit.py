@@ -59,7 +59,6 @@ class ToolService:
         self, name: str, portal: BlockingPortal, client: Client, wire: SharedWire, trace: Trace
     ) -> None:
         self.name = name
-        self.session = client.session
         self._portal, self._client, self._wire, self._trace = portal, client, wire, trace
         self.bare_success = False
         """Answer successes without ``isError`` (absent means false in every MCP revision)."""
@@ -221,7 +220,7 @@ def workbench(
     setting = offline_setting()
     trace = Trace(task=task, model=setting.public())
     recorder = ModelRecorder(trace)
-    side = TrustedSide(root, script, max_requests, services, moves, fault)
+    side = TrustedSide(root, script, max_requests, services, moves, fault, bare_success)
     cap = side.standin()
     error: Exception | None = None
     with start_blocking_portal() as portal, ExitStack() as stack:
@@ -231,7 +230,7 @@ def workbench(
             wire = SharedWire(FramedTransport(server, Service(name, trace).sink))
             client = stack.enter_context(portal.wrap_async_context_manager(Client(wire, mode="legacy")))
             tool_services.append(ToolService(name, portal, client, wire, trace))
-            tool_services[-1].bare_success = bare_success
+            tool_services[-1].bare_success = side.bare_success
         transport = _Bridge(portal, RecordingTransport(cap, recorder.on_body))
         http_client = httpx2.Client(transport=transport, timeout=REPLY_TIMEOUT)
         with OpenAI(

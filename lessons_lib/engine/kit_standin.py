@@ -89,6 +89,8 @@ class TrustedSide:
     services: tuple[str, ...] = ("fs",)
     moves: Moves = ()
     fault: str | None = None
+    bare_success: bool = False
+    """The learner's ``ToolService`` gets successes without ``isError`` (optional in every MCP revision)."""
 
     def standin(self) -> Capped:
         """A fresh stand-in for one run: the scripted moves behind the request cap."""

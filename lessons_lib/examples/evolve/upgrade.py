@@ -98,7 +98,7 @@ def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> Row
     code = _status(result)
     rows.append(_row("revoked_executor", [] if code == "permission_revoked" else [code]))
     run = run_version(TRACK, new, db_path=path)
-    told = "may no longer use the order desk" in (run.trace.answer or "")
+    told = t("orders_standin.revoked_reason") in (run.trace.answer or "")  # the refusal, in the user's words
     written = run.rows() - before
     problem = t("upgrade.revoked_loop.problem", answer=run.trace.answer, rows=written)
     rows.append(_row("revoked_loop", [] if told and written == 0 else [problem]))
