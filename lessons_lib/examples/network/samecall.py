@@ -104,10 +104,13 @@ class Exchange:
     answer: str
 
 
-def _summary(response: Any) -> str:
+def _summary(response: Any, opens: bool = False) -> str:
+    """What an answer says: the session it opens (``opens``), its error, or what kind of body it has."""
     kind = response.headers.get("content-type", "").split(";")[0]
     shown = []
-    if "mcp-session-id" in response.headers:
+    if response.status_code == 202:
+        return "(no body)"
+    if opens and "mcp-session-id" in response.headers:
         shown.append(f"Mcp-Session-Id: {SESSION}")
     if kind == "application/json" and response.content:
         body = response.json()
@@ -143,7 +146,7 @@ def session_walk(url: str) -> list[Exchange]:
     rows = []
     with quiet_server(), httpx2.Client(timeout=10) as client:
         opened = client.post(url, json=init, headers=ACCEPT)
-        rows.append(Exchange("1", "POST initialize", opened.status_code, _summary(opened)))
+        rows.append(Exchange("1", "POST initialize", opened.status_code, _summary(opened, opens=True)))
         session = {"Mcp-Session-Id": opened.headers.get("mcp-session-id", ""), "MCP-Protocol-Version": OLD}
         note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
         rows.append(_post(client, url, "2", note, session))
