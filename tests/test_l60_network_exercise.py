@@ -152,3 +152,53 @@ def test_each_string_audience_case_is_what_the_course_verifier_decides() -> None
     for _, aud, accepted in AUDIENCE_CASES:
         if isinstance(aud, str) and aud and not aud.endswith("/"):  # mint strips a trailing /
             assert not isinstance(verifier.check(authority.mint(aud, ["files:read"])), str) == accepted, aud
+
+
+def baseline_by_comprehension(expected: set[str], results: dict[str, bool]) -> tuple[list[str], list[str]]:
+    return (
+        sorted(n for n, ok in results.items() if not ok and n not in expected),
+        sorted(n for n in expected if results.get(n) is True),
+    )
+
+
+def baseline_by_loop(expected: set[str], results: dict[str, bool]) -> list[list[str]]:
+    unexpected, stale = [], []
+    for name, passed in sorted(results.items()):
+        if passed and name in expected:
+            stale.append(name)
+        elif not passed and name not in expected:
+            unexpected.append(name)
+    return [unexpected, stale]
+
+
+@pytest.mark.parametrize("answer", [baseline_by_comprehension, baseline_by_loop])
+def test_right_baseline_verdicts_pass(answer: Any) -> None:
+    from lessons_lib.course.network_exercise import check_baseline
+
+    assert check_baseline(answer).passed
+
+
+@pytest.mark.parametrize(
+    ("answer", "case"),
+    [
+        (lambda e, r: ([], []), "a failure not in the list"),
+        (
+            lambda e, r: (sorted(n for n, ok in r.items() if not ok), []),
+            "every failing scenario is in the list",
+        ),
+        (
+            lambda e, r: (
+                sorted(n for n, ok in r.items() if not ok and n not in e),
+                sorted(n for n in e if r.get(n, True)),
+            ),
+            "did not run",
+        ),
+        (lambda e, r: ",".join(e), "every failing scenario is in the list"),
+    ],
+)
+def test_wrong_baseline_verdicts_are_named(answer: Any, case: str) -> None:
+    from lessons_lib.course.network_exercise import check_baseline
+
+    with speaking("en"):
+        verdict = check_baseline(answer)
+    assert not verdict.passed and verdict.lines[-1].startswith("✗ ") and case in verdict.lines[-1]

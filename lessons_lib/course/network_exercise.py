@@ -93,3 +93,56 @@ def check_audience(audience_ok: Any) -> Verdict:
             return found(False, tuple(lines))
         lines.append("✓ " + t("l60.aud.right", case=t(key), verdict=verdict))
     return found(True, tuple(lines))
+
+
+BASELINE_CASES: Final[tuple[tuple[str, frozenset[str], dict[str, bool], list[str], list[str]], ...]] = (
+    ("l60.base.clean", frozenset({"prompts-list"}), {"ping": True, "prompts-list": False}, [], []),
+    ("l60.base.unexpected", frozenset(), {"ping": False, "tools-list": True}, ["ping"], []),
+    (
+        "l60.base.stale",
+        frozenset({"logging-set-level"}),
+        {"logging-set-level": True},
+        [],
+        ["logging-set-level"],
+    ),
+    ("l60.base.not_run", frozenset({"tasks-lifecycle"}), {"ping": True}, [], []),
+    (
+        "l60.base.mixed",
+        frozenset({"resources-list", "completion-complete", "caching"}),
+        {
+            "resources-list": True,
+            "caching": False,
+            "server-stateless": False,
+            "dns-rebinding-protection": False,
+        },
+        ["dns-rebinding-protection", "server-stateless"],
+        ["resources-list"],
+    ),
+)
+"""(case, expected failures, scenario -> passed, unexpected failures, stale entries): unseen in lesson 62."""
+
+
+def _names(value: Any) -> list[str] | None:
+    """A learner's list of names, sorted; None when it is not a collection of strings."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+        return None
+    return sorted(value) if all(isinstance(v, str) for v in value) else None
+
+
+def check_baseline(baseline_problems: Any) -> Verdict:
+    """Lesson 62: ``baseline_problems(expected, results)`` returns (unexpected failures, stale entries)."""
+    blank = unfinished_function(baseline_problems, "baseline_problems", t("l60.base.hint"))
+    if blank:
+        return blank
+    lines = []
+    for key, expected, results, unexpected, stale in BASELINE_CASES:
+        got, failed = _run(baseline_problems, set(expected), dict(results))
+        if failed:
+            return failed
+        pair = list(got) if isinstance(got, (tuple, list)) and len(got) == 2 else None
+        shown = (_names(pair[0]), _names(pair[1])) if pair else (None, None)
+        if shown != (unexpected, stale):
+            lines.append("✗ " + t("l60.base.wrong", case=t(key), unexpected=unexpected, stale=stale, got=got))
+            return found(False, tuple(lines))
+        lines.append("✓ " + t(key))
+    return found(True, tuple(lines))
