@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from lessons_lib.core.messages import say
+from lessons_lib.core.messages import t
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
 
 LIST_SCOPE: Final = "files:list"
@@ -46,9 +46,7 @@ def flow_diagram(lines: Sequence[str], roles: Sequence[str]) -> Diagram:
     the answer's status.
     """
     lanes = [CLIENT, *roles]
-    names = {CLIENT: say("课程的客户端", "the course's client")} | {
-        r: say(ZH_ROLES.get(r, r), r) for r in roles
-    }
+    names = {CLIENT: t("l60.flow.client")} | {r: t(f"l60.role.{r}") for r in roles}
     g = digraph("oauth", rankdir="TB", nodesep="0.1", ranksep="0.2", splines="line")
     heads = [f"h{j}" for j in range(len(lanes))]
     for j, lane in enumerate(lanes):
@@ -81,18 +79,7 @@ def flow_diagram(lines: Sequence[str], roles: Sequence[str]) -> Diagram:
             weight="100",
         )
     text = "\n".join(f"{i + 1}. {line}" for i, line in enumerate(lines))
-    return Diagram(
-        "oauth", g.source, say("图：授权的先后顺序\n", "Figure: the authorization sequence\n") + text
-    )
-
-
-ZH_ROLES: Final = {
-    "authorization server": "授权服务器",
-    "file service": "文件服务",
-    "other service": "另一个服务",
-    "order API": "订单 API",
-    "order desk": "订单台",
-}
+    return Diagram("oauth", g.source, t("l60.flow.caption") + text)
 
 
 def step_up(path: str = "/workspace/notes.txt") -> tuple[list[str], str]:
