@@ -26,9 +26,9 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
     import uvicorn
@@ -132,10 +132,12 @@ def url_of(sock: socket.socket) -> str:
     return origin_of(sock) + MCP_PATH
 
 
-def _uvicorn(app: ASGIApp) -> uvicorn.Server:
+def _uvicorn(app: ASGIApp, log_config: bool = True, log_level: str = "warning") -> uvicorn.Server:
+    """uvicorn for ``app``; ``log_config=False`` leaves the process's logging configuration untouched."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    extra: dict[str, Any] = {} if log_config else {"log_config": None}
+    config = uvicorn.Config(app, log_level=log_level, lifespan="auto", timeout_graceful_shutdown=2, **extra)
     return uvicorn.Server(config)
 
 
@@ -165,8 +167,9 @@ def sdk_logs_one_line(level: int = logging.WARNING) -> None:
         logger.addHandler(handler)
 
 
-Wrap = Callable[["ASGIApp"], "ASGIApp"]
-"""Puts something around the MCP app before it is served (the authorization layer of lesson 61)."""
+Wrap = Callable[["ASGIApp", str], "ASGIApp"]
+"""Puts something around the MCP app before it is served, given the MCP endpoint's URL (the
+authorization layer of lesson 61: a protected resource names itself by that URL)."""
 
 
 def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wrap | None = None) -> None:
@@ -180,7 +183,7 @@ def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wra
     app = build_app(server, options)
     with sock:
         print(ready.format(url=url_of(sock)), flush=True)
-        _uvicorn(wrap(app) if wrap else app).run(sockets=[sock])
+        _uvicorn(wrap(app, url_of(sock)) if wrap else app).run(sockets=[sock])
 
 
 @contextmanager
@@ -192,8 +195,54 @@ def running(
 ) -> Iterator[str]:
     """Serve ``server`` in a background thread; yields its URL, stops it at the end of the ``with``."""
     app = build_app(server, options)
-    with running_app(wrap(app) if wrap else app, options.host, options.port, timeout) as origin:
-        yield origin + MCP_PATH
+    with LoopbackServer(options.host, options.port) as web:
+        url = web.url + MCP_PATH
+        web.start(wrap(app, url) if wrap else app, timeout)
+        yield url
+
+
+class LoopbackServer:
+    """One ASGI app served by uvicorn in a background thread: the one runner of lessons 60-62.
+
+    The socket is bound at construction (port 0: a free one), so :attr:`url` (the origin,
+    ``http://127.0.0.1:PORT``) is known before the app is built: a protected resource must know
+    its own URL. :meth:`start` serves the app and returns once it accepts connections; leaving the
+    ``with`` block (or :meth:`stop`) stops it and frees the port. The process's logging
+    configuration is left as it is.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._socket = bind(host, port)
+        self.url = origin_of(self._socket)
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, app: ASGIApp, timeout: float = 10.0, log_level: str = "warning") -> LoopbackServer:
+        """Serve ``app``, uvicorn logging at ``log_level``; ``RuntimeError`` if not up in ``timeout`` s."""
+        web = self._server = _uvicorn(app, log_config=False, log_level=log_level)
+        self._thread = threading.Thread(
+            target=web.run, kwargs={"sockets": [self._socket]}, daemon=True, name="mcp-http"
+        )
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not web.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the loopback server at {self.url} did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop serving (if started) and close the socket."""
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout)
+        self._socket.close()
+
+    def __enter__(self) -> LoopbackServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 @contextmanager
@@ -203,18 +252,15 @@ def running_app(app: ASGIApp, host: str = "127.0.0.1", port: int = 0, timeout: f
     Yields its origin (``http://127.0.0.1:PORT``) once it accepts connections; at the end of the
     ``with`` the server stops and the port is free again.
     """
-    sock = bind(host, port)
-    web = _uvicorn(app)
-    thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True, name="mcp-http")
-    thread.start()
-    try:
-        deadline = time.monotonic() + timeout
-        while not web.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the HTTP server did not start")
-            time.sleep(0.01)
-        yield origin_of(sock)
-    finally:
-        web.should_exit = True
-        thread.join(timeout)
-        sock.close()
+    with LoopbackServer(host, port) as web:
+        yield web.start(app, timeout).url
+
+
+@contextmanager
+def serving(*apps: tuple[LoopbackServer, ASGIApp]) -> Iterator[None]:
+    """Start each (server, app) and stop them all on leaving, the last started first."""
+    with ExitStack() as stack:
+        for server, app in apps:
+            stack.enter_context(server)
+            server.start(app)
+        yield
