@@ -20,6 +20,7 @@ for a test, a notebook cell or the conformance check and stops at the end of its
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
 
 MAX_BODY: Final = 1_048_576
 """Largest request body accepted (bytes); a larger one is answered 413 before it is parsed."""
+
+HEADER_TIMEOUT: Final = 10.0
+"""Seconds a connection may take to send a request's line and headers; then it is closed."""
+MAX_CONNECTIONS: Final = 512
+"""Connections and requests in flight at once; past it uvicorn answers 503 at once."""
 
 MCP_PATH: Final = "/mcp"
 LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
@@ -65,6 +71,8 @@ class HttpOptions:
     port: int = 0
     max_body: int = MAX_BODY
     json_response: bool = False
+    header_timeout: float = HEADER_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
 
 
 def security(host: str) -> TransportSecuritySettings:
@@ -77,7 +85,7 @@ def security(host: str) -> TransportSecuritySettings:
         names.append(shown)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{n}:*" for n in names],
+        allowed_hosts=[*names, *(f"{n}:*" for n in names)],  # a Host without a port names port 80
         allowed_origins=[f"{scheme}://{n}:*" for n in names for scheme in ("http", "https")],
     )
 
@@ -132,12 +140,64 @@ def url_of(sock: socket.socket) -> str:
     return origin_of(sock) + MCP_PATH
 
 
-def _uvicorn(app: ASGIApp, log_config: bool = True, log_level: str = "warning") -> uvicorn.Server:
-    """uvicorn for ``app``; ``log_config=False`` leaves the process's logging configuration untouched."""
+def bounded_protocol(header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol with a deadline for each request's line and headers (a slow-loris bound).
+
+    uvicorn closes an idle keep-alive connection, but waits forever for a request line that never
+    ends (``GET /mcp HTTP/1.1`` and then nothing, or garbage without a blank line): each such
+    connection would be held open. Here a timer starts when the connection opens and again after
+    each response; if no request is being handled when it fires, the connection is closed.
+    """
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
+    except ImportError:  # httptools not installed: the pure-Python h11 protocol has the same hooks
+        from uvicorn.protocols.http.h11_impl import H11Protocol as Base  # type: ignore[assignment]
+
+    class Bounded(Base):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _too_slow(self) -> None:
+            handling = self.cycle is not None and not self.cycle.response_complete
+            if not handling and not self.transport.is_closing():
+                self.transport.close()
+
+    return Bounded
+
+
+def _uvicorn(
+    app: ASGIApp, log_config: bool = True, log_level: str = "warning", options: HttpOptions = HttpOptions()
+) -> uvicorn.Server:
+    """uvicorn for ``app``, bounded by ``options``; ``log_config=False``: the process's logging as it is."""
     import uvicorn
 
     extra: dict[str, Any] = {} if log_config else {"log_config": None}
-    config = uvicorn.Config(app, log_level=log_level, lifespan="auto", timeout_graceful_shutdown=2, **extra)
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        lifespan="auto",
+        timeout_graceful_shutdown=2,
+        http=bounded_protocol(options.header_timeout),
+        limit_concurrency=options.max_connections,
+        **extra,
+    )
     return uvicorn.Server(config)
 
 
@@ -183,7 +243,7 @@ def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wra
     app = build_app(server, options)
     with sock:
         print(ready.format(url=url_of(sock)), flush=True)
-        _uvicorn(wrap(app, url_of(sock)) if wrap else app).run(sockets=[sock])
+        _uvicorn(wrap(app, url_of(sock)) if wrap else app, options=options).run(sockets=[sock])
 
 
 @contextmanager
@@ -197,7 +257,7 @@ def running(
     app = build_app(server, options)
     with LoopbackServer(options.host, options.port) as web:
         url = web.url + MCP_PATH
-        web.start(wrap(app, url) if wrap else app, timeout)
+        web.start(wrap(app, url) if wrap else app, timeout, options=options)
         yield url
 
 
@@ -217,9 +277,16 @@ class LoopbackServer:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self, app: ASGIApp, timeout: float = 10.0, log_level: str = "warning") -> LoopbackServer:
-        """Serve ``app``, uvicorn logging at ``log_level``; ``RuntimeError`` if not up in ``timeout`` s."""
-        web = self._server = _uvicorn(app, log_config=False, log_level=log_level)
+    def start(
+        self,
+        app: ASGIApp,
+        timeout: float = 10.0,
+        log_level: str = "warning",
+        options: HttpOptions = HttpOptions(),
+    ) -> LoopbackServer:
+        """Serve ``app`` (bounded by ``options``), uvicorn logging at ``log_level``; ``RuntimeError``
+        if it is not up within ``timeout`` seconds."""
+        web = self._server = _uvicorn(app, log_config=False, log_level=log_level, options=options)
         self._thread = threading.Thread(
             target=web.run, kwargs={"sockets": [self._socket]}, daemon=True, name="mcp-http"
         )
