@@ -4,7 +4,10 @@
 wheel; ``conformance server [--example files|orders|notes] [--requirements REVISION]`` serves the
 example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.httpserve`, the
 same server as ``serve --http``), runs the suite's server scenarios of each requirement set against
-it with the example's expected failures, prints one line per set and stops the server.
+it with the example's expected failures, prints one line per set and stops the server;
+``conformance client [--requirements REVISION]`` runs its client scenarios (the suite starts each
+scenario's server) on the course's client (:mod:`lessons_lib.engine.conformance_client`: the SDK's
+client over ``run --mcp-url``'s transport with the OAuth client of ``--mcp-oauth``).
 Exit codes: 0 every failure was expected, 1 an unexpected failure or a stale entry, 2 not installed.
 """
 
@@ -55,10 +58,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--file", type=Path, help="your own lesson-12 server file instead (build_notes_server)"
     )
     server.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
+    client = sub.add_parser(
+        "client", help="run the suite's client scenarios (auth included) on the course's client"
+    )
+    client.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
     args = parser.parse_args(argv)
     try:
         if args.action == "install":
             return _install()
+        if args.action == "client":
+            return _client(args.requirements)
         return _server(args.example or ("notes" if args.file else "files"), args.requirements, args.file)
     except SuiteMissing as exc:
         print(f"conformance: {exc}", file=sys.stderr)
@@ -75,6 +84,21 @@ def _install() -> int:
         return 1
     print(f"conformance: the suite {SUITE_VERSION} is installed in {suite_dir()}")
     return 0
+
+
+def _client(requirements: str | None) -> int:
+    from lessons_lib.engine.conformance import expected_failures, run_client_suite, suite_script
+
+    suite_script()  # not installed: one line, before anything runs
+    results = []
+    for revision in (requirements,) if requirements else REVISIONS:
+        results.append(run_client_suite(revision))
+        print(f"conformance client {results[-1].line()}", flush=True)
+    print(
+        f"conformance client: {len(expected_failures('client'))} expected failures, each with its reason, in "
+        "data/conformance/client-expected-failures.yaml"
+    )
+    return 0 if all(r.ok for r in results) else 1
 
 
 def _server(example: str, requirements: str | None, file: Path | None) -> int:

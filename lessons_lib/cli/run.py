@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
@@ -18,7 +18,11 @@ from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.exampleregistry import example_entry, example_names
 from lessons_lib.core.trace import Trace
-from lessons_lib.engine.httpclient import McpUrl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from lessons_lib.engine.httpclient import McpUrl
 
 DESCRIPTION = (
     "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
@@ -116,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
+    from lessons_lib.engine.httpclient import McpUrl
+
     service: Path | McpUrl | None = args.root
     if args.mcp_url is not None:
         if args.root is not None:
