@@ -9,7 +9,9 @@ wrong answers and 0 leaks, and the server still serves.
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -206,7 +208,7 @@ def test_request_lines_that_never_end_are_cut_off_in_bounded_time(site: Site) ->
 
 
 def test_a_flood_of_request_lines_is_answered_line_by_line_and_the_server_serves_on(site: Site) -> None:
-    count = 500
+    count = 300
     request = f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{site.port}\r\n\r\n".encode()
     started = time.monotonic()
     with socket.create_connection(("127.0.0.1", site.port)) as sock:
@@ -259,3 +261,26 @@ def test_200_calls_20_at_a_time_a_tenth_hostile_no_wrong_answer_no_leak(site: Si
     assert wrong == [] and leaks == 0
     with httpx2.Client(timeout=10) as client:
         assert client.post(site.url, json=_call(8, 1), headers=_session(client, site)).status_code == 200
+
+
+def test_a_flood_of_foreign_hosts_is_a_few_log_lines_not_one_per_request(site: Site) -> None:
+    """The SDK logs a warning per refused Host; ``serve --http``'s console handler throttles them."""
+    from lessons_lib.engine.httpserve import _OneLine, _Throttle
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(_OneLine())
+    handler.addFilter(_Throttle())
+    source = logging.getLogger("mcp.server.transport_security")
+    source.addHandler(handler)
+    try:
+        with httpx2.Client(timeout=10) as client:
+            for n in range(20):
+                foreign = {**_bearer(site.token), "Host": f"evil{n}.example"}
+                reply = client.post(site.url, json=INIT, headers=foreign)
+                assert reply.status_code == 421
+    finally:
+        source.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert sum(line.startswith("serve: Invalid Host header: evil") for line in lines) == 5, lines
+    assert lines[5:] == ["serve: Invalid Host header: more lines like this suppressed for up to 60 s"]
