@@ -284,3 +284,15 @@ def test_a_flood_of_foreign_hosts_is_a_few_log_lines_not_one_per_request(site: S
     lines = stream.getvalue().splitlines()
     assert sum(line.startswith("serve: Invalid Host header: evil") for line in lines) == 5, lines
     assert lines[5:] == ["serve: Invalid Host header: more lines like this suppressed for up to 60 s"]
+
+
+def test_sessions_are_bounded_an_extra_initialize_is_503_and_an_ended_one_frees_a_place() -> None:
+    """A flood of ``initialize`` cannot grow the server's memory without end: the SDK's session limit."""
+    with running(build_server(), HttpOptions(max_sessions=3)) as url, httpx2.Client(timeout=10) as client:
+        opened = [client.post(url, json=INIT, headers=HEADERS) for _ in range(3)]
+        assert all(r.status_code == 200 for r in opened)
+        refused = client.post(url, json=INIT, headers=HEADERS)
+        assert refused.status_code == 503 and _message(refused) == "Too many open sessions"
+        ended = {**HEADERS, "Mcp-Session-Id": opened[0].headers["mcp-session-id"]}
+        assert client.delete(url, headers={**ended, "MCP-Protocol-Version": "2025-11-25"}).status_code == 200
+        assert client.post(url, json=INIT, headers=HEADERS).status_code == 200

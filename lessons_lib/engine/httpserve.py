@@ -45,6 +45,11 @@ HEADER_TIMEOUT: Final = 10.0
 MAX_CONNECTIONS: Final = 512
 """Connections and requests in flight at once; past it uvicorn answers 503 at once."""
 
+MAX_SESSIONS: Final = 1000
+"""Open 2025-11-25 sessions at once; one more ``initialize`` is answered 503 (the SDK's limit)."""
+SESSION_IDLE: Final = 30 * 60.0
+"""Seconds after which a session nobody uses is closed (the SDK's default)."""
+
 MCP_PATH: Final = "/mcp"
 LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
 
@@ -60,6 +65,8 @@ class HttpServable(Protocol):
         max_request_body_size: int = ...,
         transport_security: TransportSecuritySettings | None = ...,
         host: str = ...,
+        session_idle_timeout: float | None = ...,
+        max_sessions: int | None = ...,
     ) -> Starlette: ...
 
 
@@ -73,6 +80,8 @@ class HttpOptions:
     json_response: bool = False
     header_timeout: float = HEADER_TIMEOUT
     max_connections: int = MAX_CONNECTIONS
+    max_sessions: int = MAX_SESSIONS
+    session_idle: float = SESSION_IDLE
 
 
 def security(host: str) -> TransportSecuritySettings:
@@ -98,6 +107,8 @@ def build_app(server: HttpServable, options: HttpOptions = HttpOptions()) -> Sta
         max_request_body_size=options.max_body,
         transport_security=security(options.host),
         host=options.host,
+        session_idle_timeout=options.session_idle,
+        max_sessions=options.max_sessions,
     )
 
 
