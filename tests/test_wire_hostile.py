@@ -149,6 +149,16 @@ HOSTILE: dict[str, tuple[Hostile, int, str]] = {
         "Invalid Origin header",
     ),
     "foreign Host": (lambda s, h: ({**h, "Host": "evil.example"}, b"{}"), 421, "Invalid Host header"),
+    "foreign Host, no token": (
+        lambda s, h: ({**h, "Host": "evil.example", "Authorization": ""}, b"{}"),
+        421,
+        "Invalid Host header",
+    ),
+    "foreign Origin, no token": (
+        lambda s, h: ({**h, "Origin": "http://evil.example", "Authorization": ""}, b"{}"),
+        403,
+        "Invalid Origin header",
+    ),
 }
 """Each hostile request -> the status and the start of the one message that refuses it."""
 

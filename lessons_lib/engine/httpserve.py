@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
     from starlette.applications import Starlette
-    from starlette.types import ASGIApp
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 MAX_BODY: Final = 1_048_576
 """Largest request body accepted (bytes); a larger one is answered 413 before it is parsed."""
@@ -274,6 +274,37 @@ Wrap = Callable[["ASGIApp", str], "ASGIApp"]
 authorization layer of lesson 61: a protected resource names itself by that URL)."""
 
 
+class HostGuard:
+    """The SDK's Host/Origin check (DNS rebinding) in front of a wrapped app, so it comes first.
+
+    The MCP app checks Host and Origin itself, but a layer put in front of it (the authorization of
+    lesson 61, with its metadata endpoints) would answer before it: a foreign Host would get a 401
+    instead of its 421. The check here is the SDK's own (``TransportSecurityMiddleware``), without
+    its Content-Type rule (the layer in front also serves GET metadata).
+    """
+
+    def __init__(self, app: ASGIApp, host: str) -> None:
+        from mcp.server.transport_security import TransportSecurityMiddleware
+
+        self.app = app
+        self._check = TransportSecurityMiddleware(security(host))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            from starlette.requests import Request
+
+            refused = await self._check.validate_request(Request(scope), is_post=False)
+            if refused is not None:
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _wrapped(app: ASGIApp, url: str, host: str, wrap: Wrap | None) -> ASGIApp:
+    """``app`` with ``wrap`` around it, and the Host/Origin check around that."""
+    return app if wrap is None else HostGuard(wrap(app, url), host)
+
+
 def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wrap | None = None) -> None:
     """Serve until Ctrl-C; ``ready`` (with ``{url}``) is printed once the socket listens.
 
@@ -285,7 +316,7 @@ def serve_http(server: HttpServable, options: HttpOptions, ready: str, wrap: Wra
     app = build_app(server, options)
     with sock:
         print(ready.format(url=url_of(sock)), flush=True)
-        _uvicorn(wrap(app, url_of(sock)) if wrap else app, options=options).run(sockets=[sock])
+        _uvicorn(_wrapped(app, url_of(sock), options.host, wrap), options=options).run(sockets=[sock])
 
 
 @contextmanager
@@ -299,7 +330,7 @@ def running(
     app = build_app(server, options)
     with LoopbackServer(options.host, options.port) as web:
         url = web.url + MCP_PATH
-        web.start(wrap(app, url) if wrap else app, timeout, options=options)
+        web.start(_wrapped(app, url, options.host, wrap), timeout, options=options)
         yield url
 
 
