@@ -14,6 +14,7 @@ import pytest
 from _engine_support import clean_env, cli
 from conftest import skip_or_fail
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine import conformance
 from lessons_lib.engine.conformance import REVISIONS, SuiteMissing, expected_failures, run_client_suite
 from lessons_lib.engine.conformance_client import arguments_for, example_value
@@ -41,7 +42,7 @@ def test_every_expected_client_failure_says_why_and_none_excuses_what_the_course
 
 
 def test_the_client_fills_required_arguments_from_the_schema() -> None:
-    schema = {
+    schema: JSONObject = {
         "type": "object",
         "properties": {
             "a": {"type": "number"},

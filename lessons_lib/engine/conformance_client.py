@@ -33,8 +33,9 @@ def example_value(schema: JSON) -> JSON:
     """A value that fits a JSON Schema's declared type (the first enum member when it lists some)."""
     if not isinstance(schema, dict):
         return None
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
+    members = schema.get("enum")
+    if isinstance(members, list) and members:
+        return members[0]
     if "default" in schema:
         return schema["default"]
     kind = schema.get("type")
@@ -85,7 +86,7 @@ async def session(url: str, revision: str, context: JSONObject) -> list[str]:
     transport = HttpFramedTransport(url, lambda direction, frame: None, auth=await _auth(url, context))
     called: list[str] = []
     with anyio.fail_after(25):
-        async with Client(transport, mode=REVISIONS.get(revision, "legacy")) as client:  # type: ignore[arg-type]
+        async with Client(transport, mode=REVISIONS.get(revision, "legacy")) as client:
             for tool in (await client.list_tools()).tools:
                 await client.call_tool(tool.name, arguments_for(dict(tool.input_schema or {})))
                 called.append(tool.name)

@@ -167,7 +167,7 @@ def bounded_protocol(header_timeout: float) -> type[asyncio.Protocol]:
     class Bounded(Base):
         _deadline: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
 
