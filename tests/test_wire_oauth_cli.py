@@ -115,6 +115,9 @@ def test_run_mcp_oauth_needs_a_url_and_a_protected_service_without_it_is_refused
     assert capsys.readouterr().err.count("\n") == 1
     url, _ = protected_files
     assert post(url).status_code == 401  # no token: the 401 the flow starts from
+    assert main(["run", "--mcp-url", url]) == 1  # without the flag: the run fails, one line says why
+    err = capsys.readouterr().err
+    assert "run: the service answered HTTP 401: it needs a token; add --mcp-oauth." in err.splitlines()
 
 
 def _serve(*args: str) -> subprocess.Popen[str]:

@@ -160,6 +160,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
     if isinstance(service, McpUrl) and service.oauth and not args.json:
         print(oauth_account(service))
+    if isinstance(service, McpUrl) and service.challenges:
+        print(
+            f"run: the service answered HTTP {service.challenges[0]}: it needs a token; add --mcp-oauth.",
+            file=sys.stderr,
+        )
     failed = failed_outputs(trace)
     if failed and not args.json:
         print(f"\nrun: {len(failed)} tool call(s) failed, exit code 1: {failed[0]}", file=sys.stderr)

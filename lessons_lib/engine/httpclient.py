@@ -52,6 +52,8 @@ class McpUrl:
     revision: str = "2025-11-25"
     oauth: bool = False
     hops: list[Hops] = field(default_factory=list, compare=False, repr=False)
+    challenges: list[int] = field(default_factory=list, compare=False, repr=False)
+    """Statuses 401/403 the service answered a connection without ``oauth`` (it wants a token)."""
 
     def __post_init__(self) -> None:
         if not self.url.lower().startswith(("http://", "https://")):
@@ -189,12 +191,15 @@ class HttpFramedTransport(TappedTransport):
     ) -> None:
         super().__init__(self._open, record)
         self._url, self._auth, self._hops = url, auth, hops
+        self._challenges: list[int] = []
 
     @classmethod
     def to(cls, service: McpUrl, record: FrameRecorder) -> HttpFramedTransport:
         """The transport for ``service``, with the course's OAuth client when it asks for one."""
         if not service.oauth:
-            return cls(service.url, record)
+            transport = cls(service.url, record)
+            transport._challenges = service.challenges
+            return transport
         from lessons_lib.engine.httpauth import Hops, oauth_client
 
         hops = Hops()
@@ -216,6 +221,8 @@ class HttpFramedTransport(TappedTransport):
     async def _on_response(self, response: httpx2.Response) -> None:
         """The HTTP client's response hook: the envelope of the POST's frame and of the reply to it."""
         request = response.request
+        if response.status_code in (401, 403) and self._auth is None:
+            self._challenges.append(response.status_code)
         if request.method != "POST" or response.status_code in (401, 403):
             return  # the GET stream, the DELETE that ends a session, a challenge the OAuth client answers
         try:
