@@ -95,3 +95,18 @@ def test_the_suites_client_scenarios_pass_with_only_justified_failures(revision:
     print(f"client {result.line()} [{time.monotonic() - started:.1f} s]")
     assert result.ok and not result.unexpected, result.line()
     assert result.scenarios >= 25 and result.passed > 250
+
+
+def test_the_client_command_survives_a_space_in_the_interpreters_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The suite splits the command on spaces and gives the rejoined line to a shell: it must be quoted."""
+    import shlex
+
+    monkeypatch.setattr(conformance.sys, "executable", "/opt/my python/bin/python3")
+    monkeypatch.setattr(conformance.os, "name", "posix")
+    assert shlex.split(conformance.client_command()) == [
+        *("/opt/my python/bin/python3", "-m", conformance.CLIENT_MODULE)
+    ]
+    monkeypatch.setattr(conformance.os, "name", "nt")
+    assert conformance.client_command().startswith('"/opt/my python/bin/python3" -m ')

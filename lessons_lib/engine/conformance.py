@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -181,9 +182,11 @@ CLIENT_MODULE: Final = "lessons_lib.engine.conformance_client"
 def client_command() -> str:
     """The command line the suite runs for a client scenario (it appends the scenario server's URL).
 
-    The suite splits the command on spaces: an interpreter path with a space would break it.
+    The suite splits it on spaces, joins the parts again and hands the line to a shell: an
+    interpreter path with a space survives when quoted for that shell (``cmd.exe`` or ``sh``).
     """
-    return f"{sys.executable} -m {CLIENT_MODULE}"
+    parts = [sys.executable, "-m", CLIENT_MODULE]
+    return subprocess.list2cmdline(parts) if os.name == "nt" else shlex.join(parts)
 
 
 def run_server_suite(url: str, revision: str, example: str, timeout: float = 300) -> SetResult:
