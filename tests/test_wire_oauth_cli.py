@@ -132,14 +132,18 @@ def _serve(*args: str) -> subprocess.Popen[str]:
     )
 
 
-async def _desk(url: str, hops: Hops) -> tuple[list[str], bool, bool]:
+async def _desk(url: str, hops: Hops, secrets: set[str]) -> tuple[list[str], bool, bool]:
     from lessons_lib.examples.orders.acceptance import VALID
 
     with anyio.fail_after(60):
-        async with oauth_session(url, oauth_client(url, hops=hops), hops) as session:
+        provider = oauth_client(url, hops=hops)
+        async with oauth_session(url, provider, hops) as session:
             tools = sorted(t.name for t in (await session.list_tools()).tools)
             read = await session.call_tool("get_order", VALID["get_order"])
             write = await session.call_tool("create_investigation", VALID["create_investigation"])
+            tokens = provider.context.current_tokens
+            assert tokens is not None and tokens.refresh_token is not None
+            secrets.update((tokens.access_token, tokens.refresh_token))
             return tools, not read.is_error, not write.is_error
 
 
@@ -155,7 +159,8 @@ def test_serve_http_auth_the_desk_needs_desk_use_and_create_investigation_steps_
         refused = post(url)
         assert refused.status_code == 401 and "resource_metadata=" in refused.headers["www-authenticate"]
         hops = Hops()
-        tools, read, wrote = anyio.run(_desk, url, hops)
+        secrets: set[str] = set()
+        tools, read, wrote = anyio.run(_desk, url, hops, secrets)
         assert "create_investigation" in tools and read and wrote
         lines = [f"{h.method} {h.path} -> {h.status}" for h in hops]
         step_up = [line for line in lines if line.startswith("POST /mcp -> 403")]
@@ -166,6 +171,7 @@ def test_serve_http_auth_the_desk_needs_desk_use_and_create_investigation_steps_
     finally:
         proc.kill()
     assert proc.returncode == 0 and out == "" and err.endswith("serve: stopped.\n")
+    assert len(secrets) == 2 and not any(s in out + err for s in secrets)  # the server's console: no token
 
 
 def test_serve_auth_without_http_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
