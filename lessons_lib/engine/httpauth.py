@@ -26,7 +26,7 @@ issuing and checking signed access tokens (the SDK leaves the token format to th
 ``scope`` auth-parameter of RFC 6750 section 3 in its 401/403 challenges (the SDK names the missing
 scope only in ``error_description``, but its own client reads ``scope`` for step-up); scopes per tool
 (the SDK's scopes cover a whole endpoint); a reason for a refused token; a way to run an ASGI app on
-a free loopback port (:class:`lessons_lib.engine.httpserve.LoopbackServer`, re-exported here).
+a free loopback port (:class:`lessons_lib.engine.httpserve.LoopbackServer`, shared with lesson 60).
 
 Secrets (access and refresh tokens, authorization codes, PKCE verifiers, client secrets) stay in
 memory: no log record, hop, error message or printed line here carries one (``tests/test_oauth_canary.py``).
