@@ -14,6 +14,7 @@ import json
 import logging
 import socket
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -230,7 +231,8 @@ def test_a_flood_of_request_lines_is_answered_line_by_line_and_the_server_serves
         assert client.post(site.url, json=_call(7, 1), headers=_session(client, site)).status_code == 200
 
 
-def test_200_calls_20_at_a_time_a_tenth_hostile_no_wrong_answer_no_leak(site: Site) -> None:
+def _load(site: Site, calls: int, at_once: int) -> tuple[list[str], int]:
+    """``calls`` requests, ``at_once`` at a time, every tenth hostile: (what went wrong, leaks)."""
     cases = list(HOSTILE)
     expected: dict[int, str] = {}
     with httpx2.Client(timeout=10) as client:
@@ -254,21 +256,49 @@ def test_200_calls_20_at_a_time_a_tenth_hostile_no_wrong_answer_no_leak(site: Si
                     wrong.append(f"{case}: {reply.status_code}")
             else:
                 head = n % 5 + 1
-                reply = await client.post(site.url, json=_call(1000 + n, head), headers=headers)
+                reply = await client.post(site.url, json=_call(10_000 + n, head), headers=headers)
                 got = _result(reply)
-                if got.get("id") != 1000 + n or got["result"]["content"][0]["text"] != expected[head]:
+                if got.get("id") != 10_000 + n or got["result"]["content"][0]["text"] != expected[head]:
                     wrong.append(f"call {n}")
             leaks += site.token in reply.text or site.token in str(reply.headers)
 
     async def main() -> None:
-        limit = anyio.Semaphore(20)
-        with anyio.fail_after(60):
-            async with httpx2.AsyncClient(timeout=20) as client, anyio.create_task_group() as tg:
-                for n in range(200):
+        limit = anyio.Semaphore(at_once)
+        with anyio.fail_after(300):
+            limits = httpx2.Limits(max_connections=at_once)
+            async with (
+                httpx2.AsyncClient(timeout=60, limits=limits) as client,
+                anyio.create_task_group() as tg,
+            ):
+                for n in range(calls):
                     tg.start_soon(one, n, client, limit)
 
     anyio.run(main)
-    assert wrong == [] and leaks == 0
+    return wrong, leaks
+
+
+@pytest.mark.parametrize(
+    ("calls", "at_once"), [pytest.param(200, 20, id="200x20"), pytest.param(1000, 100, id="1000x100")]
+)
+def test_load_a_tenth_hostile_no_wrong_answer_no_leak_memory_bounded(
+    site: Site, calls: int, at_once: int
+) -> None:
+    """200 x 20 in the test command; 1,000 x 100 (issue 36) as a system check, twice, memory measured."""
+    rounds = 1 if calls < 1000 else 2
+    tracing = rounds > 1
+    if tracing:
+        tracemalloc.start()
+    try:
+        after: list[int] = []
+        for _ in range(rounds):
+            wrong, leaks = _load(site, calls, at_once)
+            assert wrong == [] and leaks == 0
+            after.append(tracemalloc.get_traced_memory()[0] if tracing else 0)
+    finally:
+        tracemalloc.stop()
+    # memory bounded: a second round of 1,000 calls leaves less than 4 MB more than the first did
+    print(f"traced memory after each round: {[round(a / 1e6, 1) for a in after]} MB")
+    assert after[-1] - after[0] < 4_000_000, after
     with httpx2.Client(timeout=10) as client:
         assert client.post(site.url, json=_call(8, 1), headers=_session(client, site)).status_code == 200
 
