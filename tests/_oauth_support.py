@@ -12,7 +12,8 @@ from typing import Any
 
 import httpx2
 
-from lessons_lib.engine.httpauth import LocalAuthority, LoopbackServer, serving
+from lessons_lib.engine.httpauth import LocalAuthority
+from lessons_lib.engine.httpserve import LoopbackServer, serving
 
 FILES_SCOPE = "files:read"
 

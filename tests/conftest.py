@@ -127,6 +127,11 @@ SYSTEM_CHECKS = (
     "tests/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
     # 31 s: the official MCP conformance suite (Node 24 from its wheel), 3 examples x 2 revisions, over HTTP
     "tests/test_net_conformance.py::test_the_official_suite_passes_with_only_justified_failures",
+    # 65 s: the suite's client scenarios (auth included) on the course's client, 2 revisions
+    "tests/test_wire_conformance_client.py::test_the_suites_client_scenarios_pass_with_only_justified_failures",
+    # 35-50 s: issue 36's load, 1,000 tools/call over HTTP 100 at a time, a tenth hostile, memory traced
+    "tests/test_wire_hostile.py::test_load_a_tenth_hostile_no_wrong_answer_no_leak_memory_bounded[1000x100]",
+    "tests/test_wire_winsim.py",  # 6 s: serve --http --auth and run --mcp-oauth under the Windows profile
     # the checkers' own proofs on a copy of the package (the checks themselves stay in the test command)
     "tests/test_layering.py::test_a_planted_violation_is_found",  # 26 s
     "tests/test_reexports.py::test_a_planted_reexport_is_found",  # 21 s

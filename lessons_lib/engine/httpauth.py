@@ -26,7 +26,7 @@ issuing and checking signed access tokens (the SDK leaves the token format to th
 ``scope`` auth-parameter of RFC 6750 section 3 in its 401/403 challenges (the SDK names the missing
 scope only in ``error_description``, but its own client reads ``scope`` for step-up); scopes per tool
 (the SDK's scopes cover a whole endpoint); a reason for a refused token; a way to run an ASGI app on
-a free loopback port.
+a free loopback port (:class:`lessons_lib.engine.httpserve.LoopbackServer`, shared with lesson 60).
 
 Secrets (access and refresh tokens, authorization codes, PKCE verifiers, client secrets) stay in
 memory: no log record, hop, error message or printed line here carries one (``tests/test_oauth_canary.py``).
@@ -40,8 +40,6 @@ import json
 import logging
 import re
 import secrets
-import socket
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
@@ -92,6 +90,8 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, Router, request_response
+
+from lessons_lib.engine.httpserve import LoopbackServer, serving
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -934,62 +934,7 @@ def redact_logs(names: Iterable[str] = LOG_SOURCES) -> None:
             source.addFilter(_FILTER)
 
 
-# --- loopback servers ------------------------------------------------------------------------------
-
-
-class LoopbackServer:
-    """One ASGI app on 127.0.0.1 on a free port, served by uvicorn in a background thread.
-
-    The port is taken at construction, so :attr:`url` is known before the app is built (a
-    protected resource must know its own URL); :meth:`start` serves ``app``; leaving the
-    ``with`` block stops it.
-    """
-
-    def __init__(self, host: str = "127.0.0.1") -> None:
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.bind((host, 0))
-        self.url = f"http://{host}:{self._socket.getsockname()[1]}"
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
-
-    def start(self, app: ASGIApp, timeout: float = 10.0, log_level: str = "warning") -> LoopbackServer:
-        """Serve ``app``; uvicorn's loggers at ``log_level``, the process's logging config untouched."""
-        import uvicorn
-
-        config = uvicorn.Config(app, log_config=None, log_level=log_level, lifespan="auto")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"the loopback server at {self.url} did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
-        self._socket.close()
-
-    def __enter__(self) -> LoopbackServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-@contextlib.contextmanager
-def serving(*apps: tuple[LoopbackServer, ASGIApp]) -> Iterator[None]:
-    """Start each (server, app) and stop them all on leaving, the last started first."""
-    with contextlib.ExitStack() as stack:
-        for server, app in apps:
-            stack.enter_context(server)
-            server.start(app)
-        yield
+# --- loopback servers (the runner is httpserve's, shared by lessons 60-62) ------------------------
 
 
 @contextlib.contextmanager

@@ -12,9 +12,9 @@ the method and status, the answer's content type, JSON or an SSE stream, and the
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Final
 
@@ -26,6 +26,7 @@ from lessons_lib.core.tracetypes import HttpEnvelope
 if TYPE_CHECKING:
     import httpx2
 
+    from lessons_lib.engine.httpauth import Hops
     from lessons_lib.engine.wire import Streams
 
 MCP_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id")
@@ -40,10 +41,19 @@ FrameRecorder = Callable[[str, JSONObject], object]
 
 @dataclass(frozen=True)
 class McpUrl:
-    """An MCP service reached over Streamable HTTP at ``url``, speaking ``revision``."""
+    """An MCP service reached over Streamable HTTP at ``url``, speaking ``revision``.
+
+    With ``oauth`` the connection is authorised by the course's OAuth client (lesson 61,
+    :func:`lessons_lib.engine.httpauth.oauth_client`): on the service's first 401 it runs the flow,
+    each hop recorded in ``hops`` (a :class:`lessons_lib.engine.httpauth.Hops`; nothing secret in it).
+    """
 
     url: str
     revision: str = "2025-11-25"
+    oauth: bool = False
+    hops: list[Hops] = field(default_factory=list, compare=False, repr=False)
+    challenges: list[int] = field(default_factory=list, compare=False, repr=False)
+    """Statuses 401/403 the service answered a connection without ``oauth`` (it wants a token)."""
 
     def __post_init__(self) -> None:
         if not self.url.lower().startswith(("http://", "https://")):
@@ -51,10 +61,26 @@ class McpUrl:
         if self.revision not in REVISIONS:
             raise ValueError(f"revision {self.revision!r} is not one of {', '.join(REVISIONS)}")
 
+    def flow(self) -> list[str]:
+        """The OAuth flow's hops of the runs so far (lesson 61's sequence): hosts by role, no port."""
+        from lessons_lib.engine.httpauth import sequence
+
+        service = httpx_netloc(self.url)
+        hops = [hop for recorded in self.hops for hop in recorded]
+        roles = {h.host: "service" if h.host == service else "authorization server" for h in hops}
+        return sequence(hops, roles)
+
     @property
     def mode(self) -> str:
         """The SDK client's ``mode`` for this revision."""
         return REVISIONS[self.revision]
+
+
+def httpx_netloc(url: str) -> str:
+    """``host:port`` of ``url`` as the HTTP client writes it (the ``Hop.host`` of a hop to it)."""
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).netloc
 
 
 def _key(direction: str, frame: JSONObject) -> tuple[str, str]:
@@ -65,7 +91,10 @@ def _key(direction: str, frame: JSONObject) -> tuple[str, str]:
 
 
 def _headers(headers: httpx2.Headers) -> dict[str, str]:
-    found = {name: headers[name] for name in MCP_HEADERS if name in headers}
+    """The MCP headers only (never ``Authorization`` nor ``Location``), each value redacted."""
+    from lessons_lib.engine.httpauth import redact_secrets
+
+    found = {name: redact_secrets(headers[name]) for name in MCP_HEADERS if name in headers}
     if "mcp-session-id" in found:
         found["mcp-session-id"] = SESSION
     return found
@@ -147,18 +176,44 @@ class TappedTransport:
 
 
 class HttpFramedTransport(TappedTransport):
-    """The SDK's Streamable HTTP client transport to ``url``; each frame recorded with its envelope."""
+    """The SDK's Streamable HTTP client transport to ``url``; each frame recorded with its envelope.
 
-    def __init__(self, url: str, record: FrameRecorder) -> None:
+    ``auth`` (an ``httpx2.Auth``, the OAuth client of lesson 61) authorises every request; ``hops``
+    also records each HTTP exchange of the OAuth flow (its URL redacted).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        record: FrameRecorder,
+        auth: httpx2.Auth | None = None,
+        hops: Callable[[httpx2.Response], Awaitable[None]] | None = None,
+    ) -> None:
         super().__init__(self._open, record)
-        self._url = url
+        self._url, self._auth, self._hops = url, auth, hops
+        self._challenges: list[int] = []
+
+    @classmethod
+    def to(cls, service: McpUrl, record: FrameRecorder) -> HttpFramedTransport:
+        """The transport for ``service``, with the course's OAuth client when it asks for one."""
+        if not service.oauth:
+            transport = cls(service.url, record)
+            transport._challenges = service.challenges
+            return transport
+        from lessons_lib.engine.httpauth import Hops, oauth_client
+
+        hops = Hops()
+        service.hops.append(hops)
+        return cls(service.url, record, oauth_client(service.url, hops=hops), hops.record)
 
     @asynccontextmanager
     async def _open(self) -> AsyncIterator[Streams]:
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
-        client = create_mcp_http_client()
+        client = create_mcp_http_client(auth=self._auth)
+        if self._hops is not None:
+            client.event_hooks["response"].append(self._hops)
         client.event_hooks["response"].append(self._on_response)
         async with client, streamable_http_client(self._url, http_client=client) as streams:
             yield streams  # type: ignore[misc]
@@ -166,8 +221,10 @@ class HttpFramedTransport(TappedTransport):
     async def _on_response(self, response: httpx2.Response) -> None:
         """The HTTP client's response hook: the envelope of the POST's frame and of the reply to it."""
         request = response.request
-        if request.method != "POST":
-            return  # the GET stream and the DELETE that ends a session carry no frame of ours
+        if response.status_code in (401, 403) and self._auth is None:
+            self._challenges.append(response.status_code)
+        if request.method != "POST" or response.status_code in (401, 403):
+            return  # the GET stream, the DELETE that ends a session, a challenge the OAuth client answers
         try:
             sent = json.loads(request.content)
         except ValueError:

@@ -16,12 +16,11 @@ from typing import Final
 from lessons_lib.engine.httpauth import (
     Hops,
     LocalAuthority,
-    LoopbackServer,
     oauth_client,
     oauth_session,
     sequence,
-    serving,
 )
+from lessons_lib.engine.httpserve import LoopbackServer, serving
 from lessons_lib.engine.runsync import run_sync
 
 FILES_SCOPE: Final = "files:read"

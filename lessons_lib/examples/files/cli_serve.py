@@ -32,6 +32,16 @@ ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
 HTTP_READY: Final = "serve: {what} at {{url}} (Ctrl-C stops it)"
 """The one line on stdout that says the HTTP server listens, with its URL (tests read it)."""
 HTTP_STOPPED: Final = "serve: stopped."
+AUTH_READY: Final = "serve: authorization server at {issuer} (consent: {consent})"
+"""With ``--auth``: the loopback authority's line, printed before the service's."""
+
+Scopes = tuple[tuple[str, ...], dict[str, str]]
+AUTH_SCOPES: Final[dict[str, Scopes]] = {
+    "files": (("files:read",), {}),
+    "orders": (("desk:use",), {"create_investigation": "desk:write"}),
+    "notes": (("notes:read",), {}),
+}
+"""With ``--auth`` (lesson 61): the scopes every request needs, and the tools that need one more."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,6 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         " over --root",
     )
     parser.add_argument("--http", action="store_true", help="serve over Streamable HTTP (lesson 60)")
+    parser.add_argument(
+        "--auth",
+        action="store_true",
+        help="--http: a loopback OAuth authorization server too, the service its protected resource "
+        "(scopes: files:read; the desk desk:use, create_investigation desk:write; lesson 61)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="--http: address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="--http: port (default 0: a free one, printed)")
     args = parser.parse_args(argv)
@@ -82,9 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.auth and not args.http:
+        print("serve: --auth protects an HTTP service; add --http.", file=sys.stderr)
+        return 2
     http = HttpOptions(host=args.host, port=args.port) if args.http else None
+    scopes = AUTH_SCOPES["notes" if args.file is not None else args.example] if args.auth else None
     if args.example == "orders":
-        return _serve_orders(args.db, http)
+        return _serve_orders(args.db, http, scopes)
     if not args.root.is_dir():
         print(f"serve: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
@@ -96,18 +116,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ServerFileError as exc:
             print(f"serve: {exc}", file=sys.stderr)
             return 2
-        return _served(server, http, f"your server ({args.file.name})")
+        return _served(server, http, f"your server ({args.file.name})", scopes=scopes)
     if args.example == "notes":
         from lessons_lib.engine.notes_server import build_server as notes_server
 
-        return _served(notes_server(args.root), http, "search_notes (lesson 12)")
+        return _served(notes_server(args.root), http, "search_notes (lesson 12)", scopes=scopes)
     from lessons_lib.engine.fileservice import build_server
 
-    return _served(build_server(args.root), http, "read_text_file")
+    return _served(build_server(args.root), http, "read_text_file", scopes=scopes)
 
 
-def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: str = "") -> int:
-    """Serve over stdio (``http`` None) or HTTP until the end; one line for Ctrl-C or a bad address."""
+def _served(
+    server: HttpServable, http: HttpOptions | None, what: str, ready: str = "", scopes: Scopes | None = None
+) -> int:
+    """Serve over stdio (``http`` None) or HTTP until the end; one line for Ctrl-C or a bad address.
+
+    With ``scopes`` the HTTP service is a protected resource of a loopback authority started here.
+    """
     if http is None:
         from lessons_lib.engine.stdio_server import READY, serve
 
@@ -116,10 +141,8 @@ def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: st
         except KeyboardInterrupt:
             pass
         return 0
-    from lessons_lib.engine.httpserve import serve_http
-
     try:
-        serve_http(server, http, HTTP_READY.format(what=what))
+        _serve_http(server, http, what, scopes)
     except KeyboardInterrupt:
         pass  # uvicorn stopped cleanly, then re-raised the Ctrl-C it caught
     except OSError as exc:
@@ -132,7 +155,28 @@ def _served(server: HttpServable, http: HttpOptions | None, what: str, ready: st
     return 0
 
 
-def _serve_orders(db: Path | None, http: HttpOptions | None) -> int:
+def _serve_http(server: HttpServable, http: HttpOptions, what: str, scopes: Scopes | None) -> None:
+    """``serve_http``, behind a loopback authority when ``scopes`` are given (until Ctrl-C)."""
+    from lessons_lib.engine.httpserve import serve_http
+
+    ready = HTTP_READY.format(what=what)
+    if scopes is None:
+        serve_http(server, http, ready)
+        return
+    from lessons_lib.engine.httpauth import CONSENT_LABEL, loopback_authority
+
+    required, per_tool = scopes
+    with loopback_authority() as authority:
+        print(AUTH_READY.format(issuer=authority.issuer, consent=CONSENT_LABEL), flush=True)
+        serve_http(
+            server,
+            http,
+            ready,
+            wrap=lambda app, url: authority.guard(app, url, required, name=what, tool_scopes=per_tool),
+        )
+
+
+def _serve_orders(db: Path | None, http: HttpOptions | None, scopes: Scopes | None = None) -> int:
     from lessons_lib.examples.orders.data import connect, create_database
     from lessons_lib.examples.orders.service import OrderDesk, build_server
 
@@ -152,4 +196,5 @@ def _serve_orders(db: Path | None, http: HttpOptions | None) -> int:
         except Exception:  # noqa: BLE001  (any reason the file is no order database: one line, exit 2)
             print(f"serve: --db {db} is not an order database; omit --db for a fresh one.", file=sys.stderr)
             return 2
-        return _served(build_server(OrderDesk(path)), http, "the order desk (4 tools)", ORDERS_READY)
+        desk = build_server(OrderDesk(path))
+        return _served(desk, http, "the order desk (4 tools)", ORDERS_READY, scopes)

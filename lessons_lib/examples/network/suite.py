@@ -44,9 +44,9 @@ def run_suite(example: str = "files", revisions: tuple[str, ...] = REVISIONS) ->
     """Serve ``example`` on loopback, run the suite's sets on it: a line per set, or why it cannot run."""
     import logging
 
-    from lessons_lib.cli.conformance import _servers
     from lessons_lib.engine.conformance import run_server_suite, suite_script
     from lessons_lib.engine.httpserve import running, sdk_logs_one_line
+    from lessons_lib.examples.network.servers import servers
 
     try:
         suite_script()
@@ -55,7 +55,7 @@ def run_suite(example: str = "files", revisions: tuple[str, ...] = REVISIONS) ->
         return [t("l60.suite.missing", missing=missing, version=SUITE_VERSION)]
     sdk_logs_one_line(logging.CRITICAL)
     lines = []
-    with running(_servers()[example]()) as url:
+    with running(servers()[example]()) as url:
         for revision in revisions:
             r = run_server_suite(url, revision, example)
             verdict = t("l60.suite.ok") if r.ok else t("l60.suite.surprise", listed=", ".join(r.unexpected))

@@ -88,15 +88,8 @@ def step_up(path: str = "/workspace/notes.txt") -> tuple[list[str], str]:
     Returns the hops as lines (no port, token or code) and the tool's first line.
     """
     from lessons_lib.engine.fileservice import build_server
-    from lessons_lib.engine.httpauth import (
-        Hops,
-        LocalAuthority,
-        LoopbackServer,
-        oauth_client,
-        oauth_session,
-        sequence,
-        serving,
-    )
+    from lessons_lib.engine.httpauth import Hops, LocalAuthority, oauth_client, oauth_session, sequence
+    from lessons_lib.engine.httpserve import LoopbackServer, serving
     from lessons_lib.engine.runsync import run_sync
 
     auth_server, files_server = LoopbackServer(), LoopbackServer()

@@ -115,12 +115,11 @@ def no_passthrough(order_id: str = "O-1042") -> Passthrough:
 
     from lessons_lib.engine.httpauth import (
         Hops,
-        LoopbackServer,
         oauth_client,
         oauth_session,
         sequence,
-        serving,
     )
+    from lessons_lib.engine.httpserve import LoopbackServer, serving
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.examples.orders.data import create_database
 
