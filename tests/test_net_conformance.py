@@ -73,8 +73,8 @@ def _suite_or_skip() -> None:
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_the_official_suite_passes_with_only_justified_failures(example: str, revision: str) -> None:
     """About 4-11 s per pair: the whole requirement set of the revision, over a real socket."""
-    from lessons_lib.examples.network.servers import servers as _servers
     from lessons_lib.engine.httpserve import running
+    from lessons_lib.examples.network.servers import servers as _servers
 
     _suite_or_skip()
     started = time.monotonic()
