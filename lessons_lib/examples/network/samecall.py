@@ -59,7 +59,7 @@ def _session(open_transport: Callable[[], AbstractAsyncContextManager[Any]]) -> 
     async def main() -> None:
         with anyio.fail_after(60):
             transport = TappedTransport(open_transport, lambda d, f: frames.append((d, f)))
-            async with Client(transport, mode="legacy") as client:  # type: ignore[arg-type]
+            async with Client(transport, mode="legacy") as client:
                 await client.list_tools()
                 await client.call_tool("read_text_file", EXAMPLE_CALL)
 
