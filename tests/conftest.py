@@ -135,6 +135,7 @@ SYSTEM_CHECKS = (
     # the checkers' own proofs on a copy of the package (the checks themselves stay in the test command)
     "tests/test_layering.py::test_a_planted_violation_is_found",  # 26 s
     "tests/test_reexports.py::test_a_planted_reexport_is_found",  # 21 s
+    "tests/test_facade_typed.py::test_mypy_sees_the_real_types_of_facade_names",  # mypy on the facade
 )
 
 # Files that take longest, longest first. With `--dist loadfile --no-loadscope-reorder` (README),
