@@ -1,4 +1,4 @@
-"""lessons_lib: the library behind the course notebooks.
+"""lessons_lib: the library behind the course notebooks, every lesson from 00 to 69.
 
 One tool call followed end to end: ``read_text_file`` on an MCP file service, declared to an
 OpenAI Responses model, run by an application loop. Importing this package is cheap and has

@@ -1,4 +1,4 @@
-"""Entry point for ``python -m lessons_lib``."""
+"""Entry point for ``python -m lessons_lib`` (the commands lesson 10's cheat sheet lists)."""
 
 import sys
 

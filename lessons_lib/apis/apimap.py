@@ -132,7 +132,7 @@ class ApiTable:
 
         def td(cell: tuple[str, Kind | None]) -> Cell:
             # paths, aliases and JSON wrap after . , : / = _ so three APIs side by side fit the
-            # 568 px output column of a 1,000 px JupyterLab window (issue 25)
+            # 568 px output column of a 1,000 px JupyterLab window
             text, kind = cell
             style = f"border-left:4px solid {KINDS[kind].colour}" if kind else ""
             return markup("<br>".join(soft_breaks(part) for part in text.split(_sep())), style=style)

@@ -70,7 +70,7 @@ def compare_tool_choices(api: str = "chat") -> ApiTable:
         chat_did, chat_answer = _did(run_choice(api, choice, CHAT_TASK))
         rows.append(
             (
-                # the name and the JSON share a column, so five columns fit 1,000 px (issue 25)
+                # the name and the JSON share a column, so five columns fit 1,000 px
                 (
                     t("choices.choice_cell", name=name, choice=json.dumps(choice, ensure_ascii=False)),
                     "setting",

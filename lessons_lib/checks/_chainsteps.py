@@ -47,7 +47,7 @@ def link_name(key: str) -> str:
 
 
 class Steps:
-    """The links as ``(key, name)`` pairs, the name looked up when the pairs are read (issue 28)."""
+    """The links as ``(key, name)`` pairs, the name looked up when read (in the language then chosen)."""
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         return iter([(key, link_name(key)) for key in LINKS])

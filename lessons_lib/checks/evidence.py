@@ -49,7 +49,7 @@ def require_trace(data: JSON) -> JSONObject:
 def checked_trace(data: JSON) -> JSONObject:
     """The data itself if it has the trace's own shape, else ValueError saying what it is not.
 
-    The verifiers (lessons 07 and 31) pass nothing that is not a trace (issue 40): ``"events":
+    The verifiers (lessons 07 and 31) pass nothing that is not a trace: ``"events":
     null``, a list of numbers or null bodies are refused by
     :func:`~lessons_lib.core.tracetypes.check_trace` before any check could say "passed".
     """

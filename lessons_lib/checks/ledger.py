@@ -83,7 +83,7 @@ def _status(output: str | None, reply: JSON | None) -> str:
     application itself wrote (a refusal, a timeout, bad arguments JSON) is read from the output.
 
     A tool's *text* is never read for a status: a file whose content is ``{"status": "error"}``
-    was read successfully (issue 38, point 3). A status comes from ``structuredContent`` (the
+    was read successfully. A status comes from ``structuredContent`` (the
     order desk's envelope), else from ``isError``.
     """
     if reply is not None:

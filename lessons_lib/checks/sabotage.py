@@ -39,7 +39,9 @@ from lessons_lib.core.messages import t
 
 @dataclass(frozen=True)
 class Said:
-    """A catalogue entry looked up each time it is shown (``str(Said(key))``), not at import (issue 28)."""
+    """A catalogue entry looked up each time it is shown (``str(Said(key))``), not at import.
+
+    So it speaks the language chosen when it is shown."""
 
     key: str
     fields: tuple[tuple[str, object], ...] = ()

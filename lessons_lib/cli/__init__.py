@@ -1,4 +1,4 @@
-"""Command-line dispatcher: ``python -m lessons_lib COMMAND [ARGS]``.
+"""Command-line dispatcher: ``python -m lessons_lib COMMAND [ARGS]`` (lesson 10 lists them).
 
 Each command lives in the module that does the work and exposes ``main(argv) -> int``;
 this file only maps names to those functions and loads them lazily, so ``--help`` is fast.

@@ -1,4 +1,5 @@
 """The console policy of every command: print in the console's encoding, never fail on it.
+Used by every command the lessons run in a terminal (lesson 10's cheat sheet lists them).
 
 A Chinese Windows console encodes output redirected to a file or a pipe in GBK, a Western one
 in cp1252; neither has every character the course prints (``⏎``, ``✓``, and cp1252 no Chinese

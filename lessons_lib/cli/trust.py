@@ -1,4 +1,7 @@
-"""``python -m lessons_lib trust [NOTEBOOK ...]``: let JupyterLab show the stored diagrams at once."""
+"""``python -m lessons_lib trust [NOTEBOOK ...]``: let JupyterLab show the stored diagrams at once.
+
+Run once before opening the first lesson (README), so each lesson's diagrams show unasked.
+"""
 
 from __future__ import annotations
 

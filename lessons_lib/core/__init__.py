@@ -1,1 +1,1 @@
-"""lessons_lib.core"""
+"""The kernel every lesson stands on: traces, messages, kinds, paths, verdicts, no SDK."""

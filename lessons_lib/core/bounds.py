@@ -1,4 +1,4 @@
-"""One place for the bounds on untrusted input: size, JSON depth, file kind (issue 40).
+"""One place for the bounds on untrusted input: size, JSON depth, file kind.
 
 Every reader of something a user or a client hands the course goes through here: the stdio
 servers (lessons 04 and 30, one JSON-RPC line each), the HTTP order API (lesson 40, its request

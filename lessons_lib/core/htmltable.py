@@ -6,7 +6,7 @@ inline style beats a stylesheet, so every ``th`` and ``td`` made here carries it
 ``text-align:left``, top alignment and wrapping rules: text wraps between words (and between
 Chinese characters, as Chinese does), never inside an English word; short identifiers and
 codes never wrap, and long paths, aliases and JSON (``soft_breaks``) wrap only after
-``, : . / = _ -``, so a table fits the 568 px output column of a 1,000 px window (issue 25).
+``, : . / = _ -``, so a table fits the 568 px output column of a 1,000 px window.
 A verdict cell carries its status (``glossary.STATUSES``): a mark and a word on a pale
 background in dark ink, so colour is never the only signal. No library renders the course's
 own objects, so this is written by hand; standard library only.
@@ -98,13 +98,13 @@ _BREAK_AFTER: Final = re.compile(r"(__|[,:./=_-])")
 
 def soft_breaks(text: object) -> str:
     """``text`` escaped, with a ``<wbr>`` after every ``, : . / = _ -`` (once after ``__``): a long
-    path, alias or JSON snippet may wrap there, never inside a word (issue 25: tables fit 1,000 px)."""
+    path, alias or JSON snippet may wrap there, never inside a word (so tables fit 1,000 px)."""
     return _BREAK_AFTER.sub(r"\1<wbr>", html.escape(str(text)))
 
 
 def breakable_code(text: object) -> Cell:
     """A long JSON snippet, path or alias in ``<code>`` that may wrap after ``, : . / = _ -`` (a
-    ``<wbr>``), never inside a word: so a table of them fits a 1,000 px window (issue 25)."""
+    ``<wbr>``), never inside a word: so a table of them fits a 1,000 px window."""
     return Cell(markup=soft_breaks(text), code=True)
 
 

@@ -37,5 +37,5 @@ def outcome_text(outcome: Mapping[str, object]) -> str:
 
 
 def answer_or_none(answer: str | None) -> str:
-    """The model's answer to show, or words saying there is none (never the text ``None``; issue 40)."""
+    """The model's answer to show, or words saying there is none (never the text ``None``)."""
     return answer if answer is not None else t("hostile.no_answer")

@@ -1,4 +1,5 @@
 """Where the course's data lives: one constant, never the working directory.
+Every lesson reads its example files and fixtures from here.
 
 ``DATA_DIR`` is the repository's ``data/`` folder (editable install, Binder) or the copy
 packed into the wheel as ``lessons_lib/data``. ``LESSONS_DATA_DIR`` overrides both.

@@ -1,4 +1,4 @@
-"""The one verdict every exercise checker and grader of the course returns (issue 22). Lesson 03.
+"""The one verdict every exercise checker and grader of the course returns. Lesson 03.
 
 A :class:`Verdict` says four things, each under one name: ``passed`` (it passed), ``lines``
 (what the checker found, one line each), ``hint`` (where to look next; shown only with a verdict

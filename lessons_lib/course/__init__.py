@@ -1,1 +1,1 @@
-"""lessons_lib.course"""
+"""What the lessons teach with: quizzes, exercises, graders, the cheat sheet, the environment check."""

@@ -1,6 +1,6 @@
 """The English edition: built from the Chinese lessons and a translation store, checked for drift.
 
-For maintainers (issue 28, CONTRIBUTING.md "The English edition"). The store holds one file per
+For maintainers (CONTRIBUTING.md "The English edition"). The store holds one file per
 lesson, ``i18n/en/<notebook stem>.json``::
 
     {"notebook": "03_minimal_walkthrough.ipynb",

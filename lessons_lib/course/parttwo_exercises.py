@@ -1,4 +1,4 @@
-"""Offline checkers for the 动手 exercises of lessons 21, 22, 40, 42, 43 and 44 (issue 25).
+"""Offline checkers for the 动手 exercises of lessons 21, 22, 40, 42, 43 and 44.
 
 Each takes what the learner wrote (``...`` while the blank is open) and answers with a
 :class:`~lessons_lib.core.verdict.Verdict` drawn as ``findings``: "还没有完成" and a hint for an open

@@ -46,7 +46,7 @@ def trust_notebooks(paths: Iterable[Path], data_dir: str | None = None) -> Trust
     """Sign each notebook that holds no active content (lesson 00); ``data_dir`` picks the database.
 
     A file that cannot be read as a notebook is refused with its reason, and the others are still
-    signed (issue 40: the report names the broken notebook).
+    signed (the report names the broken notebook).
     """
     from nbformat.sign import NotebookNotary
 

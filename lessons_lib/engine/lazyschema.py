@@ -1,4 +1,4 @@
-"""``import jsonschema`` without building rfc3987-syntax's grammars up front (issue 27, speed).
+"""``import jsonschema`` without building rfc3987-syntax's grammars up front (for speed).
 
 jsonschema's ``_format`` module imports ``rfc3987_syntax`` at import time for two format
 checkers, ``iri`` and ``iri-reference``; importing ``rfc3987_syntax`` builds about 38 Lark

@@ -3,7 +3,7 @@
 Written here because no library does it: the key must disappear not only as a whole but as
 any fragment an endpoint might echo, and in linear time whatever the text's length.
 
-Values only, never keys or structure (issue 40): :func:`redact_json` leaves every object key
+Values only, never keys or structure: :func:`redact_json` leaves every object key
 alone, and the values that name a document's shape (``format``, ``type``, ``role``, the trace's
 ``channel`` and ``label`` ...: :data:`STRUCTURE`), so a cleaned trace is still a trace whatever
 the key. A key shorter than :data:`MIN_FRAGMENT` (``a``, ``sk``, local servers' placeholders)
@@ -69,7 +69,7 @@ def redact(text: str, secret: str) -> str:
 
 
 def redact_json(value: object, secret: str) -> object:
-    """The same JSON value with :func:`redact` applied to every string value (issue 40).
+    """The same JSON value with :func:`redact` applied to every string value.
 
     Structure stays: the values of :data:`STRUCTURE` keys are never rewritten, and neither is an
     object key, except one that holds a fragment of a real key (8 characters or more: a model can

@@ -1,4 +1,5 @@
 """Run a coroutine function to the end from plain code or from a notebook cell (every sync entry point).
+Every lesson that runs the loop in a cell (from lesson 01 on) goes through it.
 
 Jupyter already runs an event loop in the kernel's thread, so there the coroutine runs in a
 worker thread with its own loop; elsewhere ``anyio.run`` is enough.

@@ -6,7 +6,7 @@ mode (``initialize``, as every host of the 2025 revisions does):
 - :func:`memory_probe`: the server object built in this process (``MCPServer`` or a
   low-level ``Server``), on memory streams (:class:`~lessons_lib.engine.wire.FramedTransport`).
   This is what the notebook uses: it works on every platform, Windows included, where the
-  SDK's stdio client fails inside a Jupyter kernel (python-sdk issue 1103: the kernel's
+  SDK's stdio client fails inside a Jupyter kernel (modelcontextprotocol/python-sdk#1103: the kernel's
   ``sys.stderr`` has no file descriptor to hand to the child process).
 - :func:`stdio_probe`: the learner's file started as a subprocess (``python FILE FOLDER``),
   as a host starts it; the child's stderr goes to a temporary file (a real descriptor, so

@@ -1,1 +1,1 @@
-"""lessons_lib.views"""
+"""What the lessons draw: field trees, tables, sequence views and diagrams (lesson 03 on)."""

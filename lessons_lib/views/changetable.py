@@ -218,7 +218,7 @@ class ChangeTable(Displayable):
             body.append(
                 [
                     Cell(lead[0]),  # the message and its number: Chinese, may wrap between characters
-                    breakable_code(lead[1]),  # a long path wraps after . or _ (issue 25: 1,000 px)
+                    breakable_code(lead[1]),  # a long path wraps after . or _ (so it fits a 1,000 px window)
                     *(Cell(x, nowrap=not wrap) for x in lead[2:]),
                     Cell(kind, nowrap=True, style=bar),
                     *(

@@ -49,7 +49,7 @@ def json_text_value(value: JSON) -> JSON:
 
 
 def _preview(value: Any, cols: int = _PREVIEW) -> str:
-    if isinstance(value, dict):  # "{1 key}", "{2 keys}": one is singular in English (issue 38, point 9)
+    if isinstance(value, dict):  # "{1 key}", "{2 keys}": one is singular in English
         return t("p2a.tree.one_key" if len(value) == 1 else "tree.keys", n=len(value))
     if isinstance(value, list):
         return t("p2a.tree.one_item" if len(value) == 1 else "tree.items", n=len(value))

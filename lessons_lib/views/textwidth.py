@@ -1,4 +1,5 @@
 """The one text-width rule for Chinese and mixed text, from ``wcwidth``. Used by every view.
+From lesson 03's field tree on, every tree, table and diagram a lesson draws measures with it.
 
 A terminal shows a Chinese character in two columns and a Latin letter in one; ``wcwidth``
 knows which is which (``unicodedata.east_asian_width`` alone gets combining marks and

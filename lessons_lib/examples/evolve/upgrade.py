@@ -58,7 +58,7 @@ def executor_replay(
     found = []
     for name, run in recorded["runs"].items():
         # each recorded run starts from the seed data, as it did when it was recorded: a write
-        # of an earlier run must not turn this run's write into ``replayed`` (issue 38, point 3)
+        # of an earlier run must not turn this run's write into ``replayed``
         desks = [VersionedDesk(od.create_database(), version=v) for v in (old, new)]
         for tool, arguments in run["calls"]:
             sent = with_key(tool, json.loads(arguments))  # the model's arguments + the call layer's key

@@ -110,7 +110,7 @@ class RevisionTable(Displayable):
     def html(self) -> str:
         body: list[list[CellValue]] = []
         for r in self.rows:
-            # long paths and values may break anywhere, so the table fits a 1,000 px window (issue 25)
+            # long paths and values may break anywhere, so the table fits a 1,000 px window
             values: list[CellValue] = [breakable_code(abbreviate(v, 28)) for v in r.values]
             body.append(
                 [

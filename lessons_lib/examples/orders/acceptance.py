@@ -174,7 +174,7 @@ class AcceptanceMatrix(Displayable):
             name, tool, arguments, want, got, message = row
             held = Cell(markup=soft_breaks(got), status="pass" if case.holds else "fail")
             # long names, values and messages wrap after , : . / = _ (never inside a word), so the
-            # matrix fits the output column of a 1,000 px window (issue 25)
+            # matrix fits the output column of a 1,000 px window
             wrapped = breakable_code(arguments)
             said = markup(soft_breaks(message))
             rows.append(

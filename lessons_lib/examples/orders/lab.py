@@ -189,7 +189,7 @@ class LedgerTable(Displayable):
     def html(self) -> str:
         # ids, aliases and arguments may wrap after , : . / = _ - (never inside a word) and the
         # JSON-RPC id shares a column with where its result is, so the ledger fits the 568 px
-        # output column of a 1,000 px window (issue 25); lesson 31 reads those two together
+        # output column of a 1,000 px window; lesson 31 reads those two together
         rows = [
             [
                 code(cells[0]),

@@ -237,7 +237,7 @@ def _failure_answer(failures: list[tuple[str, JSONObject | None]]) -> str:
     if error.get("code") == "permission_revoked":
         return t("orders_standin.revoked", tool=tool, reason=t("orders_standin.revoked_reason"))
     if error.get("code") == "conflict" and "idempotency key" in message:
-        # the key names an intent already written with other values (one rule, issue 40): nothing new
+        # the key names an intent already written with other values (one rule): nothing new
         return t("hostile.standin_key_conflict", tool=tool)
     return t("orders_standin.failed", tool=tool)
 

@@ -1,6 +1,6 @@
 """The Chinese the order desk's lessons keep in both editions on purpose. Lessons 30-33.
 
-Not messages (issue 28), so not in the catalogue: the tasks a user types are Chinese in both
+Not learner messages, so not in the catalogue: the tasks a user types are Chinese in both
 editions, like ``core/example.task_text``; the offline stand-in reads those tasks, so the words
 it looks for in them (an order number after 订单, a region, a reason) are Chinese too; the
 description of a tool declared to a model is wire text, shown as declared (like the tools'

@@ -2,7 +2,7 @@
 
 Introduced in lesson 31. A real model writes its own sentences; the stand-in writes fixed ones
 in the user's language, and names values and tools the way the user reads them: ``已发货``, not
-``shipped``; ``查询订单``, not ``get_order`` (issue 38, point 10). The wire values stay in the
+``shipped``; ``查询订单``, not ``get_order``. The wire values stay in the
 trace and the ledger, where the answer can be matched to the tool result. A tool's own error
 message is wire text in the tool's language: the stand-in says what it means, never quotes it.
 Hand-written tables (``core/catalogue/orders_words.json``): no library holds the course's
