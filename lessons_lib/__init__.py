@@ -69,7 +69,7 @@ _EXPORTS: dict[str, str] = {
     "Diagram": "lessons_lib.views.dot",
     "FieldTree": "lessons_lib.views.fieldtree",
     "kind_of": "lessons_lib.core.kinds",
-    "detect_type": "lessons_lib.core.kinds",
+    "detect_type": "lessons_lib.core.msgtype",
     "renderer_name": "lessons_lib.views.dot",
     "render_svg": "lessons_lib.views.dot",
     # lessons' helpers
@@ -243,11 +243,11 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/test_facade_typed.py
     from lessons_lib.core.glossary import STEP_ZH as STEP_ZH
     from lessons_lib.core.glossary import STEPS as STEPS
     from lessons_lib.core.glossary import TERMS_ZH as TERMS_ZH
-    from lessons_lib.core.kinds import detect_type as detect_type
     from lessons_lib.core.kinds import kind_of as kind_of
     from lessons_lib.core.messages import language as language
     from lessons_lib.core.messages import say as say
     from lessons_lib.core.messages import set_language as set_language
+    from lessons_lib.core.msgtype import detect_type as detect_type
     from lessons_lib.core.outcomes import outcome_text as outcome_text
     from lessons_lib.core.paths import DATA_DIR as DATA_DIR
     from lessons_lib.core.paths import LOGICAL_ROOT as LOGICAL_ROOT
