@@ -16,7 +16,7 @@ import pytest
 
 from lessons_lib.core.messages import set_language
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 """Chinese and full-width punctuation (the Chinese tables' bar ｜ too: English cells use " | ")."""
 

@@ -19,7 +19,7 @@ from lessons_lib.apis.replay import openai_client, replay
 from lessons_lib.core.apiregistry import REGISTRY
 from lessons_lib.core.kindrows import ID, SET, Detector, E, S, V
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 USED: list[str] = []
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 pytestmark = pytest.mark.usefixtures("english")
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 

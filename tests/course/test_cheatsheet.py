@@ -81,7 +81,8 @@ def test_every_command_has_one_example() -> None:
     assert "python -m lessons_lib whatif --head 20 --vs 5 --changed" in listed.text()
 
 
-# serve waits for a client; conformance needs the npm suite (tests/test_net_conformance.py runs it)
+# serve waits for a client; conformance needs the npm suite
+# (tests/examples/network/test_net_conformance.py runs it)
 SKIPPED = {"serve", "record", "refresh", "edition", "conformance"}
 
 

@@ -11,7 +11,7 @@ import pytest
 from lessons_lib.course import envcheck
 from lessons_lib.course.envcheck import REQUIREMENTS, environment_check, in_range
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

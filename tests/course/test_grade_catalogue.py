@@ -20,7 +20,7 @@ from lessons_lib.course.grading_cases import LOOP_CASES, MANY_CASES, WHERE, case
 from lessons_lib.course.grading_files import grade_file, load_function
 from lessons_lib.course.grading_traffic import RunRecord
 
-CATALOGUE = Path(__file__).parent / "loop_catalogue"
+CATALOGUE = Path(__file__).parents[1] / "loop_catalogue"
 sys.path.insert(0, str(CATALOGUE))
 from wrong_loops import WRONG  # noqa: E402
 

@@ -23,7 +23,7 @@ from lessons_lib.course.server_grading import judge
 from lessons_lib.course.server_judges import EXPECTATIONS, Seen
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
-CATALOGUE = Path(__file__).parent / "loop_catalogue"
+CATALOGUE = Path(__file__).parents[1] / "loop_catalogue"
 sys.path.insert(0, str(CATALOGUE))
 from wrong_loops import WRONG  # noqa: E402
 

@@ -16,7 +16,7 @@ import pytest
 
 from lessons_lib import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOREVER = "def app_loop(task, model, services, **kw):\n    while True:\n        pass\n"
 SLOW_START = "import time\n\ntime.sleep(60)\n"
 

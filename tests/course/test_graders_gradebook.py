@@ -14,7 +14,7 @@ from lessons_lib.course.gradebook import exercises, grade
 from lessons_lib.course.gradebook_wire import exception_data, rebuild_exception
 from lessons_lib.course.grading_files import grade_file
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "11_write_the_loop.ipynb"
 
 

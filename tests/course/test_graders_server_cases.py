@@ -18,7 +18,7 @@ from _wrong_servers import RIGHT_STYLES, WRONG
 from lessons_lib import grade_server
 from lessons_lib.course.server_cases import asks, build_hidden
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "12_write_a_server.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "12_write_a_server.ipynb"
 ISSUE_39_CASES = {
     "root_check_by_string_prefix",
     "walks_into_linked_folder",

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "lessons_lib" / "engine" / "notes_server.py"
 KEY = "sk-teacher-secret-0123456789"
 START = "from lessons_lib.engine.notes_server import main\n\nmain()\n"

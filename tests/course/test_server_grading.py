@@ -18,7 +18,7 @@ from lessons_lib.course.server_judges import EXPECTATIONS
 from lessons_lib.engine.notes_server import build_server
 from lessons_lib.engine.server_probe import quiet_logging
 
-REFERENCE_FILE = Path(__file__).resolve().parents[1] / "lessons_lib" / "engine" / "notes_server.py"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "lessons_lib" / "engine" / "notes_server.py"
 
 
 def test_reference_server_passes_in_memory() -> None:

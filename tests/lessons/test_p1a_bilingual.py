@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 LATIN_WORDS = re.compile(r"[A-Za-z]{2,}(?:\W+[A-Za-z]{2,}){2,}")  # at least three English words
 

@@ -17,7 +17,7 @@ import pytest
 from lessons_lib import field_tree, load_fixture
 from lessons_lib.core.specfields import spec_definition
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = [
     ROOT / "notebooks" / "06_fields_and_objects.ipynb",
     ROOT / "notebooks" / "en" / "06_fields_and_objects.ipynb",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-BANK = Path(__file__).resolve().parent.parent / "lessons_lib" / "course" / "quiz_bank"
+BANK = Path(__file__).resolve().parents[2] / "lessons_lib" / "course" / "quiz_bank"
 
 
 @pytest.mark.parametrize("folder", ["", "en"])

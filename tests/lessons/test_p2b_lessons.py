@@ -14,7 +14,7 @@ import pytest
 
 from lessons_lib.examples.evolve.catalogue import catalogue
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("[45][0-9]_*.ipynb"))
 EDITIONS = [ROOT / "notebooks" / name for name in LESSONS] + [
     ROOT / "notebooks" / "en" / name for name in LESSONS

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
 
 
 @pytest.fixture(scope="module")

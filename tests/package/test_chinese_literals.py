@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
+PACKAGE = Path(__file__).resolve().parents[2] / "lessons_lib"
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # 2026-12-07: +3 are lines of the server grader's hidden files (a long Chinese line); the rest is
 # wire text and data the model reads; see docstring

@@ -12,7 +12,7 @@ same in both editions (identifiers and wire text stay as they are, issue 28):
    fingerprints (lesson 50: changing a word would change the fingerprint);
 3. what the library gives the model as data: its string literals that hold Chinese outside the
    message catalogue (tool declarations, system rules, the stand-ins' own tasks; held to that by
-   ``tests/test_chinese_literals.py``) and the declarations it generates from them (lesson 51's
+   ``tests/package/test_chinese_literals.py``) and the declarations it generates from them (lesson 51's
    catalogue of many tools);
 4. lesson 00's table of the glossary, which shows the Chinese terms next to the English on purpose.
 

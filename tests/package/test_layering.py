@@ -28,7 +28,7 @@ adapters, stand-ins and services may use the SDKs. The kernel sits below the plu
 kernel module importing one is an upward import."""
 STDLIB_ONLY = ("core", "checks")
 SDKS = ("openai", "mcp", "httpx2", "anthropic")
-PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
+PACKAGE = Path(__file__).resolve().parents[2] / "lessons_lib"
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "lessons_lib"
+PACKAGE = Path(__file__).resolve().parents[2] / "lessons_lib"
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -85,4 +85,7 @@ def test_the_matrix_runs_the_readme_command_on_three_platforms() -> None:
     assert test == " ".join(readme_block("test-command").split())
     readme = " ".join(readme_block("system-checks").split())
     assert system.startswith(readme + " "), (system, readme)
-    assert system[len(readme) :].split() == ["--ignore=tests/test_browser.py", "--ignore=tests/test_hub.py"]
+    assert system[len(readme) :].split() == [
+        "--ignore=tests/platform/test_browser.py",
+        "--ignore=tests/platform/test_hub.py",
+    ]

@@ -23,7 +23,7 @@ from lessons_lib.views.textwidth import ems, wrap
 
 PX_PER_PT = 96 / 72
 # The notebook's output column in JupyterLab 4 at a 1,000 px wide window with the file browser
-# open, as tests/test_browser.py::test_lessons_05_and_09_at_1000px measures it: a wider SVG is
+# open, as tests/platform/test_browser.py::test_lessons_05_and_09_at_1000px measures it: a wider SVG is
 # neither shrunk nor wrapped, it is cut off and needs a horizontal scroll.
 OUTPUT_COLUMN_PX = 568
 

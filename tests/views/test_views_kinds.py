@@ -400,6 +400,10 @@ def test_import_is_cheap() -> None:
     )
     code = f"import {modules}, sys; print([m for m in {heavy} if m in sys.modules])"
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[1],
     )
     assert out.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ from lessons_lib.examples.evolve.manytools_requests import (
     responses_deferred,
 )
 
-SPECS = Path(__file__).resolve().parent / "specs" / "openai"
+SPECS = Path(__file__).resolve().parents[2] / "specs" / "openai"
 TASK = "帮我查一下退款申请 R-2001 的详情"
 NAMES = ["refunds_get_refund", "refunds_list_refund"]
 
@@ -108,7 +108,7 @@ def test_input_tokens_request(requests: dict[str, dict[str, Any]]) -> None:
 
 
 def test_the_spec_subset_regenerates_unchanged(tmp_path: Path) -> None:
-    shared = Path(__file__).resolve().parents[2] / "shared" / "specs"
+    shared = Path(__file__).resolve().parents[4] / "shared" / "specs"
     if not (shared / "openai" / "openapi.yaml").is_file():
         pytest.skip("no shared/specs next to the repository")
     import importlib.util
