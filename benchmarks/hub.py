@@ -1,7 +1,7 @@
 """A class on one machine: N learners run lessons 03 and 09 at once on a real JupyterHub.
 
 ``python benchmarks/hub.py`` (``--learners 1 2 4 8`` by default). For each N a fresh hub (the
-harness of ``tests/test_hub.py``: ``benchmarks/hubkit.py``) starts N learners' servers, and
+harness of ``tests/platform/test_hub.py``: ``benchmarks/hubkit.py``) starts N learners' servers, and
 every learner runs both lessons, in order, through the hub's proxy, all learners at the same
 time. Printed per N:
 
@@ -13,7 +13,7 @@ time. Printed per N:
 * the hub's and the proxy's own RSS.
 
 Then a sizing line for a class of 30 and of 300, extrapolated from the largest N.
-Needs jupyterhub, psutil and configurable-http-proxy (see ``tests/test_hub.py``).
+Needs jupyterhub, psutil and configurable-http-proxy (see ``tests/platform/test_hub.py``).
 """
 
 from __future__ import annotations

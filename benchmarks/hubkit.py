@@ -1,4 +1,4 @@
-"""A real JupyterHub on loopback, for the hub test (``tests/test_hub.py``) and ``benchmarks/hub.py``.
+"""A real JupyterHub on loopback, for the hub test (``tests/platform/test_hub.py``) and ``benchmarks/hub.py``.
 
 JupyterHub from PyPI, ``configurable-http-proxy`` from npm, ``SimpleLocalProcessSpawner`` (one
 ``jupyterhub-singleuser`` process per learner, no system users: we run as root) and the dummy

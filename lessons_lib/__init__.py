@@ -6,7 +6,7 @@ no side effects but one: every public name below is loaded from its module on fi
 the process's first ``import jsonschema`` builds its IRI grammars on first use too
 (:mod:`lessons_lib.engine.lazyschema`: the same checks, about 1-3 s less per kernel).
 Type checkers and IDEs read the ``if TYPE_CHECKING:`` block instead, which imports every name
-from its module; it is generated from ``_EXPORTS`` by ``python tests/test_facade_typed.py``.
+from its module; it is generated from ``_EXPORTS`` by ``python tests/package/test_facade_typed.py``.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ _EXPORTS: dict[str, str] = {
     "command_list": "lessons_lib.course.cheatsheet",
 }
 
-if TYPE_CHECKING:  # generated from _EXPORTS by tests/test_facade_typed.py
+if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.py
     from lessons_lib.apis.apimap import api_map as api_map
     from lessons_lib.apis.apimap import api_side_by_side as api_side_by_side
     from lessons_lib.apis.choices import compare_tool_choices as compare_tool_choices

@@ -1,4 +1,4 @@
-"""Helpers shared by the ``tests/test_engine_*.py`` modules (not collected by pytest).
+"""Helpers shared by the engine, API, example and command tests in ``tests/*/`` (not collected by pytest).
 
 Paths of the repository, a clean subprocess runner for ``python -m lessons_lib``, a spy on the
 one function that opens files, and an MCP client that talks to ``build_server`` through real

@@ -6,14 +6,20 @@ Keep this file small: fixtures that only one test module needs live in that modu
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
-import _forkkernel
-import pytest
+# The shared helpers (``tests/_*.py``) import by name from every folder of tests/ (issue 35).
+TESTS_DIR = Path(__file__).resolve().parent
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+import _forkkernel  # noqa: E402
+import pytest  # noqa: E402
+
+REPO_ROOT = TESTS_DIR.parent
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 ARTIFACTS_DIR = REPO_ROOT / "artifacts"
 _ZYGOTE = pytest.StashKey[tuple]()
@@ -114,28 +120,29 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 # so that it stays near five minutes on the 2-core machine; `.ci/run` runs both. A node id here is
 # a file (every test in it) or one test; seconds from `--durations` of the whole suite.
 SYSTEM_CHECKS = (
-    "tests/test_browser.py",  # 186 s: JupyterLab in Chromium
-    "tests/test_hub.py",  # 83 s: a real JupyterHub, three learners
-    "tests/test_quality.py::test_quality_gate[mypy]",  # 56 s: mypy from an empty cache
-    "tests/test_benchmarks.py",  # 53 s: the benchmark script's own figures
-    "tests/test_platform_winsim.py",  # 46 s: nbval and commands under the simulated Windows profile
-    "tests/test_gradebook_windows.py",  # 37 s: the grader with spawn and no POSIX calls
-    "tests/test_platform_console.py",  # 36 s: the README's commands in code-page consoles
-    "tests/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
-    "tests/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
-    "tests/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
-    "tests/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
+    "tests/platform/test_browser.py",  # 186 s: JupyterLab in Chromium
+    "tests/platform/test_hub.py",  # 83 s: a real JupyterHub, three learners
+    "tests/package/test_quality.py::test_quality_gate[mypy]",  # 56 s: mypy from an empty cache
+    "tests/package/test_benchmarks.py",  # 53 s: the benchmark script's own figures
+    "tests/platform/test_platform_winsim.py",  # 46 s: nbval and commands under the simulated Windows profile
+    "tests/course/test_gradebook_windows.py",  # 37 s: the grader with spawn and no POSIX calls
+    "tests/platform/test_platform_console.py",  # 36 s: the README's commands in code-page consoles
+    "tests/course/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
+    "tests/lessons/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
+    "tests/engine/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
+    "tests/platform/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
     # 31 s: the official MCP conformance suite (Node 24 from its wheel), 3 examples x 2 revisions, over HTTP
-    "tests/test_net_conformance.py::test_the_official_suite_passes_with_only_justified_failures",
+    "tests/examples/network/test_net_conformance.py::test_the_official_suite_passes_with_only_justified_failures",
     # 65 s: the suite's client scenarios (auth included) on the course's client, 2 revisions
-    "tests/test_wire_conformance_client.py::test_the_suites_client_scenarios_pass_with_only_justified_failures",
+    "tests/examples/network/test_wire_conformance_client.py::test_the_suites_client_scenarios_pass_with_only_justified_failures",
     # 35-50 s: issue 36's load, 1,000 tools/call over HTTP 100 at a time, a tenth hostile, memory traced
-    "tests/test_wire_hostile.py::test_load_a_tenth_hostile_no_wrong_answer_no_leak_memory_bounded[1000x100]",
-    "tests/test_wire_winsim.py",  # 6 s: serve --http --auth and run --mcp-oauth under the Windows profile
+    "tests/examples/network/test_wire_hostile.py::test_load_a_tenth_hostile_no_wrong_answer_no_leak_memory_bounded[1000x100]",
+    # 6 s: serve --http --auth and run --mcp-oauth under the Windows profile
+    "tests/platform/test_wire_winsim.py",
     # the checkers' own proofs on a copy of the package (the checks themselves stay in the test command)
-    "tests/test_layering.py::test_a_planted_violation_is_found",  # 26 s
-    "tests/test_reexports.py::test_a_planted_reexport_is_found",  # 21 s
-    "tests/test_facade_typed.py::test_mypy_sees_the_real_types_of_facade_names",  # mypy on the facade
+    "tests/package/test_layering.py::test_a_planted_violation_is_found",  # 26 s
+    "tests/package/test_reexports.py::test_a_planted_reexport_is_found",  # 21 s
+    "tests/package/test_facade_typed.py::test_mypy_sees_the_real_types_of_facade_names",  # mypy on the facade
 )
 
 # Files that take longest, longest first. With `--dist loadfile --no-loadscope-reorder` (README),
@@ -143,14 +150,14 @@ SYSTEM_CHECKS = (
 # ones fill the gaps, so the run does not end waiting for one slow file that started last (xdist's
 # own reorder sorts files by their number of tests, which put the three-test browser file last).
 SLOW_FIRST = (
-    "tests/test_browser.py",
-    "tests/test_hub.py",
-    "tests/test_platform_winsim.py",
-    "tests/test_gradebook_windows.py",
-    "tests/test_platform_console.py",
-    "tests/test_gradebook_attacks.py",
-    "tests/test_engine_cli.py",
-    "tests/test_gradebook.py",
+    "tests/platform/test_browser.py",
+    "tests/platform/test_hub.py",
+    "tests/platform/test_platform_winsim.py",
+    "tests/course/test_gradebook_windows.py",
+    "tests/platform/test_platform_console.py",
+    "tests/course/test_gradebook_attacks.py",
+    "tests/cli/test_engine_cli.py",
+    "tests/course/test_gradebook.py",
     "notebooks/30_business_tools.ipynb",
     "notebooks/en/30_business_tools.ipynb",
     "notebooks/12_write_a_server.ipynb",

@@ -2,7 +2,7 @@
 
 One place for what the library says to a learner: the entries live in
 ``lessons_lib/core/catalogue/*.json`` as ``{"key": {"zh": "...", "en": "..."}}`` (``str.format``
-fields such as ``{n}``, the same fields in both languages; ``tests/test_messages.py`` fails on an
+fields such as ``{n}``, the same fields in both languages; ``tests/core/test_messages.py`` fails on an
 entry in one language only). ``t("key", n=3)`` gives the text in the current language.
 
 The language is chosen once per notebook, in this order:

@@ -1,7 +1,7 @@
 """Check-yourself questions (自测) with an offline checker that explains every option once answered.
 
 Introduced in lesson 00. Each lesson's questions live in ``quiz_bank/lesson_NN.json``, their English
-in ``quiz_bank/en/lesson_NN.json`` (the same ids, answers and keys; ``tests/test_quiz_parity.py``)::
+in ``quiz_bank/en/lesson_NN.json`` (the same ids, answers and keys; ``tests/lessons/test_quiz_parity.py``)::
 
     [{"id": "01.1", "prompt": "...", "choices": {"A": "...", "B": "...", "C": "..."},
       "answer": "B", "why": "why B is right", "wrong": {"A": "why A is wrong", "C": "..."}}]

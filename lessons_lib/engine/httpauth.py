@@ -29,7 +29,8 @@ scope only in ``error_description``, but its own client reads ``scope`` for step
 a free loopback port (:class:`lessons_lib.engine.httpserve.LoopbackServer`, shared with lesson 60).
 
 Secrets (access and refresh tokens, authorization codes, PKCE verifiers, client secrets) stay in
-memory: no log record, hop, error message or printed line here carries one (``tests/test_oauth_canary.py``).
+memory: no log record, hop, error message or printed line here carries one
+(``tests/examples/network/test_oauth_canary.py``).
 """
 
 from __future__ import annotations

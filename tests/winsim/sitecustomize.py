@@ -17,7 +17,7 @@ Put this folder first on ``PYTHONPATH`` and every Python process started with th
 It is a simulation on Linux, not Windows: paths, the console, file locking, process creation
 (``subprocess`` still forks through ``_posixsubprocess``) and the file system stay Linux's. With
 ``LESSONS_WINSIM_LOG`` set, each process appends one line (its command line) there, so a test can see
-that a kernel really ran under the profile. Used by ``tests/test_platform_winsim.py``.
+that a kernel really ran under the profile. Used by ``tests/platform/test_platform_winsim.py``.
 """
 
 from __future__ import annotations

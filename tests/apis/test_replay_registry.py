@@ -1,0 +1,106 @@
+"""``replay`` and ``api_of_body`` ask the API's registry entry (issue 22): no API name is compared.
+
+A fourth API planted in the registry, with the Chat stand-in and its own ``replay_client``, is
+replayed through that client, with its own ``shape`` its bodies are recognised, and with its own
+``kinds`` (this module's ``TABLES`` and ``DETECTORS``) its messages get their types and field
+kinds; the three real APIs' fixtures are each recognised as their own API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_lib.apis.replay import openai_client, replay
+from lessons_lib.core.apiregistry import REGISTRY
+from lessons_lib.core.kindrows import ID, SET, Detector, E, S, V
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+USED: list[str] = []
+
+
+def toy_client(http: Any) -> tuple[Any, tuple[type[BaseException], ...]]:
+    """The planted API's replay client: the OpenAI SDK's, noting that it was asked."""
+    USED.append("toy")
+    return openai_client(http)
+
+
+def test_a_planted_api_is_replayed_through_its_own_entrys_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    toy = dataclasses.replace(REGISTRY["chat"], replay_client=f"{__name__}:toy_client")
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    body = json.loads((DATA / "chat" / "request_2.json").read_text(encoding="utf-8"))
+    USED.clear()
+    reply = replay("toy", body)
+    assert USED == ["toy"] and reply.ok and reply.body["object"] == "chat.completion"
+    broken = {**body, "messages": [m for m in body["messages"] if m.get("role") != "assistant"]}
+    assert replay("toy", broken).status == 400 and USED == ["toy", "toy"]
+
+
+def test_each_entry_names_its_sdks_replay_client() -> None:
+    assert REGISTRY["anthropic"].replay_client == "lessons_lib.apis.anthropic.adapter:replay_client"
+    assert {REGISTRY[a].replay_client for a in ("responses", "chat")} == {
+        "lessons_lib.apis.replay:openai_client"
+    }
+    body = json.loads((DATA / "anthropic" / "request_2.json").read_text(encoding="utf-8"))
+    reply = replay("anthropic", body)
+    assert reply.ok and reply.body["type"] == "message"
+
+
+def toy_shape(body: Any) -> bool:
+    """The planted API's shape: its replies say ``object: "toy.reply"``."""
+    return body.get("object") == "toy.reply"
+
+
+def test_api_of_body_asks_each_entrys_shape_in_the_registrys_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.checks.apiview import api_of, api_of_body
+
+    expected = {"": "responses", "chat": "chat", "anthropic": "anthropic"}
+    for folder, api in expected.items():
+        for name in ("request_1", "response_1", "request_2", "response_2"):
+            body = json.loads((DATA / folder / f"{name}.json").read_text(encoding="utf-8"))
+            assert api_of_body(body) == api, (folder, name)
+    bare = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert api_of_body(bare) == "chat"  # a messages list without Anthropic's marks
+    assert api_of_body({**bare, "tools": [{"name": "t", "input_schema": {}}]}) == "anthropic"
+    assert api_of_body({"object": "toy.reply"}) is None and api_of_body([]) is None
+    toy = dataclasses.replace(REGISTRY["chat"], name="toy", shape=f"{__name__}:toy_shape")
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    assert api_of_body({"object": "toy.reply"}) == "toy"
+    assert api_of({"request_1": {"object": "toy.reply"}}) == "toy"
+
+
+# The planted API's kinds module is this one: a reply marked by its ``object``, and a request that
+# is also a ``messages`` list, so it says "narrow" to be tried before Chat's broad messages test.
+TABLES = {
+    "toy_reply": [("", E), ("object", E), ("id", ID), ("answer", S)],
+    "toy_request": [("", E), ("model", SET), ("toy_mode", SET), ("messages", E), ("messages[*].**", V)],
+}
+DETECTORS = [
+    Detector("toy_reply", "marked", lambda m: isinstance(m, dict) and m.get("object") == "toy.reply"),
+    Detector("toy_request", "narrow", lambda m: isinstance(m, dict) and "toy_mode" in m and "messages" in m),
+]
+
+
+def test_a_planted_apis_kinds_are_found_through_its_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lessons_lib.core.kinds import classify, kind_of
+    from lessons_lib.core.msgtype import detect_type
+    from lessons_lib.views.fieldtree import field_tree
+
+    reply = {"object": "toy.reply", "id": "r1", "answer": "01 ..."}
+    request = {"model": "m", "toy_mode": "fast", "messages": [{"role": "user", "content": "hi"}]}
+    assert detect_type(reply) == "unclassified" and detect_type(request) == "chat_request"
+    toy = dataclasses.replace(REGISTRY["chat"], name="toy", kinds=__name__)
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    assert detect_type(reply) == "toy_reply" and detect_type(request) == "toy_request"
+    assert [kind_of(reply, p) for p in ("id", "answer", "object")] == ["identifier", "result", "envelope"]
+    assert kind_of(request, "messages[0].content") == "value" and kind_of(request, "toy_mode") == "setting"
+    assert classify(request, "messages[0]").pattern == "messages[*].**"
+    assert "toy_reply" in field_tree(reply).text()  # a type without a catalogue title shows its name
+    chat = json.loads((DATA / "chat" / "request_2.json").read_text(encoding="utf-8"))
+    assert detect_type(chat) == "chat_request"  # the real APIs' messages keep their types
+    monkeypatch.delitem(REGISTRY, "toy")
+    assert detect_type(reply) == "unclassified" and detect_type(request) == "chat_request"
