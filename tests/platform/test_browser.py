@@ -265,6 +265,15 @@ def browser_context(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Itera
 # --------------------------------------------------------------------------- page steps
 
 
+def _blank_line(notebook: str, cell_has: str, line_has: str) -> str:
+    """The exercise line with the blank, as the lesson writes it (so the test follows its wording)."""
+    cells = json.loads((NOTEBOOKS_DIR / notebook).read_text(encoding="utf-8"))["cells"]
+    source = next(
+        "".join(c["source"]) for c in cells if c["cell_type"] == "code" and cell_has in "".join(c["source"])
+    )
+    return next(line for line in source.splitlines() if line_has in line)
+
+
 def notebook_panel(page: Any) -> Any:
     """The notebook on show (hidden tabs of other notebooks stay out of every check)."""
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
@@ -567,7 +576,7 @@ def test_hands_on_exercise_passes_after_typing_the_answer(browser_context: Any, 
         # Type the answer over the blank as a learner does: select the "..." only (the TODO
         # comment after it stays), then type.
         exercise.scroll_into_view_if_needed()
-        line = "    args = ...  # TODO 解析 call.arguments"
+        line = _blank_line(HANDS_ON_NOTEBOOK, "def route_call(call, routes)", "args = ...")
         exercise.locator(".cm-line", has_text="args = ...").first.click()
         page.keyboard.press("End")
         for _ in range(len(line) - line.index("...") - 3):
@@ -576,7 +585,7 @@ def test_hands_on_exercise_passes_after_typing_the_answer(browser_context: Any, 
             page.keyboard.press("Shift+ArrowLeft")
         page.keyboard.type("json.loads(call.arguments)")
         expect(exercise.locator(".cm-content")).to_contain_text(
-            "args = json.loads(call.arguments)  # TODO 解析 call.arguments"
+            line.strip().replace("...", "json.loads(call.arguments)", 1)
         )
         page.keyboard.press("Shift+Enter")  # run the exercise cell; the checker cell is next
         page.keyboard.press("Shift+Enter")
