@@ -15,13 +15,13 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import TYPE_CHECKING, Final
 
 import anyio
 
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.tracetypes import HttpEnvelope
+from lessons_lib.engine.wire import ConnectingTransport
 
 if TYPE_CHECKING:
     import httpx2
@@ -107,7 +107,7 @@ def _stream(response: httpx2.Response) -> str:
     return "sse" if kind.startswith("text/event-stream") else "json" if "json" in kind else "none"
 
 
-class TappedTransport:
+class TappedTransport(ConnectingTransport):
     """An SDK client transport whose frames are recorded as they pass (and kept as the SDK sent them).
 
     ``inner`` opens the SDK's own transport (``streamable_http_client``, ``stdio_client`` ...); each
@@ -122,18 +122,6 @@ class TappedTransport:
         self._record = record
         self._events: dict[tuple[str, str], dict[str, object]] = {}  # exchange -> the frame's event
         self._pending: dict[tuple[str, str], HttpEnvelope] = {}  # an envelope that came before its frame
-        self._cm: AbstractAsyncContextManager[Streams] | None = None
-
-    async def __aenter__(self) -> Streams:
-        self._cm = self._connect()
-        return await self._cm.__aenter__()
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._cm is not None:
-            await self._cm.__aexit__(exc_type, exc, tb)
-            self._cm = None
 
     def _frame(self, direction: str, frame: JSONObject) -> None:
         event = self._record(direction, frame)

@@ -38,13 +38,13 @@ Streams: TypeAlias = (
 _BUFFER = 16
 
 
-class FramedTransport:
-    """An MCP client transport to an in-process server; every frame goes through JSON text."""
+class ConnectingTransport:
+    """An MCP client transport as the SDK takes one: entering opens ``_connect()``, exiting closes it."""
 
-    def __init__(self, server: Server, sink: FrameSink) -> None:
-        self._server = server
-        self._sink = sink
-        self._cm: AbstractAsyncContextManager[Streams] | None = None
+    _cm: AbstractAsyncContextManager[Streams] | None = None
+
+    def _connect(self) -> AbstractAsyncContextManager[Streams]:
+        raise NotImplementedError
 
     async def __aenter__(self) -> Streams:
         self._cm = self._connect()
@@ -56,6 +56,14 @@ class FramedTransport:
         if self._cm is not None:
             await self._cm.__aexit__(exc_type, exc, tb)
             self._cm = None
+
+
+class FramedTransport(ConnectingTransport):
+    """An MCP client transport to an in-process server; every frame goes through JSON text."""
+
+    def __init__(self, server: Server, sink: FrameSink) -> None:
+        self._server = server
+        self._sink = sink
 
     @asynccontextmanager
     async def _connect(self) -> AsyncIterator[Streams]:
