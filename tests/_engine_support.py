@@ -239,3 +239,18 @@ def stable(outcome: Any) -> dict[str, Any]:
     text = outcome.get("text")
     assert isinstance(text, str) and any("\u4e00" <= ch <= "\u9fff" for ch in text), outcome
     return {"status": outcome["status"], "reason": outcome["reason"]}
+
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+"""What a Streamable HTTP client sends with each POST (JSON or an SSE stream back)."""
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+"""A 2025-11-25 ``initialize`` request, as the tests of the HTTP services send it raw."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
+from _engine_support import INITIALIZE, MCP_HEADERS
 
 from lessons_lib.engine.httpauth import LocalAuthority
 from lessons_lib.engine.httpserve import LoopbackServer, serving
@@ -53,19 +54,6 @@ def loopback_world(**authority_options: Any) -> Iterator[World]:
         (twin_server, guarded_file_service(authority, twin)),
     ):
         yield World(authority, authority.issuer, files, twin)
-
-
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 
 
 def post(url: str, token: str | None = None) -> httpx2.Response:

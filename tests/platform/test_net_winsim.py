@@ -17,9 +17,10 @@ from test_platform_winsim import in_profile, profile_env, pytestmark
 __all__ = ["pytestmark"]  # skipped where there is nothing to simulate
 
 
-def test_serve_http_and_run_mcp_url_under_the_profile() -> None:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "lessons_lib", "serve", "--http", "--port", "0"],
+def serve_in_profile(*options: str) -> subprocess.Popen[str]:
+    """``python -m lessons_lib serve --http OPTIONS`` in the profile, its console in code page 936."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "lessons_lib", "serve", "--http", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -28,6 +29,10 @@ def test_serve_http_and_run_mcp_url_under_the_profile() -> None:
         env=profile_env(),
         cwd=REPO_ROOT,
     )
+
+
+def test_serve_http_and_run_mcp_url_under_the_profile() -> None:
+    server = serve_in_profile("--port", "0")
     try:
         assert server.stdout is not None
         line = server.stdout.readline()

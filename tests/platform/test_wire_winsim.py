@@ -7,11 +7,8 @@ the course's client running the OAuth flow in the other. A system check (two int
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from conftest import REPO_ROOT
-from test_platform_winsim import in_profile, profile_env, pytestmark
+from test_net_winsim import serve_in_profile
+from test_platform_winsim import in_profile, pytestmark
 
 from lessons_lib.engine.httpauth import CONSENT_LABEL
 
@@ -19,16 +16,7 @@ __all__ = ["pytestmark"]  # skipped where there is nothing to simulate
 
 
 def test_serve_http_auth_and_run_mcp_oauth_under_the_profile() -> None:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "lessons_lib", "serve", "--http", "--auth"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="gbk",
-        errors="replace",
-        env=profile_env(),
-        cwd=REPO_ROOT,
-    )
+    server = serve_in_profile("--auth")
     try:
         assert server.stdout is not None
         authority, service = server.stdout.readline(), server.stdout.readline()

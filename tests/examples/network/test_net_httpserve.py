@@ -18,22 +18,11 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from _engine_support import clean_env, text_of
+from _engine_support import INITIALIZE, MCP_HEADERS, clean_env, text_of
 from conftest import REPO_ROOT
 
 from lessons_lib.engine.httpserve import HttpOptions, bind, running, socket_options
 
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
@@ -103,10 +92,10 @@ def url() -> Iterator[str]:
 
 
 def _session(client: httpx.Client, url: str) -> dict[str, str]:
-    reply = client.post(url, json=INIT, headers=HEADERS)
+    reply = client.post(url, json=INITIALIZE, headers=MCP_HEADERS)
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/event-stream")
     headers = {
-        **HEADERS,
+        **MCP_HEADERS,
         "Mcp-Session-Id": reply.headers["mcp-session-id"],
         "MCP-Protocol-Version": "2025-11-25",
     }
@@ -130,11 +119,11 @@ def test_a_foreign_host_or_origin_is_refused(
     url: str, header: str, value: str, status: int, message: str
 ) -> None:
     with httpx.Client() as client:
-        reply = client.post(url, json=INIT, headers={**HEADERS, header: value})
+        reply = client.post(url, json=INITIALIZE, headers={**MCP_HEADERS, header: value})
         assert (reply.status_code, reply.text) == (status, message)
         assert "mcp-session-id" not in reply.headers  # refused before any session opened
         # the loopback origin of a page served by the course itself passes
-        ok = client.post(url, json=INIT, headers={**HEADERS, "Origin": "http://localhost:8888"})
+        ok = client.post(url, json=INITIALIZE, headers={**MCP_HEADERS, "Origin": "http://localhost:8888"})
         assert ok.status_code == 200
 
 
@@ -142,7 +131,7 @@ def test_a_foreign_host_or_origin_is_refused(
 def test_a_body_over_the_limit_is_413_and_the_server_still_serves(url: str, revision: str) -> None:
     with httpx.Client() as client:
         headers = _session(client, url)
-        sent = headers if revision == "2025-11-25" else {**HEADERS, "MCP-Protocol-Version": revision}
+        sent = headers if revision == "2025-11-25" else {**MCP_HEADERS, "MCP-Protocol-Version": revision}
         reply = client.post(url, content=b" " * 5000, headers=sent)
         assert (reply.status_code, reply.text) == (413, "Request body too large")
         _still_serves(client, url, headers)
@@ -168,7 +157,7 @@ def test_broken_json_is_a_parse_error_and_the_server_still_serves(
     with httpx.Client() as client:
         headers = _session(client, url)
         if revision != "2025-11-25":
-            headers = {**HEADERS, "MCP-Protocol-Version": revision}
+            headers = {**MCP_HEADERS, "MCP-Protocol-Version": revision}
         reply = client.post(url, content=body, headers=headers)
         assert reply.status_code == 400
         error = reply.json()
@@ -184,7 +173,7 @@ def test_the_2026_revision_has_no_session_and_discovers() -> None:
         "io.modelcontextprotocol/clientCapabilities": {},
     }
     frame = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
-    headers = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
+    headers = {**MCP_HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
     with running(build_server()) as url, httpx.Client() as client:
         reply = client.post(url, json=frame, headers=headers)
         wrong = client.post(url, json=frame, headers={**headers, "Mcp-Method": "tools/list"})
@@ -311,5 +300,6 @@ def test_a_wrapper_sits_in_front_of_the_mcp_app() -> None:
         return guarded
 
     with running(build_server(), wrap=wrap) as url, httpx.Client() as client:
-        assert client.post(url, json=INIT, headers=HEADERS).status_code == 401
-        assert client.post(url, json=INIT, headers={**HEADERS, "X-Let-In": "yes"}).status_code == 200
+        assert client.post(url, json=INITIALIZE, headers=MCP_HEADERS).status_code == 401
+        let_in = {**MCP_HEADERS, "X-Let-In": "yes"}
+        assert client.post(url, json=INITIALIZE, headers=let_in).status_code == 200

@@ -16,7 +16,8 @@ import anyio
 import httpx2
 import jwt
 import pytest
-from _oauth_support import MCP_HEADERS, post
+from _engine_support import MCP_HEADERS
+from _oauth_support import post
 
 from lessons_lib.engine.httpauth import (
     Hops,

@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from _engine_support import INITIALIZE, MCP_HEADERS
 
 from lessons_lib.engine.fileservice import build_server
 from lessons_lib.engine.httpauth import LocalAuthority, loopback_authority
@@ -29,17 +30,6 @@ from lessons_lib.engine.httpserve import HttpOptions, running
 from lessons_lib.examples.files.cli_serve import AUTH_SCOPES
 
 SCOPES = AUTH_SCOPES["files"][0]
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 HEADER_TIMEOUT = 1.0
 MAX_BODY = 4096
 
@@ -68,11 +58,11 @@ def site() -> Iterator[Site]:
 
 
 def _bearer(token: str) -> dict[str, str]:
-    return {**HEADERS, "Authorization": f"Bearer {token}"}
+    return {**MCP_HEADERS, "Authorization": f"Bearer {token}"}
 
 
 def _session(client: httpx2.Client, site: Site) -> dict[str, str]:
-    reply = client.post(site.url, json=INIT, headers=_bearer(site.token))
+    reply = client.post(site.url, json=INITIALIZE, headers=_bearer(site.token))
     assert reply.status_code == 200, reply.text
     headers = {
         **_bearer(site.token),
@@ -317,7 +307,7 @@ def test_a_flood_of_foreign_hosts_is_a_few_log_lines_not_one_per_request(site: S
         with httpx2.Client(timeout=10) as client:
             for n in range(20):
                 foreign = {**_bearer(site.token), "Host": f"evil{n}.example"}
-                reply = client.post(site.url, json=INIT, headers=foreign)
+                reply = client.post(site.url, json=INITIALIZE, headers=foreign)
                 assert reply.status_code == 421
     finally:
         source.removeHandler(handler)
@@ -329,10 +319,10 @@ def test_a_flood_of_foreign_hosts_is_a_few_log_lines_not_one_per_request(site: S
 def test_sessions_are_bounded_an_extra_initialize_is_503_and_an_ended_one_frees_a_place() -> None:
     """A flood of ``initialize`` cannot grow the server's memory without end: the SDK's session limit."""
     with running(build_server(), HttpOptions(max_sessions=3)) as url, httpx2.Client(timeout=10) as client:
-        opened = [client.post(url, json=INIT, headers=HEADERS) for _ in range(3)]
+        opened = [client.post(url, json=INITIALIZE, headers=MCP_HEADERS) for _ in range(3)]
         assert all(r.status_code == 200 for r in opened)
-        refused = client.post(url, json=INIT, headers=HEADERS)
+        refused = client.post(url, json=INITIALIZE, headers=MCP_HEADERS)
         assert refused.status_code == 503 and _message(refused) == "Too many open sessions"
-        ended = {**HEADERS, "Mcp-Session-Id": opened[0].headers["mcp-session-id"]}
+        ended = {**MCP_HEADERS, "Mcp-Session-Id": opened[0].headers["mcp-session-id"]}
         assert client.delete(url, headers={**ended, "MCP-Protocol-Version": "2025-11-25"}).status_code == 200
-        assert client.post(url, json=INIT, headers=HEADERS).status_code == 200
+        assert client.post(url, json=INITIALIZE, headers=MCP_HEADERS).status_code == 200
