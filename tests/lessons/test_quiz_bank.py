@@ -2,7 +2,8 @@
 position of the right option gives it away (issue 13, point 11; issue 25, point 5: no fixed
 strategy finds the right option in more than 40% of the whole bank; issue 38, point 8: not above
 35%, no length strategy right on every question of one lesson, no sequence of right positions in
-more than two lessons)."""
+more than two lessons). The length rules hold in both languages, and in each lesson the longest
+option is right in at most a third of its questions."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ import pytest
 from lessons_lib.course.quiz import check
 
 
-def _bank() -> list[dict[str, Any]]:
+def _bank(language: str = "zh") -> list[dict[str, Any]]:
     folder = resources.files("lessons_lib.course") / "quiz_bank"
+    if language == "en":
+        folder = folder / "en"
     items: list[dict[str, Any]] = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".json"):
@@ -30,6 +33,8 @@ def _bank() -> list[dict[str, Any]]:
 
 
 BANK = _bank()
+BANKS = {"zh": BANK, "en": _bank("en")}
+"""Both languages: the English wording has other lengths, so its options are checked on their own."""
 
 
 def _width(text: str) -> int:
@@ -98,10 +103,12 @@ def _strategies(bank: list[dict[str, Any]]) -> dict[str, list[bool]]:
 STRATEGIES = _strategies(BANK)
 
 
+@pytest.mark.parametrize("language", BANKS)
 @pytest.mark.parametrize("name", STRATEGIES)
-def test_no_fixed_strategy_scores_above_35_percent_of_the_whole_bank(name: str) -> None:
-    hits = STRATEGIES[name]
-    assert sum(hits) <= 0.35 * len(BANK), f"{name!r} is right in {sum(hits)}/{len(BANK)}"
+def test_no_fixed_strategy_scores_above_35_percent_of_the_whole_bank(name: str, language: str) -> None:
+    bank = BANKS[language]
+    hits = _strategies(bank)[name]
+    assert sum(hits) <= 0.35 * len(bank), f"{language}: {name!r} is right in {sum(hits)}/{len(bank)}"
 
 
 def _lessons(bank: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -128,6 +135,19 @@ def lesson_length_giveaways(bank: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def lesson_patterns(bank: list[dict[str, Any]]) -> list[str]:
+    """Each lesson whose right option is the longest in more than a third of its questions, or whose
+    right options all stand in one position."""
+    problems = []
+    for lesson, qs in _lessons(bank).items():
+        longest = sum(_longest(q) for q in qs)
+        if longest > len(qs) / 3:
+            problems.append(f"lesson {lesson}: the longest option is right in {longest} of {len(qs)}")
+        if len({q["answer"] for q in qs}) == 1:
+            problems.append(f"lesson {lesson}: every right option is {qs[0]['answer']}")
+    return problems
+
+
 def repeated_sequences(bank: list[dict[str, Any]]) -> list[str]:
     """Each sequence of right positions (as "B, C, A") shared by more than two lessons."""
     seen: dict[str, list[str]] = {}
@@ -136,8 +156,15 @@ def repeated_sequences(bank: list[dict[str, Any]]) -> list[str]:
     return [f"{seq} in lessons {', '.join(ls)}" for seq, ls in seen.items() if len(ls) > 2]
 
 
-def test_no_length_strategy_gets_a_whole_lesson_right() -> None:
-    problems = lesson_length_giveaways(BANK)
+@pytest.mark.parametrize("language", BANKS)
+def test_no_length_strategy_gets_a_whole_lesson_right(language: str) -> None:
+    problems = lesson_length_giveaways(BANKS[language])
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", BANKS)
+def test_in_each_lesson_the_longest_is_right_at_most_a_third_and_positions_vary(language: str) -> None:
+    problems = lesson_patterns(BANKS[language])
     assert not problems, "\n".join(problems)
 
 
@@ -154,6 +181,13 @@ def test_the_lesson_checks_catch_a_patterned_lesson() -> None:
     assert repeated_sequences(rigged[:6]) == []
     longest = [dict(q, id=f"73.{i}", answer="C") for i in (1, 2)]
     assert lesson_length_giveaways(longest) == ["lesson 73: 'always the longest' is right in all 2 questions"]
+    assert lesson_patterns(longest) == [
+        "lesson 73: the longest option is right in 2 of 2",
+        "lesson 73: every right option is C",
+    ]
+    one_longest = [dict(q, id=f"74.{i}", answer=a) for i, a in enumerate("CAB", 1)]
+    assert lesson_patterns(one_longest) == []
+    assert lesson_patterns(one_longest[:2]) == ["lesson 74: the longest option is right in 1 of 2"]
 
 
 def test_the_strategy_measure_catches_a_patterned_bank() -> None:
