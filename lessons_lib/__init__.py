@@ -39,16 +39,16 @@ _EXPORTS: dict[str, str] = {
     "task_text": "lessons_lib.core.example",
     "FAILURE_PREFIX": "lessons_lib.core.example",
     # engine (lessons 01-06)
-    "FileService": "lessons_lib.engine.fileservice",
-    "build_server": "lessons_lib.engine.fileservice",
-    "read_text_file": "lessons_lib.engine.fileservice",
-    "service_reads": "lessons_lib.engine.fileservice",
+    "FileService": "lessons_lib.services.files.service",
+    "build_server": "lessons_lib.services.files.service",
+    "read_text_file": "lessons_lib.services.files.service",
+    "service_reads": "lessons_lib.services.files.service",
     "run_chain": "lessons_lib.engine.host",
     "Limits": "lessons_lib.engine.host",
-    "Script": "lessons_lib.engine.standin_rules",
-    "INPUT_SCHEMA": "lessons_lib.engine.fileservice",
-    "Trace": "lessons_lib.core.trace",
-    "load_trace": "lessons_lib.core.trace",
+    "Script": "lessons_lib.engine.standins.rules",
+    "INPUT_SCHEMA": "lessons_lib.services.files.service",
+    "Trace": "lessons_lib.core.traces.trace",
+    "load_trace": "lessons_lib.core.traces.trace",
     "load_fixture": "lessons_lib.course.record",
     "record_fixtures": "lessons_lib.course.record",
     "live_status": "lessons_lib.engine.models",
@@ -68,8 +68,8 @@ _EXPORTS: dict[str, str] = {
     "trace_diagram": "lessons_lib.views.sequence",
     "Diagram": "lessons_lib.views.dot",
     "FieldTree": "lessons_lib.views.fieldtree",
-    "kind_of": "lessons_lib.core.kinds",
-    "detect_type": "lessons_lib.core.msgtype",
+    "kind_of": "lessons_lib.core.fieldkinds.kinds",
+    "detect_type": "lessons_lib.core.fieldkinds.msgtype",
     "renderer_name": "lessons_lib.views.dot",
     "render_svg": "lessons_lib.views.dot",
     # lessons' helpers
@@ -94,16 +94,16 @@ _EXPORTS: dict[str, str] = {
     "run_bad_value": "lessons_lib.examples.files.badvalues",
     "bad_values_table": "lessons_lib.examples.files.badvalues",
     # write the loop yourself (lessons 03, 06, 07, 11)
-    "workbench": "lessons_lib.engine.kit",
-    "check_step": "lessons_lib.course.exercises",
-    "check_exercise": "lessons_lib.course.exercises_early",
-    "grade_loop": "lessons_lib.course.grading",
-    "grade_file": "lessons_lib.course.grading_files",
+    "workbench": "lessons_lib.workshop.loop.kit",
+    "check_step": "lessons_lib.workshop.loop.steps",
+    "check_exercise": "lessons_lib.workshop.loop.early",
+    "grade_loop": "lessons_lib.workshop.loop.grading",
+    "grade_file": "lessons_lib.workshop.loop.grading_files",
     # write an MCP server yourself (lesson 12)
-    "grade_server": "lessons_lib.course.server_grading",
-    "grade_server_file": "lessons_lib.course.server_grading",
-    "grade_course_server": "lessons_lib.course.server_grading",
-    "notes_service": "lessons_lib.course.server_loop",
+    "grade_server": "lessons_lib.workshop.server.grading",
+    "grade_server_file": "lessons_lib.workshop.server.grading",
+    "grade_course_server": "lessons_lib.workshop.server.grading",
+    "notes_service": "lessons_lib.workshop.server.loop",
     # the same call in three APIs (lessons 20-22)
     "API_SABOTAGES": "lessons_lib.apis.sabotage",
     "run_api_sabotage": "lessons_lib.apis.sabotage",
@@ -137,33 +137,33 @@ _EXPORTS: dict[str, str] = {
     "call_structured": "lessons_lib.examples.mcp.structured",
     "feedback_items": "lessons_lib.examples.mcp.structured:feedback_per_api",
     # the order desk: many calls, failures, guardrails (lessons 30-33)
-    "create_database": "lessons_lib.examples.orders.data",
-    "ORDER_TOOLS": "lessons_lib.examples.orders.tools",
-    "OrderDesk": "lessons_lib.examples.orders.service",
+    "create_database": "lessons_lib.services.orders.data",
+    "ORDER_TOOLS": "lessons_lib.services.orders.tools",
+    "OrderDesk": "lessons_lib.services.orders.service",
     "run_orders": "lessons_lib.examples.orders.run",
     "sent_key": "lessons_lib.examples.orders.calllayer",
     "run_finder": "lessons_lib.examples.orders.finder",
     "intent_key": "lessons_lib.examples.orders.calllayer",
     "Guards": "lessons_lib.examples.orders.guards",
     "SYSTEM_RULES": "lessons_lib.examples.orders.guards",
-    "Quirks": "lessons_lib.examples.orders.standin",
+    "Quirks": "lessons_lib.services.orders.standin",
     "order_scenarios": "lessons_lib.examples.orders.lab",
     "run_order_scenario": "lessons_lib.examples.orders.lab",
     "ledger_table": "lessons_lib.examples.orders.lab",
     "TRACK": "lessons_lib.examples.orders.lab",
-    "INVESTIGATE": "lessons_lib.examples.orders.wiretext",
+    "INVESTIGATE": "lessons_lib.services.orders.wiretext",
     "execute_sql_demo": "lessons_lib.examples.orders.lab",
     "acceptance_matrix": "lessons_lib.examples.orders.acceptance",
     "rejecting_values": "lessons_lib.examples.orders.acceptance",
     "EXECUTE_SQL_TOOL": "lessons_lib.examples.orders.lab",
     "call_flow": "lessons_lib.examples.orders.callflow",
     "lookup_key": "lessons_lib.examples.orders.reconcile",
-    "check_named_choice": "lessons_lib.course.parttwo_exercises",
-    "check_chained_request": "lessons_lib.course.parttwo_exercises",
-    "check_layer_choice": "lessons_lib.course.parttwo_exercises",
-    "check_resource_and_prompt": "lessons_lib.course.parttwo_exercises",
-    "check_new_revision_call": "lessons_lib.course.parttwo_exercises",
-    "check_output_schema": "lessons_lib.course.parttwo_exercises",
+    "check_named_choice": "lessons_lib.course.exercises.parttwo",
+    "check_chained_request": "lessons_lib.course.exercises.parttwo",
+    "check_layer_choice": "lessons_lib.course.exercises.parttwo",
+    "check_resource_and_prompt": "lessons_lib.course.exercises.parttwo",
+    "check_new_revision_call": "lessons_lib.course.exercises.parttwo",
+    "check_output_schema": "lessons_lib.course.exercises.parttwo",
     "cancel_notice": "lessons_lib.examples.orders.reconcile",
     "verify_calls": "lessons_lib.checks.manycalls",
     "check_calls": "lessons_lib.checks.ledger",
@@ -186,14 +186,14 @@ _EXPORTS: dict[str, str] = {
     "watch_table": "lessons_lib.examples.evolve.upgrade",
     "field_changes": "lessons_lib.examples.evolve.fieldcompat",
     "versioned_names": "lessons_lib.examples.evolve.fieldcompat",
-    "check_fingerprint": "lessons_lib.course.evolve_exercises",
+    "check_fingerprint": "lessons_lib.course.exercises.evolve",
     "ATTACK_TASK": "lessons_lib.examples.evolve.injection",
     "NOTES_DIR": "lessons_lib.examples.evolve.injection",
     "DEFENCES": "lessons_lib.examples.evolve.injection",
     "run_attack": "lessons_lib.examples.evolve.injection",
     "attack_table": "lessons_lib.examples.evolve.injection",
     "Defences": "lessons_lib.engine.screens",
-    "check_screen": "lessons_lib.course.evolve_exercises",
+    "check_screen": "lessons_lib.course.exercises.evolve",
     "SIZES": "lessons_lib.examples.evolve.catalogue",
     "catalogue": "lessons_lib.examples.evolve.catalogue",
     "declared_catalogue": "lessons_lib.examples.evolve.catalogue",
@@ -213,7 +213,7 @@ _EXPORTS: dict[str, str] = {
     "selection_table": "lessons_lib.examples.evolve.selection",
     "misses": "lessons_lib.examples.evolve.selection",
     "live_choice": "lessons_lib.examples.evolve.selection",
-    "check_allowed": "lessons_lib.course.manytools_exercise",
+    "check_allowed": "lessons_lib.course.exercises.manytools",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",
@@ -239,64 +239,50 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.
     from lessons_lib.core.example import MODEL_NAME as MODEL_NAME
     from lessons_lib.core.example import TASK as TASK
     from lessons_lib.core.example import task_text as task_text
+    from lessons_lib.core.fieldkinds.kinds import kind_of as kind_of
+    from lessons_lib.core.fieldkinds.msgtype import detect_type as detect_type
     from lessons_lib.core.glossary import KINDS as KINDS
     from lessons_lib.core.glossary import STEP_ZH as STEP_ZH
     from lessons_lib.core.glossary import STEPS as STEPS
     from lessons_lib.core.glossary import TERMS_ZH as TERMS_ZH
-    from lessons_lib.core.kinds import kind_of as kind_of
     from lessons_lib.core.messages import language as language
     from lessons_lib.core.messages import say as say
     from lessons_lib.core.messages import set_language as set_language
-    from lessons_lib.core.msgtype import detect_type as detect_type
     from lessons_lib.core.outcomes import outcome_text as outcome_text
     from lessons_lib.core.paths import DATA_DIR as DATA_DIR
     from lessons_lib.core.paths import LOGICAL_ROOT as LOGICAL_ROOT
     from lessons_lib.core.paths import WORKSPACE_DIR as WORKSPACE_DIR
     from lessons_lib.core.specfields import spec_definition as spec_definition
     from lessons_lib.core.specfields import spec_fields as spec_fields
-    from lessons_lib.core.trace import Trace as Trace
-    from lessons_lib.core.trace import load_trace as load_trace
+    from lessons_lib.core.traces.trace import Trace as Trace
+    from lessons_lib.core.traces.trace import load_trace as load_trace
     from lessons_lib.course.cheatsheet import command_list as command_list
     from lessons_lib.course.cheatsheet import quick_reference as quick_reference
     from lessons_lib.course.envcheck import environment_check as environment_check
-    from lessons_lib.course.evolve_exercises import check_fingerprint as check_fingerprint
-    from lessons_lib.course.evolve_exercises import check_screen as check_screen
-    from lessons_lib.course.exercises import check_step as check_step
-    from lessons_lib.course.exercises_early import check_exercise as check_exercise
-    from lessons_lib.course.grading import grade_loop as grade_loop
-    from lessons_lib.course.grading_files import grade_file as grade_file
+    from lessons_lib.course.exercises.evolve import check_fingerprint as check_fingerprint
+    from lessons_lib.course.exercises.evolve import check_screen as check_screen
+    from lessons_lib.course.exercises.manytools import check_allowed as check_allowed
+    from lessons_lib.course.exercises.parttwo import check_chained_request as check_chained_request
+    from lessons_lib.course.exercises.parttwo import check_layer_choice as check_layer_choice
+    from lessons_lib.course.exercises.parttwo import check_named_choice as check_named_choice
+    from lessons_lib.course.exercises.parttwo import check_new_revision_call as check_new_revision_call
+    from lessons_lib.course.exercises.parttwo import check_output_schema as check_output_schema
+    from lessons_lib.course.exercises.parttwo import check_resource_and_prompt as check_resource_and_prompt
     from lessons_lib.course.live import try_live as try_live
-    from lessons_lib.course.manytools_exercise import check_allowed as check_allowed
-    from lessons_lib.course.parttwo_exercises import check_chained_request as check_chained_request
-    from lessons_lib.course.parttwo_exercises import check_layer_choice as check_layer_choice
-    from lessons_lib.course.parttwo_exercises import check_named_choice as check_named_choice
-    from lessons_lib.course.parttwo_exercises import check_new_revision_call as check_new_revision_call
-    from lessons_lib.course.parttwo_exercises import check_output_schema as check_output_schema
-    from lessons_lib.course.parttwo_exercises import check_resource_and_prompt as check_resource_and_prompt
     from lessons_lib.course.quiz import check as check
     from lessons_lib.course.quiz import questions as questions
     from lessons_lib.course.record import load_fixture as load_fixture
     from lessons_lib.course.record import record_fixtures as record_fixtures
-    from lessons_lib.course.server_grading import grade_course_server as grade_course_server
-    from lessons_lib.course.server_grading import grade_server as grade_server
-    from lessons_lib.course.server_grading import grade_server_file as grade_server_file
-    from lessons_lib.course.server_loop import notes_service as notes_service
     from lessons_lib.engine.apis import client_retries as client_retries
-    from lessons_lib.engine.fileservice import INPUT_SCHEMA as INPUT_SCHEMA
-    from lessons_lib.engine.fileservice import FileService as FileService
-    from lessons_lib.engine.fileservice import build_server as build_server
-    from lessons_lib.engine.fileservice import read_text_file as read_text_file
-    from lessons_lib.engine.fileservice import service_reads as service_reads
     from lessons_lib.engine.host import Limits as Limits
     from lessons_lib.engine.host import run_chain as run_chain
-    from lessons_lib.engine.kit import workbench as workbench
     from lessons_lib.engine.models import live_status as live_status
     from lessons_lib.engine.screens import Defences as Defences
     from lessons_lib.engine.specs import frame_errors as frame_errors
     from lessons_lib.engine.specs import mcp_errors as mcp_errors
     from lessons_lib.engine.specs import openai_errors as openai_errors
     from lessons_lib.engine.specs import tool_errors as tool_errors
-    from lessons_lib.engine.standin_rules import Script as Script
+    from lessons_lib.engine.standins.rules import Script as Script
     from lessons_lib.examples.evolve.catalogue import SIZES as SIZES
     from lessons_lib.examples.evolve.catalogue import catalogue as catalogue
     from lessons_lib.examples.evolve.catalogue import declared_catalogue as declared_catalogue
@@ -367,7 +353,6 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.
     from lessons_lib.examples.orders.callflow import call_flow as call_flow
     from lessons_lib.examples.orders.calllayer import intent_key as intent_key
     from lessons_lib.examples.orders.calllayer import sent_key as sent_key
-    from lessons_lib.examples.orders.data import create_database as create_database
     from lessons_lib.examples.orders.exercises import check_confirm as check_confirm
     from lessons_lib.examples.orders.exercises import check_intent_key as check_intent_key
     from lessons_lib.examples.orders.exercises import check_pairing as check_pairing
@@ -385,10 +370,16 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.
     from lessons_lib.examples.orders.reconcile import lookup_key as lookup_key
     from lessons_lib.examples.orders.run import run_orders as run_orders
     from lessons_lib.examples.orders.sabotage import try_call_sabotages as try_call_sabotages
-    from lessons_lib.examples.orders.service import OrderDesk as OrderDesk
-    from lessons_lib.examples.orders.standin import Quirks as Quirks
-    from lessons_lib.examples.orders.tools import ORDER_TOOLS as ORDER_TOOLS
-    from lessons_lib.examples.orders.wiretext import INVESTIGATE as INVESTIGATE
+    from lessons_lib.services.files.service import INPUT_SCHEMA as INPUT_SCHEMA
+    from lessons_lib.services.files.service import FileService as FileService
+    from lessons_lib.services.files.service import build_server as build_server
+    from lessons_lib.services.files.service import read_text_file as read_text_file
+    from lessons_lib.services.files.service import service_reads as service_reads
+    from lessons_lib.services.orders.data import create_database as create_database
+    from lessons_lib.services.orders.service import OrderDesk as OrderDesk
+    from lessons_lib.services.orders.standin import Quirks as Quirks
+    from lessons_lib.services.orders.tools import ORDER_TOOLS as ORDER_TOOLS
+    from lessons_lib.services.orders.wiretext import INVESTIGATE as INVESTIGATE
     from lessons_lib.views.diagrams import actors_diagram as actors_diagram
     from lessons_lib.views.diagrams import chain_diagram as chain_diagram
     from lessons_lib.views.diagrams import loop_diagram as loop_diagram
@@ -403,6 +394,15 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.
     from lessons_lib.views.narrate import narrate as narrate
     from lessons_lib.views.sequence import trace_diagram as trace_diagram
     from lessons_lib.views.sidebyside import side_by_side as side_by_side
+    from lessons_lib.workshop.loop.early import check_exercise as check_exercise
+    from lessons_lib.workshop.loop.grading import grade_loop as grade_loop
+    from lessons_lib.workshop.loop.grading_files import grade_file as grade_file
+    from lessons_lib.workshop.loop.kit import workbench as workbench
+    from lessons_lib.workshop.loop.steps import check_step as check_step
+    from lessons_lib.workshop.server.grading import grade_course_server as grade_course_server
+    from lessons_lib.workshop.server.grading import grade_server as grade_server
+    from lessons_lib.workshop.server.grading import grade_server_file as grade_server_file
+    from lessons_lib.workshop.server.loop import notes_service as notes_service
 
 
 __all__ = sorted(_EXPORTS)

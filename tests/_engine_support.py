@@ -59,14 +59,14 @@ def cli(
 
 @dataclass
 class ReadSpy:
-    """Records every file that ``lessons_lib.engine.fileservice._read_bytes`` read."""
+    """Records every file that ``lessons_lib.services.files.service._read_bytes`` read."""
 
     calls: list[Any] = field(default_factory=list)  # fileservice.Opened: fd, name, limit
 
 
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> ReadSpy:
     """Wrap the single place the file service opens a file, so a test can prove nothing was read."""
-    from lessons_lib.engine import fileservice
+    from lessons_lib.services.files import service as fileservice
 
     spy = ReadSpy()
     real = fileservice._read_bytes
@@ -97,8 +97,8 @@ def call_tools(root: Path | None, calls: list[tuple[str, dict[str, Any]]]) -> Se
     from mcp import Client
     from mcp.shared.exceptions import MCPError
 
-    from lessons_lib.engine.fileservice import build_server
     from lessons_lib.engine.wire import FramedTransport
+    from lessons_lib.services.files.service import build_server
 
     frames: list[tuple[str, dict[str, Any]]] = []
     results: list[Any] = []
@@ -132,8 +132,8 @@ class RawStdio:
         import queue
         import threading
 
-        from lessons_lib.engine.stdio_server import READY
         from lessons_lib.examples.files.cli_serve import ORDERS_READY
+        from lessons_lib.services.files.stdio import READY
 
         ready = ORDERS_READY if example == "orders" else READY
         where = ["--example", "orders"] if example == "orders" else ["--root", str(root)]

@@ -13,8 +13,8 @@ from typing import Any
 import httpx2
 from _engine_support import INITIALIZE, MCP_HEADERS
 
-from lessons_lib.engine.httpauth import LocalAuthority
-from lessons_lib.engine.httpserve import LoopbackServer, serving
+from lessons_lib.engine.http.auth import LocalAuthority
+from lessons_lib.engine.http.serve import LoopbackServer, serving
 
 FILES_SCOPE = "files:read"
 
@@ -33,7 +33,7 @@ class World:
 
 def file_service_app() -> Any:
     """The course's file service (lesson 03) as an MCP Streamable HTTP app, from the SDK."""
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     return build_server().streamable_http_app()
 
@@ -68,7 +68,7 @@ def read_notes(url: str, auth: httpx2.Auth, hops: Any = None) -> Any:
     """One real ``tools/call`` of ``read_text_file`` over Streamable HTTP, authorised by ``auth``."""
     import anyio
 
-    from lessons_lib.engine.httpauth import oauth_session
+    from lessons_lib.engine.http.auth import oauth_session
 
     async def main() -> Any:
         async with oauth_session(url, auth, hops) as session:

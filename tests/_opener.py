@@ -1,6 +1,6 @@
 """The two ways the file service opens a file, as a fixture (not collected by pytest).
 
-``lessons_lib.engine.openbeneath`` walks descriptors where ``os.open`` has ``O_NOFOLLOW``,
+``lessons_lib.services.files.opener`` walks descriptors where ``os.open`` has ``O_NOFOLLOW``,
 ``O_DIRECTORY`` and ``dir_fd``, and falls back to the checked open elsewhere (Windows). A test
 that takes the ``opener`` fixture runs once per way: the fallback is forced by patching the
 capability check, so Linux CI proves the Windows path keeps the same guarantee.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_lib.engine import openbeneath
+from lessons_lib.services.files import opener as openbeneath
 
 OPENERS = ("descriptor-walk", "checked-open")
 

@@ -293,7 +293,7 @@ PRINTS_TO_STDOUT = """\
 import sys
 from pathlib import Path
 
-from lessons_lib.engine.notes_server import build_server
+from lessons_lib.services.notes.server import build_server
 
 print("starting the notes server on", sys.argv[1:])  # the mistake: stdout belongs to the protocol
 build_server(Path(sys.argv[1])).run("stdio")

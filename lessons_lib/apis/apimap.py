@@ -14,10 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.htmltable import Cell, html_table, markup, soft_breaks
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import text_table
 
@@ -90,8 +90,8 @@ def _fixture(api: str, name: str) -> Any:
 def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
     if path is None:
         return t("apimap.no_field"), None
+    from lessons_lib.core.fieldkinds.kinds import kind_of, nodes_along
     from lessons_lib.core.fieldpath import parse_path
-    from lessons_lib.core.kinds import kind_of, nodes_along
 
     value = nodes_along(message, parse_path(path))[-1]
     kind = kind_of(message, path)
@@ -156,8 +156,8 @@ def api_map() -> ApiTable:
 
 def api_side_by_side(name: str = "request_1") -> ApiTable:
     """The leaf fields of the same message in the three APIs, grouped by kind. Lesson 20."""
+    from lessons_lib.core.fieldkinds.kinds import walk
     from lessons_lib.core.fieldpath import format_path
-    from lessons_lib.core.kinds import walk
 
     by_kind: dict[Kind, dict[str, list[str]]] = {k: {a: [] for a in APIS} for k in KINDS}
     for api in APIS:

@@ -15,9 +15,9 @@ import json
 from typing import Any, Final
 
 from lessons_lib.apis.apimap import ApiTable
-from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.glossary import Kind
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import api_entry
 
 ALIAS: Final = "fs__read_text_file"
 CHOICES: Final[dict[str, tuple[tuple[str, object], ...]]] = {
@@ -51,7 +51,7 @@ def run_choice(api: str, tool_choice: object, task: str = TASK) -> Any:
 
 
 def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
-    from lessons_lib.core import queries as q
+    from lessons_lib.core.traces import queries as q
 
     calls = [str(c.name) for c in q.calls(trace, 1)]
     sent = len([x for x in q.mcp_exchanges(trace) if x.request is not None])

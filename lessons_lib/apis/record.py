@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Final
 
-from lessons_lib.core.trace import Trace, dump_json
+from lessons_lib.core.traces.trace import Trace, dump_json
 
 API_DIRS: Final = ("chat", "anthropic")
 FILES: Final = (

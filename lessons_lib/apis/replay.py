@@ -16,10 +16,10 @@ from typing import Any, cast
 
 import httpx2
 
-from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
-from lessons_lib.core.trace import dump_json
+from lessons_lib.core.plugins.apiregistry import api_entry
+from lessons_lib.core.traces.trace import dump_json
 from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import RecordingTransport
 from lessons_lib.engine.redact import OFFLINE_KEY

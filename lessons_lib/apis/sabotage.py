@@ -21,9 +21,9 @@ from lessons_lib.checks.evidence import as_dict, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
 from lessons_lib.checks.sabotage import Catalogue, Sabotage, SabotageOutcome, Said
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
-from lessons_lib.core.apiregistry import api_entry
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import api_entry
 
 Edit = Callable[[JSONObject], JSONObject]
 

@@ -32,10 +32,10 @@ from lessons_lib.checks.evidence import (
 )
 from lessons_lib.checks.fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
 from lessons_lib.checks.jsoncheck import Fail, need, obj, show
-from lessons_lib.core.apishapes import input_items
 from lessons_lib.core.jsonvalue import JSONObject, diff_path
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import LOGICAL_ROOT
+from lessons_lib.core.plugins.apishapes import input_items
 
 LINKS: Final = ("model_response", "parse", "route", "service", "feedback", "ids", "next_input")
 """The seven links by key, in the troubleshooting order."""

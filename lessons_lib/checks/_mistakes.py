@@ -1,6 +1,6 @@
 """The seven mistakes of the seed's section 8, each made in a copy of a good trace. Lesson 08.
 
-Every function takes a trace (dict or ``lessons_lib.core.trace.Trace``), never touches it, and
+Every function takes a trace (dict or ``lessons_lib.core.traces.trace.Trace``), never touches it, and
 returns an edited deep copy whose events are renumbered; ``lessons_lib.checks.sabotage`` lists them
 with the link each should break. Standard library only.
 """
@@ -25,8 +25,8 @@ from lessons_lib.checks.evidence import (
     result_text,
 )
 from lessons_lib.checks.jsoncheck import Fail
-from lessons_lib.core.apishapes import input_items
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.plugins.apishapes import input_items
 
 Trace = dict[str, Any]
 
@@ -118,7 +118,7 @@ def rule_as_value(trace: object) -> Trace:
 
 BOTH_HEAD_AND_TAIL: Final = "Cannot specify both head and tail parameters simultaneously"
 """The file service's own refusal of a call that gives both head and tail (a test holds it to
-``lessons_lib.engine.fileservice``)."""
+``lessons_lib.services.files.service``)."""
 
 
 def parse_as_read(trace: object) -> Trace:

@@ -17,18 +17,18 @@ from pathlib import Path
 from typing import Final
 
 from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
-from lessons_lib.checks.apiview import api_of, responses_trace
+from lessons_lib.checks.apis.verify import api_problems
+from lessons_lib.checks.apis.view import api_of, responses_trace
 from lessons_lib.checks.attachments import roundtrip_from_trace
 from lessons_lib.checks.evidence import as_dict, attachment_kind, call_items, model_body, require_trace
 from lessons_lib.checks.jsoncheck import Fail, load_json
-from lessons_lib.checks.verify_apis import api_problems
 from lessons_lib.checks.verify_report import esc
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import is_reference
 
 STATUS_OF: Final[dict[str, Status]] = {"ok": "pass", "broken": "fail", "unchecked": "unchecked"}
 """Each link status in the verdict palette: a broken link is a failure."""
@@ -109,7 +109,7 @@ class Diagnosis(Displayable):
 def diagnose(trace: object) -> Diagnosis:
     """Walk the seven links of a trace in the troubleshooting order; stop at the first broken one. Lesson 08.
 
-    ``trace`` is a trace dict, a ``lessons_lib.core.trace.Trace`` or a path to a trace file;
+    ``trace`` is a trace dict, a ``lessons_lib.core.traces.trace.Trace`` or a path to a trace file;
     anything that is not a trace raises ValueError with one sentence saying what to do.
     """
     original = _as_trace(trace)

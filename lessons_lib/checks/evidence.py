@@ -1,6 +1,6 @@
 """What the verifiers and the doctor pick out of a trace (lessons 07-08), on the one set of queries.
 
-The reading itself is :mod:`lessons_lib.core.queries` (and :mod:`lessons_lib.core.apishapes`
+The reading itself is :mod:`lessons_lib.core.traces.queries` (and :mod:`lessons_lib.core.plugins.apishapes`
 for the model's messages); this module adds only what a judge needs on top: a fallback to the
 piece at the same position when the pairing key is wrong (so a wrong ``call_id`` or JSON-RPC id
 is seen and named, not silently "missing"), the raw items as sent, and two readers that turn a
@@ -12,17 +12,17 @@ from __future__ import annotations
 from typing import Final
 
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show, text_of
-from lessons_lib.core import queries as q
-from lessons_lib.core.apishapes import (
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
+from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apishapes import (
     SHAPES,
     answer_text,
     declared_tools,
     feedback_items,
     tool_calls,
 )
-from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
-from lessons_lib.core.messages import t
-from lessons_lib.core.tracetypes import FORMAT as TRACE_FORMAT
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.tracetypes import FORMAT as TRACE_FORMAT
 
 FRAGMENTS_FORMAT: Final = "lessons_lib.field_fragments/1"
 ROUNDTRIP_FORMAT: Final = "lessons_lib.roundtrip/1"
@@ -51,9 +51,9 @@ def checked_trace(data: JSON) -> JSONObject:
 
     The verifiers (lessons 07 and 31) pass nothing that is not a trace: ``"events":
     null``, a list of numbers or null bodies are refused by
-    :func:`~lessons_lib.core.tracetypes.check_trace` before any check could say "passed".
+    :func:`~lessons_lib.core.traces.tracetypes.check_trace` before any check could say "passed".
     """
-    from lessons_lib.core.tracetypes import TraceShapeError, check_trace
+    from lessons_lib.core.traces.tracetypes import TraceShapeError, check_trace
 
     found = require_trace(data)
     try:

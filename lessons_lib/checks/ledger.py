@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from lessons_lib.core import queries as q
-from lessons_lib.core.apishapes import ToolCall, feedback_items, input_items, tool_calls
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.core.tracetypes import DEFAULT_API
+from lessons_lib.core.plugins.apishapes import ToolCall, feedback_items, input_items, tool_calls
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
 WRITE_ALIASES: Final = ("orders__create_investigation",)

@@ -22,12 +22,12 @@ from typing import Final
 
 from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
 from lessons_lib.checks.verify_report import esc
-from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import status_word
 from lessons_lib.core.htmltable import html_table, status, status_badge
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
+from lessons_lib.core.traces import queries as q
 
 _END_RULES: Final = ("answer",)
 """The keys of the round-trip checks about the chain's end (the second response is the answer)."""

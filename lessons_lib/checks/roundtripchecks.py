@@ -26,9 +26,9 @@ from lessons_lib.checks.fieldchecks import (
 )
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
-from lessons_lib.core.apishapes import input_items
 from lessons_lib.core.jsonvalue import JSONObject, diff_path, same
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apishapes import input_items
 
 
 def check_declaration_kept(roundtrip: object) -> str:

@@ -1,7 +1,7 @@
 """Offline checks of the field fragments and of the two-round exchange. Introduced in lesson 07.
 
 Standard library only, like the seed's attachment scripts: it runs where nothing else is
-installed and works on plain dicts or a ``lessons_lib.core.trace.Trace``. The work is split over
+installed and works on plain dicts or a ``lessons_lib.core.traces.trace.Trace``. The work is split over
 small stdlib-only modules: ``evidence`` (reading a trace), ``_rules`` (rules and values),
 ``fieldchecks`` and ``roundtripchecks`` (the checks), ``attachments`` (cutting the
 attachments from a trace), ``verify_report`` (``Report``, ``Check``); the command lines live in
@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from lessons_lib.checks.apiview import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.apis.verify import api_checks, api_trials
+from lessons_lib.checks.apis.view import API_TITLES, api_of, responses_roundtrip, responses_trace
 from lessons_lib.checks.attachments import (
     fragments_from_roundtrip,
     fragments_from_trace,
@@ -46,11 +47,10 @@ from lessons_lib.checks.evidence import (
 )
 from lessons_lib.checks.fieldchecks import field_checks
 from lessons_lib.checks.roundtripchecks import roundtrip_checks, trials
-from lessons_lib.checks.verify_apis import api_checks, api_trials
 from lessons_lib.checks.verify_report import Check, Report
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import is_reference
 
 FIELDS_LIMITS: Final = ("json", "arguments", "pairs", "feedback")
 """What ``verify_fields`` cannot prove, by key: ``verify.fields.<key>.what/criterion/cannot``."""

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from lessons_lib.cli.console import safe_streams
-from lessons_lib.core.commands import COMMANDS
+from lessons_lib.core.plugins.commands import COMMANDS
 
 
 def _usage() -> str:

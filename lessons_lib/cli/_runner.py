@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from lessons_lib.checks.jsoncheck import Fail, short
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.plugins.commands import command_help
 
 
 class Answer(Protocol):

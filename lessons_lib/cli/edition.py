@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import lesson_notebooks
+from lessons_lib.core.plugins.commands import command_help
 from lessons_lib.course.edition import EDITIONS, EditionError, build, drift, store_path
 from lessons_lib.course.quiz import bank_file
 

@@ -10,7 +10,7 @@ error, not a ``.py`` or ``.ipynb`` file): one line on stderr, never a traceback.
 (default 20 s) bounds a single file too: it is graded in a child process that is ended when the
 time is up; Ctrl-C prints one line (exit 130).
 
-FILE may be a folder of learners' submissions (``lessons_lib.course.gradebook``): every
+FILE may be a folder of learners' submissions (``lessons_lib.workshop.gradebook.loops``): every
 exercise of lesson 11 (or only ``--function``) is graded per learner, each submission in its own
 process with limits, and ``-o grades.csv`` gets one row per learner and exercise (stdout
 without ``-o``). Exit 0 when every row passed, 1 when some failed, 2 bad input.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from lessons_lib.cli.bounded import run_bounded
 from lessons_lib.cli.gradeout import parse, report_exit
-from lessons_lib.course.gradebook_cli import gradebook_options
+from lessons_lib.workshop.gradebook.cli import gradebook_options
 
 DESCRIPTION = (
     "Grade a learner's application loop offline, with the real SDKs, on the example and on cases "
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(args, int):
         return args
     if Path(args.file).is_dir():
-        from lessons_lib.course.gradebook_cli import run_gradebook
+        from lessons_lib.workshop.gradebook.cli import run_gradebook
 
         return run_gradebook(args)
     if args.timeout < 1:
@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rest = list(sys.argv[2:] if argv is None else argv)  # without the command's name
         return run_bounded("grade", rest, args.timeout, Path(args.file).name)
 
-    from lessons_lib.course.grading import GradeInputError
-    from lessons_lib.course.grading_files import grade_file
+    from lessons_lib.workshop.loop.grading import GradeInputError
+    from lessons_lib.workshop.loop.grading_files import grade_file
 
     function = args.function or "app_loop"
     return report_exit(

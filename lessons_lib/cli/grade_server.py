@@ -1,7 +1,7 @@
 """``python -m lessons_lib grade-server FILE``: grade a learner's MCP server over stdio. Lesson 12.
 
 FILE may be a folder of learners' servers (``-o grades.csv``): each runs under the loop
-gradebook's guard, one CSV row per learner (:mod:`lessons_lib.course.server_gradebook`).
+gradebook's guard, one CSV row per learner (:mod:`lessons_lib.workshop.gradebook.servers`).
 
 FILE is a ``.py`` file that serves ``search_notes`` over stdio when run as ``python FILE FOLDER``
 (lesson 12 shows the four lines that make a notebook's server such a file). The grader starts it
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reply = 5.0 if args.timeout is None else args.timeout
     if Path(args.file).is_dir():
         return _folder(args.file, args.output, reply)
-    from lessons_lib.course.server_grading import ServerInputError, grade_server_file
+    from lessons_lib.workshop.server.grading import ServerInputError, grade_server_file
 
     return report_exit(
         "grade-server",
@@ -64,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _folder(folder: str, output: str | None, timeout: float) -> int:
     """A class's servers, each under the guard: one CSV row per learner (0 all passed, 1 some failed)."""
-    from lessons_lib.course.gradebook import GradebookInputError, to_csv
-    from lessons_lib.course.gradebook_cli import OutputError, check_output, write_output
-    from lessons_lib.course.server_gradebook import grade_server_folder
+    from lessons_lib.workshop.gradebook.cli import OutputError, check_output, write_output
+    from lessons_lib.workshop.gradebook.loops import GradebookInputError, to_csv
+    from lessons_lib.workshop.gradebook.servers import grade_server_folder
 
     target = Path(output) if output else None
     try:

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.plugins.commands import command_help
 from lessons_lib.course.record import STANDALONE_DIR, record_fixtures
 
 

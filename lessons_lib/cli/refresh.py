@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.paths import NOTEBOOK_DIR, lesson_notebooks
+from lessons_lib.core.plugins.commands import command_help
 from lessons_lib.course.refresh import refresh
 
 

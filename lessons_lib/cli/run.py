@@ -13,17 +13,17 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from lessons_lib.core import queries as q
-from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
-from lessons_lib.core.exampleregistry import example_entry, example_names
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.plugins.apishapes import feedback_items
+from lessons_lib.core.plugins.exampleregistry import example_entry, example_names
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from lessons_lib.engine.httpclient import McpUrl
+    from lessons_lib.engine.http.client import McpUrl
 
 DESCRIPTION = (
     "Run the whole chain once (declaration, call, execution, feedback) and tell every message; "
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from lessons_lib.core.apiregistry import api_entry
+    from lessons_lib.core.plugins.apiregistry import api_entry
     from lessons_lib.engine.apis import load, setting_for
 
     try:
@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
         return 2
-    from lessons_lib.engine.httpclient import McpUrl
+    from lessons_lib.engine.http.client import McpUrl
 
     service: Path | McpUrl | None = args.root
     if args.mcp_url is not None:
@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def oauth_account(service: McpUrl) -> str:
     """The OAuth flow of a ``--mcp-oauth`` run (lesson 61): each hop, and who consented (no secret)."""
-    from lessons_lib.engine.httpauth import CONSENT_LABEL, CONSENT_PATH
+    from lessons_lib.engine.http.auth import CONSENT_LABEL, CONSENT_PATH
 
     flow = service.flow()
     lines = ["", "OAuth flow (401 -> metadata -> authorize -> token -> call):", *(f"  {h}" for h in flow)]

@@ -10,10 +10,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessons_lib.core.fieldkinds.msgtype import detect_type
 from lessons_lib.core.messages import t
-from lessons_lib.core.msgtype import detect_type
-from lessons_lib.core.trace import Trace, event_number
-from lessons_lib.core.tracetypes import Event
+from lessons_lib.core.traces.trace import Trace, event_number
+from lessons_lib.core.traces.tracetypes import Event
 from lessons_lib.views.fieldtree import FieldTree, load_message
 
 

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import NOTEBOOK_DIR, lesson_notebooks
+from lessons_lib.core.plugins.commands import command_help
 from lessons_lib.course.trust import trust_notebooks
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from lessons_lib.core.messages import t
-from lessons_lib.core.tracetypes import Outcome, Status
+from lessons_lib.core.traces.tracetypes import Outcome, Status
 
 RUN_STATUSES: Final = ("running", "answered", "stopped", "error")
 """The statuses with a word of their own (``outcomes.status.<status>`` in the catalogue)."""

@@ -4,7 +4,7 @@ A :class:`Verdict` says four things, each under one name: ``passed`` (it passed)
 (what the checker found, one line each), ``hint`` (where to look next; shown only with a verdict
 that did not pass) and ``unfinished`` (a starter blank is still open). ``title`` names the
 exercise where the drawing shows one. Graders return a subclass that adds the per-case record
-(:class:`lessons_lib.course.grading.GradeReport`).
+(:class:`lessons_lib.workshop.loop.grading.GradeReport`).
 
 Why several drawings (``layout``): the lessons' stored outputs, in both editions, were made when
 five verdict types each drew themselves their own way, and stored outputs stay byte for byte. So

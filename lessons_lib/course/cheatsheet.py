@@ -2,7 +2,7 @@
 
 ``quick_reference()`` reads the recorded messages in ``data/`` (never typed values) and lists,
 for each point of the seed's section 10, the field, the file and path where it sits, its kind
-(from ``lessons_lib.core.kinds``, the same tables the field trees use) and its value in this run.
+(from ``lessons_lib.core.fieldkinds.kinds``, the same tables the field trees use) and its value in this run.
 ``command_list()`` lists every ``python -m lessons_lib`` command with one example and the
 lesson that introduces it. Both are plain data with text and HTML views. Introduced in lesson 10.
 """
@@ -47,7 +47,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
         "11",
     ),
     "grade-server": (
-        "grade-server lessons_lib/engine/notes_server.py",
+        "grade-server lessons_lib/services/notes/server.py",
         zh("cheatsheet.cmd.grade-server"),
         "12",
     ),
@@ -70,7 +70,7 @@ EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
     "refresh": ("refresh", zh("cheatsheet.cmd.refresh"), "00"),
     "edition": ("edition en status", zh("cheatsheet.cmd.edition"), "00"),
 }
-"""One example per command of ``lessons_lib.core.commands.COMMANDS`` (a test keeps the two in step).
+"""One example per command of ``lessons_lib.core.plugins.commands.COMMANDS`` (a test keeps the two in step).
 
 The descriptions here are the Chinese ones; :func:`command_list` shows them in the current language."""
 
@@ -155,8 +155,8 @@ def _index(items: list[JSON], item_type: str) -> int:
 
 def quick_reference() -> QuickReference:
     """The five points of section 10 with the values of the recorded run (``data/``). Lesson 10."""
-    from lessons_lib.core.kinds import kind_of
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.fieldkinds.kinds import kind_of
+    from lessons_lib.core.traces.trace import Trace
     from lessons_lib.course.record import load_fixture
 
     try:
@@ -231,7 +231,7 @@ class CommandList(Displayable):
 
 def command_list() -> CommandList:
     """The CLI commands in the dispatcher's order, each with an example and its lesson. Lesson 10."""
-    from lessons_lib.core.commands import COMMANDS
+    from lessons_lib.core.plugins.commands import COMMANDS
 
     known = [name for name in COMMANDS if name in EXAMPLES]
     return CommandList(tuple((n, EXAMPLES[n][0], _what(n), EXAMPLES[n][2]) for n in known))

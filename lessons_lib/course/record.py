@@ -14,7 +14,7 @@ from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import speaking, t
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import Trace, dump_json
+from lessons_lib.core.traces.trace import Trace, dump_json
 
 MESSAGE_FILES = (
     "request_1.json",

@@ -31,18 +31,18 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Final, Protocol
 
-from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t as tr
-from lessons_lib.core.tracetypes import Status
+from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.traces.tracetypes import Status
 
 if TYPE_CHECKING:
     import httpx2
     from openai import AsyncOpenAI
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.standin_rules import Script
+    from lessons_lib.engine.standins.rules import Script
 
 JsonObject = JSONObject
 """A JSON object as the host handles it (``core.jsonvalue``): values are checked before use."""

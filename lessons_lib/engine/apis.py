@@ -2,7 +2,7 @@
 
 Introduced in lesson 20. Each API is one folder of ``lessons_lib.apis`` (the Responses adapter
 and stand-in of part one still live in ``engine``) and one entry of
-``lessons_lib.core.apiregistry``; the kernel asks the registry and never compares API names.
+``lessons_lib.core.plugins.apiregistry``; the kernel asks the registry and never compares API names.
 Entries name their modules as text, imported here on first use, so the kernel never imports a
 plug-in folder. ``open_api("chat", live=False)`` gives
 the Chat Completions adapter and the offline setting labelled as its stand-in; ``live=True``
@@ -18,8 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import Any, cast
 
-from lessons_lib.core.apiregistry import api_entry
-from lessons_lib.core.tracetypes import ModelInfo
+from lessons_lib.core.plugins.apiregistry import api_entry
+from lessons_lib.core.traces.tracetypes import ModelInfo
 from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.models import ModelSetting
 
@@ -65,7 +65,7 @@ def client_retries() -> dict[str, int]:
     recording HTTP client) and the number is read from the SDK client object it built, so the
     lesson shows the course's real clients, not one made up for the cell.
     """
-    from lessons_lib.core.apiregistry import REGISTRY
+    from lessons_lib.core.plugins.apiregistry import REGISTRY
     from lessons_lib.engine.models import make_http_client
 
     retries: dict[str, int] = {}

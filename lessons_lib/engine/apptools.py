@@ -19,7 +19,7 @@ from typing import cast
 import anyio
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.tracetypes import Link
+from lessons_lib.core.traces.tracetypes import Link
 from lessons_lib.engine.adapters import Declared, marked
 
 AppCall = Callable[[str, JSONObject], Awaitable[tuple[str, bool]]]

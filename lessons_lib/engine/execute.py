@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import Event, Link
+from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.traces.trace import Trace
+from lessons_lib.core.traces.tracetypes import Event, Link
 from lessons_lib.engine.adapters import CallResult, Declared, marked
 from lessons_lib.engine.apptools import AppService, AppTools
-from lessons_lib.engine.httpclient import McpUrl
+from lessons_lib.engine.http.client import McpUrl
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 
 if TYPE_CHECKING:
@@ -125,14 +125,20 @@ class Service:
         return outcome[0]
 
 
+FOLDER_SERVICE = "lessons_lib.services.files.service:build_server"
+"""The service a folder path stands for (the file service); imported on first use."""
+
+
 async def connect(
     stack: AsyncExitStack, services: Mapping[str, ServiceSpec], trace: Trace
 ) -> tuple[dict[str, Service | AppService], list[Declared]]:
     """Connect every service (``initialize``, ``tools/list``) and list what to declare."""
     from mcp import Client
 
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.engine.apis import load
     from lessons_lib.engine.wire import FramedTransport
+
+    build_server = load(FOLDER_SERVICE)
 
     connected: dict[str, Service | AppService] = {}
     declared: list[Declared] = []
@@ -143,7 +149,7 @@ async def connect(
             continue
         service = Service(name, trace)
         if isinstance(spec, McpUrl):  # over the network (lesson 60): the same frames, each in its envelope
-            from lessons_lib.engine.httpclient import HttpFramedTransport
+            from lessons_lib.engine.http.client import HttpFramedTransport
 
             client = Client(HttpFramedTransport.to(spec, service.sink), mode=spec.mode)
         else:

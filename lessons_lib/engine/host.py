@@ -29,7 +29,7 @@ from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, c
 from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
 from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
@@ -38,7 +38,7 @@ from lessons_lib.engine.models import ModelSetting, make_http_client
 from lessons_lib.engine.policy import DEFAULT_POLICY, Policy
 from lessons_lib.engine.redact import OFFLINE_KEY, redact_json
 from lessons_lib.engine.runsync import run_sync
-from lessons_lib.engine.standin_rules import Script
+from lessons_lib.engine.standins.rules import Script
 from lessons_lib.engine.stops import answered, check_pairable, model_timeout, round_limit, total_timeout
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The model side of a run's record: each request and reply body, labelled by round. Lesson 03.
 
-The one loop (:mod:`lessons_lib.engine.host`) and lesson 11's workbench (:mod:`lessons_lib.engine.kit`)
+The one loop (:mod:`lessons_lib.engine.host`) and lesson 11's workbench (:mod:`lessons_lib.workshop.loop.kit`)
 record the model API's traffic the same way, through this one sink of the HTTP client
 (:func:`lessons_lib.engine.models.make_http_client`): ``request_N``, then ``response_N`` (or
 ``http_error_N`` for a status other than 200); a reply the client refused (too large) is noted.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 
 
 @dataclass

@@ -18,7 +18,7 @@ import httpx2
 from lessons_lib.core.example import MODEL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
-from lessons_lib.core.tracetypes import ModelInfo
+from lessons_lib.core.traces.tracetypes import ModelInfo
 from lessons_lib.engine.redact import OFFLINE_KEY
 
 

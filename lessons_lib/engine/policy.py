@@ -36,8 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from lessons_lib.core.apishapes import ToolCall
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import CallResult, Declared, marked
 
 if TYPE_CHECKING:

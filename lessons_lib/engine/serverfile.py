@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from lessons_lib.engine.httpserve import HttpServable
+    from lessons_lib.engine.http.serve import HttpServable
 
 BUILDERS: Final = ("build_notes_server", "build_server")
 

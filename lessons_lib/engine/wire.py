@@ -105,7 +105,7 @@ async def relay_frames(
 ) -> None:
     """Pass every message from ``source`` to ``dest`` through its JSON text, which ``sink`` records.
 
-    Also the tap of the HTTP transport (:mod:`lessons_lib.engine.httpclient`, lesson 60): the frames
+    Also the tap of the HTTP transport (:mod:`lessons_lib.engine.http.client`, lesson 60): the frames
     a run records are the same over stdio, in process and over HTTP. ``keep_metadata`` passes on
     what the SDK's HTTP transport attaches to a message (which request a reply belongs to).
     """

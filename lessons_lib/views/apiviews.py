@@ -5,7 +5,7 @@ for ``narrate`` (the terminal and the lessons); ``model_lines`` the label lines 
 the sequence diagram; ``native_rows`` puts those labels on the rows that
 ``lessons_lib.views.sequence.build_rows`` computed from the Responses view of the same trace
 (so the missing-message rules are written once), and renames the Responses item names in
-the missing rows. The readers are the trace queries' own (``lessons_lib.core.apishapes``); each
+the missing rows. The readers are the trace queries' own (``lessons_lib.core.plugins.apishapes``); each
 API's words are in its folder (``apis/<name>/words.py``), found through the API registry.
 """
 
@@ -17,11 +17,11 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from lessons_lib.core.apiregistry import api_entry
-from lessons_lib.core.apishapes import answer_text, declared_tools, feedback_items, tool_calls
 from lessons_lib.core.messages import t
-from lessons_lib.core.trace import event_number
-from lessons_lib.core.tracetypes import ModelApi
+from lessons_lib.core.plugins.apiregistry import api_entry
+from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.traces.trace import event_number
+from lessons_lib.core.traces.tracetypes import ModelApi
 
 
 class _Row(Protocol):

@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.fieldkinds.kinds import Field, nodes_along, walk
+from lessons_lib.core.fieldkinds.kindtables import type_title
+from lessons_lib.core.fieldkinds.msgtype import detect_type
 from lessons_lib.core.fieldpath import PathT, Pattern, format_path
 from lessons_lib.core.glossary import HIGHLIGHT_COLOUR, KINDS, kind_short
 from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kinds import Field, nodes_along, walk
-from lessons_lib.core.kindtables import type_title
 from lessons_lib.core.messages import t
-from lessons_lib.core.msgtype import detect_type
-from lessons_lib.core.trace import event_number
+from lessons_lib.core.traces.trace import event_number
 from lessons_lib.views.textwidth import shorten, width
 
 _PREVIEW = 38  # display columns of a value preview in text
@@ -296,7 +296,7 @@ def _page(title: str, body: str) -> str:
 def load_message(obj: Any) -> tuple[Any, str, str | None]:
     """(message, title, type hint) from a dict, JSON text, a trace event, a file or a fixture name."""
     from lessons_lib.core.paths import DATA_DIR
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.traces.trace import Trace
 
     if isinstance(obj, FieldTree):
         return obj.message, obj.title, obj.message_type

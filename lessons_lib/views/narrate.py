@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from lessons_lib.core import queries as q
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.glossary import ACTOR_ZH, actor_name
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import outcome_text
-from lessons_lib.core.trace import Trace, event_number
-from lessons_lib.core.tracetypes import Event
+from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace, event_number
+from lessons_lib.core.traces.tracetypes import Event
 from lessons_lib.views.textwidth import one_line, shorten
 
 
@@ -50,7 +50,7 @@ def describe_http(event: Event) -> str | None:
 
 
 def _model_summary(label: str, body: dict[str, Any]) -> str:
-    from lessons_lib.checks.apiview import api_of_body
+    from lessons_lib.checks.apis.view import api_of_body
 
     api = api_of_body(body)
     if api is not None and not is_reference(api):  # lesson 20: told in that API's own words

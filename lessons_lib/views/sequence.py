@@ -16,15 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lessons_lib.core import apishapes, glossary
-from lessons_lib.core import queries as q
-from lessons_lib.core.apiregistry import is_reference
-from lessons_lib.core.apishapes import tool_calls
+from lessons_lib.core import glossary
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.core.trace import Trace, event_number, load_trace
-from lessons_lib.core.tracetypes import Event, TraceData
+from lessons_lib.core.plugins import apishapes
+from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.plugins.apishapes import tool_calls
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace, event_number, load_trace
+from lessons_lib.core.traces.tracetypes import Event, TraceData
 from lessons_lib.views.dot import Diagram, box, chain, digraph, same_rank
 from lessons_lib.views.textwidth import ems, shorten, wrap
 
@@ -93,7 +94,7 @@ def _event_label(e: Event) -> str:
 
 def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
     """The lanes and the arrows of a trace, with a ``missing`` row for each expected message not there."""
-    from lessons_lib.checks.apiview import api_of, responses_trace
+    from lessons_lib.checks.apis.view import api_of, responses_trace
 
     api = api_of(data)
     if not is_reference(api):  # Chat / Anthropic (lesson 20): the same rules on the Responses view

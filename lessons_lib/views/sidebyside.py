@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.fieldkinds.kinds import Field
 from lessons_lib.core.fieldpath import PathT, format_path
 from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import Cell, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.kinds import Field
 from lessons_lib.core.messages import t
 from lessons_lib.views.fieldtree import (
     FieldTree,

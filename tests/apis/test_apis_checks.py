@@ -17,8 +17,8 @@ MESSAGES = ("request_1.json", "response_1.json", "request_2.json", "response_2.j
 @pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("name", MESSAGES)
 def test_every_field_of_every_new_message_has_a_declared_kind(api: str, name: str) -> None:
-    from lessons_lib.core.kinds import walk
-    from lessons_lib.core.msgtype import detect_type
+    from lessons_lib.core.fieldkinds.kinds import walk
+    from lessons_lib.core.fieldkinds.msgtype import detect_type
 
     message = api_fixture(api, name)
     assert detect_type(message) == f"{api}_{'request' if name.startswith('request') else 'response'}"
@@ -56,7 +56,7 @@ KINDS = [
 
 @pytest.mark.parametrize(("api", "name", "path", "kind"), KINDS)
 def test_key_fields_have_the_kind_of_the_guide(api: str, name: str, path: str, kind: str) -> None:
-    from lessons_lib.core.kinds import kind_of
+    from lessons_lib.core.fieldkinds.kinds import kind_of
 
     assert kind_of(api_fixture(api, name), path) == kind
 
@@ -114,7 +114,7 @@ def test_the_api_sabotage_catalogue_breaks_the_expected_links() -> None:
 
 
 def test_sequence_and_narration_speak_each_apis_words() -> None:
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.traces.trace import Trace
     from lessons_lib.views.narrate import narrate
     from lessons_lib.views.sequence import build_rows
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from _engine_support import clean_env, cli
 
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 
 APIS = ("responses", "chat", "anthropic")
 
@@ -95,7 +95,7 @@ def _messages_of(trace: Trace, label: str) -> Any:
 
 def test_chat_tool_choice_none_means_no_call_and_named_forces_one() -> None:
     from lessons_lib.engine.host import run_chain
-    from lessons_lib.engine.standin_rules import NO_TOOL_TEXT
+    from lessons_lib.engine.standins.rules import NO_TOOL_TEXT
 
     none = run_chain(api="chat", tool_choice="none")
     assert tools_call_frames(none) == [] and none.answer == NO_TOOL_TEXT

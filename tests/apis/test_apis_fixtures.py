@@ -63,7 +63,7 @@ def test_the_mcp_pair_is_part_ones_byte_for_byte(api: str) -> None:
 
 
 def test_the_rule_is_the_same_object_in_all_three_apis() -> None:
-    from lessons_lib.core.kinds import kind_of
+    from lessons_lib.core.fieldkinds.kinds import kind_of
 
     mcp_list = next(
         e["body"]

@@ -18,8 +18,8 @@ from _kinds_before22 import BEFORE, first_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lessons_lib.core.kindtables import TABLES, tables
-from lessons_lib.core.msgtype import detectors
+from lessons_lib.core.fieldkinds.kindtables import TABLES, tables
+from lessons_lib.core.fieldkinds.msgtype import detectors
 from lessons_lib.core.paths import DATA_DIR
 
 API_TYPES = {
@@ -89,8 +89,8 @@ def test_generated_look_alikes_have_their_old_type(atoms: list[tuple[str, Any]])
 
 
 def test_a_schema_whose_role_is_an_object_is_classified_not_an_error() -> None:
-    from lessons_lib.core.kinds import walk
-    from lessons_lib.core.msgtype import detect_type
+    from lessons_lib.core.fieldkinds.kinds import walk
+    from lessons_lib.core.fieldkinds.msgtype import detect_type
 
     schema = {"properties": {"role": {"type": "string", "enum": ["user", "tool"]}}}
     assert detect_type({"role": {"type": "string"}}) == "unclassified"

@@ -70,8 +70,8 @@ def test_the_feedback_exercise_speaks_english() -> None:
 
 @pytest.mark.parametrize("api", ["chat", "anthropic"])
 def test_each_apis_words_labels_and_titles_follow_the_language(api: str) -> None:
-    from lessons_lib.core.apiregistry import api_entry
-    from lessons_lib.core.kindtables import type_title
+    from lessons_lib.core.fieldkinds.kindtables import type_title
+    from lessons_lib.core.plugins.apiregistry import api_entry
     from lessons_lib.views.apiviews import phrase, renames
 
     words = importlib.import_module(api_entry(api).words)

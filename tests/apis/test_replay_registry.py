@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from lessons_lib.apis.replay import openai_client, replay
-from lessons_lib.core.apiregistry import REGISTRY
-from lessons_lib.core.kindrows import ID, SET, Detector, E, S, V
+from lessons_lib.core.fieldkinds.kindrows import ID, SET, Detector, E, S, V
+from lessons_lib.core.plugins.apiregistry import REGISTRY
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 USED: list[str] = []
@@ -56,7 +56,7 @@ def toy_shape(body: Any) -> bool:
 
 
 def test_api_of_body_asks_each_entrys_shape_in_the_registrys_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.checks.apiview import api_of, api_of_body
+    from lessons_lib.checks.apis.view import api_of, api_of_body
 
     expected = {"": "responses", "chat": "chat", "anthropic": "anthropic"}
     for folder, api in expected.items():
@@ -86,8 +86,8 @@ DETECTORS = [
 
 
 def test_a_planted_apis_kinds_are_found_through_its_entry(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.core.kinds import classify, kind_of
-    from lessons_lib.core.msgtype import detect_type
+    from lessons_lib.core.fieldkinds.kinds import classify, kind_of
+    from lessons_lib.core.fieldkinds.msgtype import detect_type
     from lessons_lib.views.fieldtree import field_tree
 
     reply = {"object": "toy.reply", "id": "r1", "answer": "01 ..."}

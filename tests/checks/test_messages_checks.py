@@ -56,8 +56,8 @@ def test_the_doctor_speaks_english() -> None:
 
 
 def test_the_api_checks_speak_english() -> None:
+    from lessons_lib.checks.apis.verify import api_checks, api_trials
     from lessons_lib.checks.verify import verify_roundtrip
-    from lessons_lib.checks.verify_apis import api_checks, api_trials
 
     rt = _load("chat", "roundtrip.json")
     checks = api_checks(rt, "chat")

@@ -14,7 +14,7 @@ from lessons_lib.checks._mistakes import BOTH_HEAD_AND_TAIL
 from lessons_lib.checks.evidence import mcp_exchange, model_body, output_items
 from lessons_lib.checks.sabotage import SABOTAGES, _default_trace
 from lessons_lib.core.messages import speaking
-from lessons_lib.engine.fileservice import ToolRefusal, read_text_file
+from lessons_lib.services.files.service import ToolRefusal, read_text_file
 
 SEED_SECTION_8 = (
     "把声明当作执行代码",

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from lessons_lib import verify_fields, verify_roundtrip
-from lessons_lib.core.trace import dump_json
+from lessons_lib.core.traces.trace import dump_json
 from lessons_lib.course.record import STANDALONE_DIR, standalone_fixtures
 from lessons_lib.engine.host import run_chain
 

@@ -17,7 +17,7 @@ from lessons_lib.checks._chainsteps import STEPS
 from lessons_lib.checks.doctor import Diagnosis, diagnose
 from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli.checks import main_diagnose as main
-from lessons_lib.core.trace import Trace, dump_json
+from lessons_lib.core.traces.trace import Trace, dump_json
 
 ORDER = ["模型响应", "解析结果", "路由目标", "服务检查", "实际反馈", "关联标识", "后续模型输入"]
 

@@ -14,7 +14,7 @@ from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_
 from lessons_lib.checks.evidence import FRAGMENTS_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import Trace, dump_json
+from lessons_lib.core.traces.trace import Trace, dump_json
 
 FIELD_KEYS = ["rule", "text_object", "values_equal", "route", "mcp_pair", "call_pair", "feedback"]
 

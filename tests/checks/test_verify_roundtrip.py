@@ -14,7 +14,7 @@ from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_
 from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli import checks as cli_checks
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import dump_json
+from lessons_lib.core.traces.trace import dump_json
 
 RT_KEYS = ["declaration_kept", "context", "values", "ids", "tool_text", "answer"]
 
@@ -81,7 +81,7 @@ def test_a_trace_is_converted_and_an_honest_failure_passes() -> None:
 
 
 def test_a_trace_object_is_accepted_directly() -> None:
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.traces.trace import Trace
 
     report = verify.verify_roundtrip(Trace.from_dict(good_trace()))
     assert report.ok and len(report.sabotages) == 3, report.text()

@@ -19,7 +19,7 @@ import pytest
 from _engine_support import DATA_DIR, REPO_ROOT, cli
 
 from lessons_lib.cli import checks, diagram, tree
-from lessons_lib.core.commands import COMMANDS
+from lessons_lib.core.plugins.commands import COMMANDS
 
 GOOD = json.loads((DATA_DIR / "trace.json").read_text(encoding="utf-8"))
 JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", [], {}, [None], {"a": None}]

@@ -85,11 +85,11 @@ def test_the_revision_table_speaks_english_and_takes_either_verdict_word(english
 
 
 def test_the_engine_s_stops_and_the_small_views_speak_english(english: None) -> None:
+    from lessons_lib.core.fieldkinds.kinds import walk
     from lessons_lib.core.jsonvalue import diff_path
-    from lessons_lib.core.kinds import walk
     from lessons_lib.engine.adapters import http_failure, unreachable
-    from lessons_lib.engine.kit_course import course_run
     from lessons_lib.views.apiviews import model_lines, model_summary
+    from lessons_lib.workshop.loop.kit_course import course_run
 
     assert (
         http_failure(429, {"error": {"message": "slow down"}}).text

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from lessons_lib.core.fieldkinds.kinds import kind_of, walk
 from lessons_lib.core.glossary import KINDS
-from lessons_lib.core.kinds import kind_of, walk
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.views.fieldtree import field_tree
 

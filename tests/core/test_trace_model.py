@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.core import apishapes
-from lessons_lib.core import queries as q
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import Trace, load_trace
-from lessons_lib.core.tracetypes import TraceShapeError, check_trace
+from lessons_lib.core.plugins import apishapes
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace, load_trace
+from lessons_lib.core.traces.tracetypes import TraceShapeError, check_trace
 
 TRACE = json.loads((DATA_DIR / "trace.json").read_text(encoding="utf-8"))
 

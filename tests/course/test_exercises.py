@@ -15,10 +15,10 @@ import pytest
 from conftest import NOTEBOOKS_DIR
 
 from lessons_lib import check_exercise, check_step
+from lessons_lib.checks.checker import has_blank, run_checker
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.course.exercises import STEPS
-from lessons_lib.course.exercises_base import has_blank, run_checker
-from lessons_lib.course.grading_files import load_function
+from lessons_lib.workshop.loop.grading_files import load_function
+from lessons_lib.workshop.loop.steps import STEPS
 
 LESSON_11 = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 EARLY = {

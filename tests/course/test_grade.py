@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import NOTEBOOKS_DIR
 
-from lessons_lib.course import grading
-from lessons_lib.course.grading import GradeInputError, GradeReport, grade_loop
-from lessons_lib.course.grading_cases import CASES
-from lessons_lib.course.grading_files import grade_file, load_function
+from lessons_lib.workshop.loop import grading
+from lessons_lib.workshop.loop.grading import GradeInputError, GradeReport, grade_loop
+from lessons_lib.workshop.loop.grading_cases import CASES
+from lessons_lib.workshop.loop.grading_files import grade_file, load_function
 
 NOTEBOOK = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 

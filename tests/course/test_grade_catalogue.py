@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.course.grading import GradeReport, grade_loop, report_from, run_local
-from lessons_lib.course.grading_cases import LOOP_CASES, MANY_CASES, WHERE, cases_for
-from lessons_lib.course.grading_files import grade_file, load_function
-from lessons_lib.course.grading_traffic import RunRecord
+from lessons_lib.workshop.loop.grading import GradeReport, grade_loop, report_from, run_local
+from lessons_lib.workshop.loop.grading_cases import LOOP_CASES, MANY_CASES, WHERE, cases_for
+from lessons_lib.workshop.loop.grading_files import grade_file, load_function
+from lessons_lib.workshop.loop.grading_traffic import RunRecord
 
 CATALOGUE = Path(__file__).parents[1] / "loop_catalogue"
 sys.path.insert(0, str(CATALOGUE))

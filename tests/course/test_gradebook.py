@@ -212,7 +212,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], messa
 def test_the_guard_refuses_outside_opens_sockets_and_programs(tmp_path: Path) -> None:
     import socket
 
-    from lessons_lib.course.gradebook_guard import Guard
+    from lessons_lib.workshop.gradebook.guard import Guard
 
     guard = Guard([tmp_path], [tmp_path / "out"])
     guard("open", (str(tmp_path / "notes.txt"), "r", 0))  # inside: allowed
@@ -234,7 +234,7 @@ def test_the_guard_refuses_outside_opens_sockets_and_programs(tmp_path: Path) ->
 
 
 def test_the_same_folder_gives_the_same_bytes_wherever_it_lies(tmp_path: Path) -> None:
-    from lessons_lib.course.gradebook import grade_folder, to_csv
+    from lessons_lib.workshop.gradebook.loops import grade_folder, to_csv
 
     ref = _solutions()
     texts = []

@@ -90,7 +90,7 @@ raise RuntimeError(LEAK)  # the message lands in the gradebook
 }
 FORGER = """
 import gc, json, pickle
-import lessons_lib.course.exercises_base as base
+import lessons_lib.checks.checker as base
 from multiprocessing.connection import Connection
 
 def to_feedback(call_id, reply):
@@ -211,7 +211,7 @@ def _environ_block(send: object) -> None:
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
 def test_a_grading_process_starts_without_the_teachers_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not only cleared later: the environment it was started with (``/proc/self/environ``) has no key."""
-    from lessons_lib.course.gradebook import _context, _ensure_server, _launch
+    from lessons_lib.workshop.gradebook.loops import _context, _ensure_server, _launch
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     context = _context()

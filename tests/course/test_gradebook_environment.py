@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.course.gradebook_worker import Job, _clear_environment
+from lessons_lib.workshop.gradebook.worker import Job, _clear_environment
 
 SECRET = "sk-teacher-secret-environment-42"
 PROBE = """
@@ -56,9 +56,9 @@ def test_a_graded_job_sees_exactly_its_env(tmp_path: Path, monkeypatch: pytest.M
     """A real grading process (``spawn``, started with the secret in its environment)."""
     import multiprocessing
 
-    from lessons_lib.course.gradebook import MEMORY_MB
-    from lessons_lib.course.gradebook_remote import Session
-    from lessons_lib.course.gradebook_wire import decode, encode
+    from lessons_lib.workshop.gradebook.loops import MEMORY_MB
+    from lessons_lib.workshop.gradebook.pipe import decode, encode
+    from lessons_lib.workshop.gradebook.trusted import Session
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     submission = tmp_path / "submission" / "probe.py"

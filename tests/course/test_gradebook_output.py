@@ -1,6 +1,6 @@
 """The gradebook's own output: safe cells, one row per learner, a file written whole or not at all.
 
-Fast, in-process tests of ``lessons_lib.course.gradebook`` and ``gradebook_cli`` (no grading
+Fast, in-process tests of ``lessons_lib.workshop.gradebook.loops`` and ``gradebook_cli`` (no grading
 process is started): OWASP's formula prefixes are quoted, two files of one learner are one row
 per exercise, a submission gone before its turn is a row, and an ``-o`` that cannot be written
 is a one-line error before any grading (and, should it fail at the end, the CSV is not lost).
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.course.gradebook import Row, grade, to_csv
-from lessons_lib.course.gradebook_cli import OutputError, check_output, write_output
+from lessons_lib.workshop.gradebook.cli import OutputError, check_output, write_output
+from lessons_lib.workshop.gradebook.loops import Row, grade, to_csv
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -46,7 +46,7 @@ def test_two_submissions_of_one_learner_give_one_row_per_exercise(tmp_path: Path
 
 
 def test_a_submission_gone_before_its_turn_is_a_row(tmp_path: Path) -> None:
-    from lessons_lib.course.gradebook import _job_rows
+    from lessons_lib.workshop.gradebook.loops import _job_rows
 
     rows, _ = _job_rows("bo", "bo.py", tmp_path / "bo.py", ("route_call",), "exercise", 5, 512)
     assert [(r.learner, r.exercise, r.passed, r.link) for r in rows] == [
@@ -84,7 +84,7 @@ def test_the_cli_refuses_a_folder_at_the_output_path_before_grading(tmp_path: Pa
 
 
 def test_the_guard_refuses_signals_file_changes_outside_and_native_modules(tmp_path: Path) -> None:
-    from lessons_lib.course.gradebook_guard import Guard
+    from lessons_lib.workshop.gradebook.guard import Guard
 
     own, other = tmp_path / "own", tmp_path / "other"
     guard = Guard([own], [own])
@@ -121,7 +121,7 @@ def test_the_guard_refuses_signals_file_changes_outside_and_native_modules(tmp_p
 def test_forbidden_modules_already_imported_are_dropped() -> None:
     code = (
         "import subprocess, sys\n"
-        "from lessons_lib.course.gradebook_guard import drop_modules\n"
+        "from lessons_lib.workshop.gradebook.guard import drop_modules\n"
         "drop_modules()\n"
         "assert '_posixsubprocess' not in sys.modules\n"
         "assert not hasattr(subprocess, '_posixsubprocess') and not hasattr(subprocess, '_fork_exec')\n"

@@ -12,15 +12,15 @@ from typing import cast
 import pytest
 
 from lessons_lib.core.messages import set_language, t, zh
-from lessons_lib.course.gradebook import GradebookInputError, grade
-from lessons_lib.course.gradebook_guard import Guard
-from lessons_lib.course.gradebook_remote import HINTS, hint_for
-from lessons_lib.course.grading import GradeInputError, grade_loop
-from lessons_lib.course.grading_cases import LINK_ZH, LOOP_CASES, MANY_CASES, WHERE, link_name, where
-from lessons_lib.course.grading_files import grade_file, load_function
-from lessons_lib.course.server_cases import SCHEMA_REJECTS, Hidden, invalid
-from lessons_lib.course.server_grading import judge
-from lessons_lib.course.server_judges import EXPECTATIONS, Seen
+from lessons_lib.workshop.gradebook.guard import Guard
+from lessons_lib.workshop.gradebook.loops import GradebookInputError, grade
+from lessons_lib.workshop.gradebook.trusted import HINTS, hint_for
+from lessons_lib.workshop.loop.grading import GradeInputError, grade_loop
+from lessons_lib.workshop.loop.grading_cases import LINK_ZH, LOOP_CASES, MANY_CASES, WHERE, link_name, where
+from lessons_lib.workshop.loop.grading_files import grade_file, load_function
+from lessons_lib.workshop.server.cases import SCHEMA_REJECTS, Hidden, invalid
+from lessons_lib.workshop.server.grading import judge
+from lessons_lib.workshop.server.judges import EXPECTATIONS, Seen
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 CATALOGUE = Path(__file__).parents[1] / "loop_catalogue"

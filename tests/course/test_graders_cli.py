@@ -65,7 +65,7 @@ def test_grade_refuses_a_file_that_is_not_python(tmp_path: Path, capsys: pytest.
 def test_grade_server_refuses_a_timeout_not_above_zero(
     value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server = str(ROOT / "lessons_lib" / "engine" / "notes_server.py")
+    server = str(ROOT / "lessons_lib" / "services" / "notes" / "server.py")
     assert cli.main(["--lang=en", "grade-server", server, "--timeout", value]) == 2
     assert "--timeout must be a positive number" in capsys.readouterr().err
 

@@ -10,9 +10,9 @@ import json
 import shutil
 from pathlib import Path
 
-from lessons_lib.course.gradebook import exercises, grade
-from lessons_lib.course.gradebook_wire import exception_data, rebuild_exception
-from lessons_lib.course.grading_files import grade_file
+from lessons_lib.workshop.gradebook.loops import exercises, grade
+from lessons_lib.workshop.gradebook.pipe import exception_data, rebuild_exception
+from lessons_lib.workshop.loop.grading_files import grade_file
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "11_write_the_loop.ipynb"

@@ -5,8 +5,8 @@ is not one of them: a sync loop that called it would hang in both."""
 
 from __future__ import annotations
 
-from lessons_lib.course.gradebook_worker import RemoteService
-from lessons_lib.engine.kit import workbench
+from lessons_lib.workshop.gradebook.worker import RemoteService
+from lessons_lib.workshop.loop.kit import workbench
 
 
 def _public(names: list[str]) -> set[str]:

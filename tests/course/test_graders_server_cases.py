@@ -16,7 +16,7 @@ import pytest
 from _wrong_servers import RIGHT_STYLES, WRONG
 
 from lessons_lib import grade_server
-from lessons_lib.course.server_cases import asks, build_hidden
+from lessons_lib.workshop.server.cases import asks, build_hidden
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "12_write_a_server.ipynb"
 ISSUE_39_CASES = {

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = ROOT / "lessons_lib" / "engine" / "notes_server.py"
+REFERENCE = ROOT / "lessons_lib" / "services" / "notes" / "server.py"
 KEY = "sk-teacher-secret-0123456789"
-START = "from lessons_lib.engine.notes_server import main\n\nmain()\n"
+START = "from lessons_lib.services.notes.server import main\n\nmain()\n"
 ATTACKS = {
     "cy": f"import sys\nprint(open({str(Path.home() / '.profile')!r}).read(), file=sys.stderr)\n" + START,
     "di": "import subprocess\nsubprocess.run(['sh', '-c', 'echo hi'])\n" + START,

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from lessons_lib.core.messages import speaking
-from lessons_lib.course.network_exercise import (
+from lessons_lib.course.exercises.network import (
     AUDIENCE_CASES,
     ORIGIN_CASES,
     SERVICE,
@@ -97,7 +97,7 @@ def test_blank_raising_and_non_function_answers_get_one_line() -> None:
 def test_each_origin_case_is_what_the_sdk_middleware_decides() -> None:
     from mcp.server.transport_security import TransportSecurityMiddleware
 
-    from lessons_lib.engine.httpserve import security
+    from lessons_lib.engine.http.serve import security
 
     middleware = TransportSecurityMiddleware(security("127.0.0.1"))
     assert [middleware._validate_origin(o) for o, _ in ORIGIN_CASES] == [a for _, a in ORIGIN_CASES]
@@ -145,7 +145,7 @@ def test_wrong_audience_checks_are_named(answer: Any, case: str) -> None:
 
 
 def test_each_string_audience_case_is_what_the_course_verifier_decides() -> None:
-    from lessons_lib.engine.httpauth import LocalAuthority
+    from lessons_lib.engine.http.auth import LocalAuthority
 
     authority = LocalAuthority("https://auth.example")
     verifier = authority.verifier(SERVICE)
@@ -173,7 +173,7 @@ def baseline_by_loop(expected: set[str], results: dict[str, bool]) -> list[list[
 
 @pytest.mark.parametrize("answer", [baseline_by_comprehension, baseline_by_loop])
 def test_right_baseline_verdicts_pass(answer: Any) -> None:
-    from lessons_lib.course.network_exercise import check_baseline
+    from lessons_lib.course.exercises.network import check_baseline
 
     assert check_baseline(answer).passed
 
@@ -197,7 +197,7 @@ def test_right_baseline_verdicts_pass(answer: Any) -> None:
     ],
 )
 def test_wrong_baseline_verdicts_are_named(answer: Any, case: str) -> None:
-    from lessons_lib.course.network_exercise import check_baseline
+    from lessons_lib.course.exercises.network import check_baseline
 
     with speaking("en"):
         verdict = check_baseline(answer)

@@ -17,7 +17,7 @@ KEY = FAKE_KEY
 
 
 def _stand_in(n: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    from lessons_lib.engine.offline_model import OfflineModel
+    from lessons_lib.apis.responses.standin import OfflineModel
 
     return 200, OfflineModel(turns=n).respond(body)
 

@@ -62,7 +62,7 @@ def test_the_early_exercises_speak_english(tmp_path: Path) -> None:
 
 
 def test_the_part_two_checkers_speak_english() -> None:
-    from lessons_lib.course import parttwo_exercises as ex
+    from lessons_lib.course.exercises import parttwo as ex
 
     right = {"one_app": "function", "rest_docs": "openapi", "shared": "mcp"}
     wrong = ex.check_layer_choice(dict(right, one_app="mcp"))
@@ -90,8 +90,8 @@ def test_the_part_two_checkers_speak_english() -> None:
 
 
 def test_lessons_50_and_51_checkers_speak_english() -> None:
-    from lessons_lib.course.evolve_exercises import check_fingerprint
-    from lessons_lib.course.manytools_exercise import check_allowed
+    from lessons_lib.course.exercises.evolve import check_fingerprint
+    from lessons_lib.course.exercises.manytools import check_allowed
     from lessons_lib.examples.evolve.toolwatch import fingerprint
 
     printed = check_fingerprint(fingerprint)

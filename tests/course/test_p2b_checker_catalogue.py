@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from lessons_lib.course.evolve_exercises import check_fingerprint, check_screen
-from lessons_lib.course.manytools_exercise import check_allowed
+from lessons_lib.course.exercises.evolve import check_fingerprint, check_screen
+from lessons_lib.course.exercises.manytools import check_allowed
 
 # ---------------------------------------------------------------- lesson 50: fingerprint(tool)
 

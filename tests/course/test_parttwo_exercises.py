@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from _engine_support import REPO_ROOT
 
-from lessons_lib.course import parttwo_exercises as ex
+from lessons_lib.course.exercises import parttwo as ex
 
 LESSONS = ("20", "21", "22", "30", "31", "32", "33", "40", "41", "42", "43", "44")
 

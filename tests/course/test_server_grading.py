@@ -13,12 +13,12 @@ import pytest
 from _wrong_servers import OK, PRINTS_TO_STDOUT, WRONG, build
 
 from lessons_lib import cli, grade_server, grade_server_file
-from lessons_lib.course.server_grading import ServerInputError, grade_course_server
-from lessons_lib.course.server_judges import EXPECTATIONS
-from lessons_lib.engine.notes_server import build_server
-from lessons_lib.engine.server_probe import quiet_logging
+from lessons_lib.services.notes.server import build_server
+from lessons_lib.workshop.server.grading import ServerInputError, grade_course_server
+from lessons_lib.workshop.server.judges import EXPECTATIONS
+from lessons_lib.workshop.server.probe import quiet_logging
 
-REFERENCE_FILE = Path(__file__).resolve().parents[2] / "lessons_lib" / "engine" / "notes_server.py"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "lessons_lib" / "services" / "notes" / "server.py"
 
 
 def test_reference_server_passes_in_memory() -> None:

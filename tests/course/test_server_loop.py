@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from lessons_lib import notes_service, run_chain
-from lessons_lib.engine.notes_server import build_server
-from lessons_lib.engine.standin_rules import Script, arguments_text
-from lessons_lib.engine.standin_search import is_search, search_arguments
+from lessons_lib.engine.standins.rules import Script, arguments_text
+from lessons_lib.engine.standins.search import is_search, search_arguments
+from lessons_lib.services.notes.server import build_server
 
 TASK = "在 /workspace 的笔记里找出提到“待办”的行，最多 3 条"
 

@@ -18,7 +18,7 @@ from _opener import opener  # noqa: F401  (a fixture, used by name)
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_lib.engine.fileservice import MAX_BYTES, FileService, ToolRefusal, select_lines
+from lessons_lib.services.files.service import MAX_BYTES, FileService, ToolRefusal, select_lines
 
 SECRET = "TOP-SECRET-7f3a9c-outside-the-root"
 BOTH = "Cannot specify both head and tail parameters simultaneously"
@@ -173,7 +173,7 @@ def test_extra_arguments_are_ignored_as_the_schema_allows(
     reference server's; so the service ignores them instead of refusing the call."""
     import jsonschema
 
-    from lessons_lib.engine.fileservice import INPUT_SCHEMA
+    from lessons_lib.services.files.service import INPUT_SCHEMA
 
     root, _ = tree
     extra = {"path": NOTES_PATH, "head": 2, "encoding": "utf-8"}

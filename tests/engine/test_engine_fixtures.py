@@ -126,7 +126,7 @@ def test_two_offline_runs_are_byte_identical() -> None:
 
 
 def test_fixtures_are_cut_from_the_trace() -> None:
-    from lessons_lib.core.trace import load_trace
+    from lessons_lib.core.traces.trace import load_trace
 
     trace = load_trace(DATA_DIR / "trace.json")
     assert fixture("request_1.json") == trace.body("request_1", channel="model")

@@ -17,8 +17,8 @@ from _engine_support import NOTES, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FakeOpenAI, message, response_body
 
 from lessons_lib.apis.responses.adapter import ResponsesAdapter
-from lessons_lib.core.apiregistry import REGISTRY
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.plugins.apiregistry import REGISTRY
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.apis import make_adapter
 from lessons_lib.engine.host import Limits, run_chain

@@ -19,7 +19,7 @@ import pytest
 from _engine_support import clean_env, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FAKE_SECRET, HANG, FakeOpenAI, api_error, function_call, message
 
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.host import Limits, run_chain
 
 ARGS_HEAD_3 = json.dumps({"path": "/workspace/notes.txt", "head": 3})

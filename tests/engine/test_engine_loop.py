@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from _engine_support import NOTES, notes_lines, spy_reads
 
-from lessons_lib.core.trace import Trace, load_trace
+from lessons_lib.core.traces.trace import Trace, load_trace
 from lessons_lib.engine.host import Limits, run_chain
-from lessons_lib.engine.standin_rules import Script
+from lessons_lib.engine.standins.rules import Script
 from lessons_lib.views.narrate import narrate
 
 SECRET = "SECRET-FROM-OUTSIDE-91d2"

@@ -13,7 +13,7 @@ import pytest
 from _engine_support import NOTES, RawStdio, call_tools, notes_lines, text_of
 from mcp.shared.exceptions import MCPError
 
-from lessons_lib.engine import fileservice
+from lessons_lib.services.files import service as fileservice
 
 INVALID_PARAMS = -32602
 

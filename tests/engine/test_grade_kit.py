@@ -1,4 +1,4 @@
-"""The workbench the lesson-11 learner and the grader stand on (``lessons_lib.engine.kit``).
+"""The workbench the lesson-11 learner and the grader stand on (``lessons_lib.workshop.loop.kit``).
 
 Real pieces: ``bench.model`` is the ``openai`` SDK's own client, ``bench.fs`` a real ``mcp``
 session whose frames, and the learner's own ``tools/call`` frames, go over JSON-RPC text and
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from lessons_lib import MODEL_NAME, TASK, workbench
-from lessons_lib.core.queries import mcp_exchanges, model_rounds
-from lessons_lib.core.tracetypes import check_trace
-from lessons_lib.engine.standin_rules import Script
+from lessons_lib.core.traces.queries import mcp_exchanges, model_rounds
+from lessons_lib.core.traces.tracetypes import check_trace
+from lessons_lib.engine.standins.rules import Script
 
 
 def frame(request_id: object, arguments: object, name: str = "read_text_file") -> dict[str, object]:

@@ -22,7 +22,7 @@ from _engine_support import call_tools, text_of
 from _opener import opener  # noqa: F401  (a fixture, used by name)
 
 from lessons_lib.core.echo import short
-from lessons_lib.engine.fileservice import FileService, ToolRefusal, read_text_file
+from lessons_lib.services.files.service import FileService, ToolRefusal, read_text_file
 
 SECRET = "OUTSIDE-SECRET-4b1e"
 TRIES = 10_000
@@ -121,7 +121,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
 
 def test_the_checked_open_asks_the_system_where_the_handle_is(tmp_path: Path) -> None:
     """The fallback's check reads the opened handle's own path (here /proc/self/fd), not the name."""
-    from lessons_lib.engine.openbeneath import handle_path
+    from lessons_lib.services.files.opener import handle_path
 
     target = tmp_path / "a.txt"
     target.write_text("x", encoding="utf-8")

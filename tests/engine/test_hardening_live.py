@@ -17,7 +17,7 @@ import pytest
 from _engine_support import clean_env, cli, stable
 from _fake_openai import FAKE_KEY, FAKE_SECRET, FakeOpenAI, Raw, Reply, function_call, message, response_body
 
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.host import Limits, run_chain
 from lessons_lib.engine.models import MAX_REPLY_BYTES
 

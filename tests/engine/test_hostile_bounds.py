@@ -137,7 +137,7 @@ def test_the_http_order_api_refuses_a_deep_or_huge_body_and_keeps_serving(tmp_pa
 
     from lessons_lib.core.bounds import MAX_BODY_BYTES
     from lessons_lib.examples.openapi.app import BASE_URL, build_app
-    from lessons_lib.examples.orders import data as od
+    from lessons_lib.services.orders import data as od
 
     token = "test-token-0123456789"
     app = build_app(od.create_database(tmp_path / "orders.sqlite3"), token)

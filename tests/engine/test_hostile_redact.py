@@ -15,7 +15,7 @@ import pytest
 from _fake_openai import FakeOpenAI, function_call, message
 
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.host import Limits, run_chain
 from lessons_lib.engine.redact import redact, redact_json
 

@@ -8,11 +8,11 @@ one-line outcomes) hold there as in every other run.
 
 from __future__ import annotations
 
-from lessons_lib.course.grading_cases import cases_for
-from lessons_lib.course.grading_judge import judge_run
-from lessons_lib.course.grading_traffic import RunRecord
-from lessons_lib.engine.kit_course import course_run
-from lessons_lib.engine.kit_standin import TrustedSide
+from lessons_lib.workshop.loop.grading_cases import cases_for
+from lessons_lib.workshop.loop.grading_judge import judge_run
+from lessons_lib.workshop.loop.grading_traffic import RunRecord
+from lessons_lib.workshop.loop.kit_course import course_run
+from lessons_lib.workshop.loop.kit_standin import TrustedSide
 
 
 def test_the_one_loop_passes_the_lesson_11_grader_on_every_case() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.engine.fileservice import build_server
 from lessons_lib.engine.host import Limits, run_chain
+from lessons_lib.services.files.service import build_server
 
 
 class FakeClock:

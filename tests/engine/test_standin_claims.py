@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from lessons_lib.apis.responses.standin import OfflineModel
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.specfields import spec_fields
-from lessons_lib.engine.fileservice import ToolRefusal, read_text_file, service_reads
 from lessons_lib.engine.host import Limits, run_chain
-from lessons_lib.engine.offline_model import OfflineModel
-from lessons_lib.engine.standin_rules import Script, answer_part, feedback_paragraph
+from lessons_lib.engine.standins.rules import Script, answer_part, feedback_paragraph
+from lessons_lib.services.files.service import ToolRefusal, read_text_file, service_reads
 from lessons_lib.views.narrate import message_counts, narrate
 
 THREE_LINES = "一\n二\n三"

@@ -19,10 +19,10 @@ from lessons_lib.core.echo import ECHO_LIMIT, hostile, short
 from lessons_lib.engine.execute import parse_arguments
 from lessons_lib.engine.host import Limits
 from lessons_lib.examples.openapi.app import BASE_URL, build_app, openapi_document
-from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.acceptance import VALID
 from lessons_lib.examples.orders.guards import ConfirmRequest
-from lessons_lib.examples.orders.service import OrderDesk
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.service import OrderDesk
 
 TOKEN = "hostile-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -76,7 +76,7 @@ def test_a_lone_surrogate_is_refused_by_the_loop_and_the_run_goes_on() -> None:
 
 def test_a_lone_surrogate_reaches_no_service_of_the_order_desk(db: Path) -> None:
     from lessons_lib import Script, run_chain
-    from lessons_lib.examples.orders.service import build_server
+    from lessons_lib.services.orders.service import build_server
 
     desk = OrderDesk(db)
     trace = run_chain(
@@ -196,7 +196,7 @@ def test_a_100_kb_value_in_every_string_field_of_the_generated_tools_is_quoted_s
 
 
 def test_a_100_kb_path_and_tool_names_come_back_short() -> None:
-    from lessons_lib.engine.fileservice import FileService, ToolRefusal
+    from lessons_lib.services.files.service import FileService, ToolRefusal
 
     for path in ("/workspace/" + "a" * 5_000, "/etc/" + HUGE):
         with pytest.raises(ToolRefusal) as refused:
@@ -220,10 +220,10 @@ def test_every_mcp_server_quotes_an_unknown_100_kb_tool_name_short(which: str, d
     from lessons_lib.engine.wire import FramedTransport
 
     async def main() -> str:
-        from lessons_lib.engine import fileservice
         from lessons_lib.examples.openapi.mcp_server import build_openapi_server
         from lessons_lib.examples.openapi.router import open_order_api
-        from lessons_lib.examples.orders import service as orderdesk
+        from lessons_lib.services.files import service as fileservice
+        from lessons_lib.services.orders import service as orderdesk
 
         async with open_order_api(TOKEN, db) as router:
             server = {
@@ -376,7 +376,7 @@ def test_the_generated_mcp_server_does_not_call_a_failure_unreachable(db: Path) 
 
 def test_a_huge_negative_head_is_refused_in_words_not_with_pythons_overflow() -> None:
     """A number beyond float range below 1 is refused with its size, never 'int too large to convert'."""
-    from lessons_lib.engine.fileservice import FileService, ToolRefusal
+    from lessons_lib.services.files.service import FileService, ToolRefusal
 
     with pytest.raises(ToolRefusal) as refused:
         FileService().read("/workspace/notes.txt", head=-(10**400))

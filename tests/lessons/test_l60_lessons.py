@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.engine.fileservice import build_server
-from lessons_lib.engine.httpserve import running
+from lessons_lib.engine.http.serve import running
 from lessons_lib.examples.network.samecall import (
     discovered,
     frame_name,
@@ -20,6 +19,7 @@ from lessons_lib.examples.network.samecall import (
     stateless_walk,
 )
 from lessons_lib.examples.network.whomay import flow_diagram, step_up, until_first_answer
+from lessons_lib.services.files.service import build_server
 
 SECRET = re.compile(r"127\.0\.0\.1:\d|eyJ|Bearer [\w-]|[0-9a-f]{32}|code=[^…]|state=[^…]")
 
@@ -88,7 +88,7 @@ def test_the_flow_diagram_draws_every_hop_and_cuts_at_the_first_answer() -> None
 
 
 def test_the_baseline_kinds_count_every_expected_failure() -> None:
-    from lessons_lib.engine.conformance import expected_failures
+    from lessons_lib.engine.http.conformance import expected_failures
     from lessons_lib.examples.network.suite import EXAMPLES, KINDS, baseline_kinds
 
     kinds = baseline_kinds()
@@ -114,7 +114,7 @@ def test_a_missing_suite_is_one_line_without_a_path(tmp_path: Path, monkeypatch:
 
 def test_lesson_62s_run_on_the_file_service_is_all_as_expected() -> None:
     """Only where the suite is installed (``python -m lessons_lib conformance install``): about 11 s."""
-    from lessons_lib.engine.conformance import SuiteMissing, suite_script
+    from lessons_lib.engine.http.conformance import SuiteMissing, suite_script
     from lessons_lib.examples.network.suite import run_suite
 
     try:

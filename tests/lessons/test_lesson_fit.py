@@ -18,9 +18,9 @@ import pytest
 from conftest import NOTEBOOKS_DIR, course_notebooks
 
 from lessons_lib import load_fixture
-from lessons_lib.core.kinds import walk
+from lessons_lib.core.fieldkinds.kinds import walk
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import load_trace
+from lessons_lib.core.traces.trace import load_trace
 
 LESSON_06 = NOTEBOOKS_DIR / "06_fields_and_objects.ipynb"
 MAX_CELLS = 35

@@ -14,8 +14,8 @@ import re
 import pytest
 from _apis_support import api_fixture as _api_fixture
 
+from lessons_lib.core.fieldkinds.kinds import kind_of, walk
 from lessons_lib.core.glossary import KINDS
-from lessons_lib.core.kinds import kind_of, walk
 from lessons_lib.core.messages import t
 
 

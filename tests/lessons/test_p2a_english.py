@@ -20,7 +20,7 @@ import pytest
 from _engine_support import REPO_ROOT
 
 from lessons_lib.core.messages import set_language
-from lessons_lib.engine.standin_rules import feedback_paragraph
+from lessons_lib.engine.standins.rules import feedback_paragraph
 from lessons_lib.examples.orders.exercises import check_confirm, check_intent_key
 from lessons_lib.views.fieldtree import _preview
 

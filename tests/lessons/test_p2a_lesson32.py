@@ -14,7 +14,7 @@ import json
 import pytest
 from _engine_support import REPO_ROOT
 
-from lessons_lib.core.apiregistry import REGISTRY
+from lessons_lib.core.plugins.apiregistry import REGISTRY
 from lessons_lib.engine import adapters
 from lessons_lib.engine.apis import client_retries
 from lessons_lib.examples.orders.callflow import call_flow

@@ -72,7 +72,7 @@ def test_a_drifted_table_is_caught() -> None:
     """The comparison fails when the table gains a name the block lacks, or moves one."""
     table = exports()
     assert imported_under_type_checking() != {**table, "extra_name": "lessons_lib.core.glossary"}
-    moved = dict(table, run_chain="lessons_lib.engine.kit")
+    moved = dict(table, run_chain="lessons_lib.workshop.loop.kit")
     assert imported_under_type_checking() != moved
 
 
@@ -90,7 +90,7 @@ def test_the_facade_stays_lazy() -> None:
 
 # three facade names and the end of the signature mypy reveals for each (``Any`` before the block)
 REVEALED = {
-    "run_chain": "-> lessons_lib.core.trace.Trace",
+    "run_chain": "-> lessons_lib.core.traces.trace.Trace",
     "verify_roundtrip": "object, *, sabotage: bool =) -> lessons_lib.checks.verify_report.Report",
     "field_tree": "-> lessons_lib.views.fieldtree.FieldTree",
 }

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-LAYERS = ("core", "checks", "engine", "views", "apis", "examples", "course", "cli")
+LAYERS = ("core", "checks", "engine", "views", "apis", "services", "examples", "workshop", "course", "cli")
 KERNEL = ("core", "checks", "engine", "views")
-PLUGINS = ("apis", "examples")
+PLUGINS = ("apis", "services", "examples")
 STDLIB_ROLES = ("data", "shapes", "kinds", "checks", "guards")
 """Inside a plug-in a file's role sets its imports: these roles take the standard library only;
 adapters, stand-ins and services may use the SDKs. The kernel sits below the plug-ins, so a
@@ -52,7 +52,7 @@ def imports_of(path: Path, root: Path) -> list[tuple[str, int]]:
                 target = node.module or ""
             if target == "__future__":
                 continue
-            # ``from lessons_lib.core import queries`` imports the submodule lessons_lib.core.queries
+            # ``from lessons_lib.core import queries`` imports the submodule lessons_lib.core.traces.queries
             found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names]
             found.append((target, node.lineno))
     return found
@@ -87,8 +87,10 @@ def check_layers(root: Path) -> list[str]:
                     problems.append(
                         f"{where}:{line}: third-party import {top} in a plug-in's {path.stem} module"
                     )
-                elif top in SDKS and layer not in ("engine", *PLUGINS):
-                    problems.append(f"{where}:{line}: SDK import {top} outside engine/ and the plug-ins")
+                elif top in SDKS and layer not in ("engine", *PLUGINS, "workshop"):
+                    problems.append(
+                        f"{where}:{line}: SDK import {top} outside engine/, the plug-ins and workshop/"
+                    )
     problems += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
     return problems
 
@@ -147,10 +149,10 @@ def test_every_module_is_in_a_layer() -> None:
             "from lessons_lib.apis.chat import adapter",
             "upward import of lessons_lib.apis.chat",
         ),
-        ("examples/orders/data.py", "import openai", "third-party import openai in a plug-in's data module"),
+        ("services/orders/data.py", "import openai", "third-party import openai in a plug-in's data module"),
         ("apis/chat/kinds.py", "import jsonschema", "third-party import jsonschema in a plug-in's kinds"),
         (
-            "core/kindtables.py",
+            "core/fieldkinds/kindtables.py",
             "    from lessons_lib.apis.anthropic import kinds",
             "upward import of lessons_lib.apis.anthr",
         ),

@@ -139,11 +139,15 @@ def test_only_the_facade_answers_through_a_module_getattr() -> None:
             "from lessons_lib.core.jsonvalue import same\n__all__ = ['same']",
             "lessons_lib.views.sidebyside.same  (__all__)",
         ),
-        ("core/queries.py", "from lessons_lib.core.jsonvalue import get_in", "queries.get_in  (imported by"),
+        (
+            "core/traces/queries.py",
+            "from lessons_lib.core.jsonvalue import get_in",
+            "queries.get_in  (imported by",
+        ),
         (
             "views/narrate.py",
             "x = q.get_in",
-            "lessons_lib.core.queries.get_in  (used by lessons_lib.views.narrate)",
+            "lessons_lib.core.traces.queries.get_in  (used by lessons_lib.views.narrate)",
         ),
     ],
 )
@@ -154,7 +158,9 @@ def test_a_planted_reexport_is_found(tmp_path: Path, module: str, planted: str, 
     target.write_text(target.read_text(encoding="utf-8") + "\n" + planted + "\n", encoding="utf-8")
     if "imported by" in expected:  # a user that imports the name from the module that does not define it
         user = copy / "views" / "legend.py"
-        user.write_text(user.read_text(encoding="utf-8") + "\nfrom lessons_lib.core.queries import get_in\n")
+        user.write_text(
+            user.read_text(encoding="utf-8") + "\nfrom lessons_lib.core.traces.queries import get_in\n"
+        )
     found = reexports(copy)
     assert any(expected in line for line in found), found
 

@@ -156,7 +156,7 @@ def test_a_blank_and_a_wrong_answer_get_a_verdict(name: str, tmp_path: Path) -> 
 
 
 def test_the_only_kinds_of_verdict_are_the_graders_reports() -> None:
-    from lessons_lib.course.server_grading import ServerReport
+    from lessons_lib.workshop.server.grading import ServerReport
 
     def below(cls: type) -> set[str]:
         subs = cls.__subclasses__()

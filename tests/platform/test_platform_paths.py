@@ -14,8 +14,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import pytest
 from _engine_support import call_tools, spy_reads, text_of
 
-from lessons_lib.engine.fileservice import FileService, ToolRefusal
-from lessons_lib.engine.pathrules import name_problem
+from lessons_lib.services.files.pathrules import name_problem
+from lessons_lib.services.files.service import FileService, ToolRefusal
 
 FIX = "write a logical path such as /workspace/notes.txt"
 

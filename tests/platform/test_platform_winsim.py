@@ -73,7 +73,7 @@ def test_the_profile_removes_what_windows_lacks() -> None:
         "except ImportError:\n    pass\nelse:\n    missing.append('resource')\n"
         "try:\n    os.open('.', os.O_RDONLY, dir_fd=0)\nexcept NotImplementedError:\n    pass\n"
         "else:\n    missing.append('dir_fd')\n"
-        "from lessons_lib.engine.openbeneath import beneath_supported\n"
+        "from lessons_lib.services.files.opener import beneath_supported\n"
         "print(missing, os.supports_dir_fd, beneath_supported())\n"
     )
     done = in_profile("-c", probe)
@@ -160,7 +160,7 @@ def test_the_profile_fails_on_the_old_file_service(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         skip_or_fail("git is not installed")
     old = subprocess.run(
-        ["git", "show", f"{OLD_COMMIT}:lessons_lib/engine/fileservice.py"],
+        ["git", "show", f"{OLD_COMMIT}:lessons_lib/services/files/service.py"],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -172,7 +172,7 @@ def test_the_profile_fails_on_the_old_file_service(tmp_path: Path) -> None:
     shutil.copytree(
         REPO_ROOT / "lessons_lib", copy / "lessons_lib", ignore=shutil.ignore_patterns("__pycache__")
     )
-    (copy / "lessons_lib" / "engine" / "fileservice.py").write_text(old.stdout, encoding="utf-8")
+    (copy / "lessons_lib" / "services" / "files" / "service.py").write_text(old.stdout, encoding="utf-8")
     env = profile_env(copy, LESSONS_DATA_DIR=str(REPO_ROOT / "data"))
     done = subprocess.run(
         [sys.executable, "-m", "lessons_lib", "run", "--head", "5"],

@@ -48,7 +48,7 @@ def test_status_palette_is_disjoint_from_kinds_steps_and_highlight() -> None:
 
 
 def test_verdict_boxes_use_the_status_palette() -> None:
-    from lessons_lib.course.exercises_base import step_verdict
+    from lessons_lib.checks.checker import step_verdict
     from lessons_lib.course.quiz import Feedback
 
     kind_colours = [s.colour for s in KINDS.values()]

@@ -100,7 +100,7 @@ def _html(obj: object) -> str:
 def _builders() -> dict[str, Callable[[], object]]:
     """One builder per table class the course shows (the real code paths the lessons call)."""
     import lessons_lib as L
-    from lessons_lib.course.exercises_base import step_verdict
+    from lessons_lib.checks.checker import step_verdict
     from lessons_lib.course.quiz import Feedback
 
     trace = L.load_trace(L.DATA_DIR / "trace.json")  # the recorded offline run

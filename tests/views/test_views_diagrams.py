@@ -248,7 +248,7 @@ def test_missing_messages_are_found(
 
 
 def test_trace_diagram_accepts_trace_objects_files_and_rejects_others() -> None:
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.traces.trace import Trace
 
     source = trace_diagram(trace_data()).source
     assert trace_diagram(Trace.from_dict(trace_data())).source == source

@@ -15,7 +15,7 @@ from lessons_lib import field_tree, side_by_side
 from lessons_lib.cli.tree import main
 from lessons_lib.core.glossary import KINDS
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.core.trace import load_trace
+from lessons_lib.core.traces.trace import load_trace
 from lessons_lib.views.fieldtree import FieldTree
 
 DEEP = "tools[0].parameters.properties.path.type"

@@ -11,10 +11,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
+from lessons_lib.core.fieldkinds.kinds import classify, kind_of, walk
+from lessons_lib.core.fieldkinds.kindtables import TYPE_TITLES, tables
+from lessons_lib.core.fieldkinds.msgtype import detect_type
 from lessons_lib.core.fieldpath import Pattern, format_path, parse_path
-from lessons_lib.core.kinds import classify, kind_of, walk
-from lessons_lib.core.kindtables import TYPE_TITLES, tables
-from lessons_lib.core.msgtype import detect_type
 from lessons_lib.core.paths import DATA_DIR
 
 
@@ -363,7 +363,7 @@ def test_patterns_wildcards_and_selectors() -> None:
     msg = {"input": [{"type": "message", "content": "t"}, {"type": "function_call", "arguments": "{}"}]}
 
     def hit(pattern: str, path: str) -> bool:
-        from lessons_lib.core.kinds import nodes_along
+        from lessons_lib.core.fieldkinds.kinds import nodes_along
 
         p = parse_path(path)
         return Pattern.compile(pattern).matches(p, nodes_along(msg, p))
@@ -395,7 +395,7 @@ def test_import_is_cheap() -> None:
 
     heavy = "('pandas', 'graphviz', 'openai', 'mcp')"
     modules = (
-        "lessons_lib.core.kinds, lessons_lib.views.fieldtree, lessons_lib.views.sidebyside, "
+        "lessons_lib.core.fieldkinds.kinds, lessons_lib.views.fieldtree, lessons_lib.views.sidebyside, "
         "lessons_lib.views.diagrams"
     )
     code = f"import {modules}, sys; print([m for m in {heavy} if m in sys.modules])"

@@ -14,10 +14,10 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apishapes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.standin_rules import Script
+    from lessons_lib.engine.standins.rules import Script
 
 MODEL: Final = "claude-opus-5"
 """The model name in Anthropic requests (the fixtures' too); the offline stand-in answers to any."""

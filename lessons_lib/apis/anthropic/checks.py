@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from lessons_lib.checks.apicheckparts import (
+from lessons_lib.checks.apis.parts import (
     CheckRow,
     TrialRow,
     drop_assistant_message,

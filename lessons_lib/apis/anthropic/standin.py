@@ -30,7 +30,7 @@ import httpx2
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
-from lessons_lib.engine.standin_rules import (
+from lessons_lib.engine.standins.rules import (
     NO_TOOLS_DECLARED,
     Script,
     answer_part,

@@ -5,7 +5,7 @@ The kernel finds this module through the API registry's ``view`` entry. Standard
 
 from __future__ import annotations
 
-from lessons_lib.checks.viewparts import call_item, message_item, output_item, text_of_parts
+from lessons_lib.checks.apis.viewparts import call_item, message_item, output_item, text_of_parts
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 

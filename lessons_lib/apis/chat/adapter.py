@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apishapes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.standin_rules import Script
+    from lessons_lib.engine.standins.rules import Script
 
 
 class ChatAdapter(AdapterState):

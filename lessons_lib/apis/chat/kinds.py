@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from lessons_lib.core.kindrows import ID, SET, Detector, E, R, Row, S, V, at, deep
+from lessons_lib.core.fieldkinds.kindrows import ID, SET, Detector, E, R, Row, S, V, at, deep
 
 # fmt: off
 CHAT_TOOL: Final[list[Row]] = [

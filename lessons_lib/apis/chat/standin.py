@@ -31,7 +31,7 @@ from typing import Final
 import httpx2
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
-from lessons_lib.engine.standin_rules import (
+from lessons_lib.engine.standins.rules import (
     NO_TOOL_TEXT,
     NO_TOOLS_DECLARED,
     Script,

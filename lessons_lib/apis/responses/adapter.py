@@ -3,7 +3,7 @@
 ``function`` tools, ``function_call`` items, ``function_call_output`` feedback, through the
 real ``openai`` SDK; the shared parts (``Declared``, ``Stop``, the SDK error mapping) are in
 :mod:`lessons_lib.engine.adapters`, the stand-in it talks to offline in
-:mod:`lessons_lib.engine.offline_model`, which the other examples' stand-ins build on.
+:mod:`lessons_lib.apis.responses.standin`, which the other examples' stand-ins build on.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from lessons_lib.core.apishapes import ToolCall
 from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.messages import t as tr
+from lessons_lib.core.plugins.apishapes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from lessons_lib.engine.models import ModelSetting
-    from lessons_lib.engine.standin_rules import Script
+    from lessons_lib.engine.standins.rules import Script
 
 
 class ResponsesAdapter(AdapterState):
@@ -55,7 +55,7 @@ class ResponsesAdapter(AdapterState):
         return [{"type": "message", "role": "user", "content": task}]
 
     def offline_transport(self, script: Script) -> httpx2.AsyncBaseTransport:
-        from lessons_lib.engine.offline_model import OfflineModel
+        from lessons_lib.apis.responses.standin import OfflineModel
 
         return OfflineModel(script=script)
 

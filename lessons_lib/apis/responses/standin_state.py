@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import httpx2
 
+from lessons_lib.apis.responses.standin import OfflineModel
 from lessons_lib.core.jsonvalue import JSON, objects
-from lessons_lib.engine.offline_model import OfflineModel
-from lessons_lib.engine.standin_shapes import error_reply
+from lessons_lib.engine.standins.shapes import error_reply
 
 
 @dataclass

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, Final
 
 from lessons_lib.core.messages import t as message
-from lessons_lib.examples.orders.tools import TOOLS as DESK_TOOLS
+from lessons_lib.services.orders.tools import TOOLS as DESK_TOOLS
 
 Tool = dict[str, Any]
 

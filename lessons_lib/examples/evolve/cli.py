@@ -13,8 +13,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.messages import t as message
+from lessons_lib.core.plugins.commands import command_help
 
 
 def main_replay(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from lessons_lib.core.messages import t
-from lessons_lib.examples.evolve.rowtable import RowTable
+from lessons_lib.views.rowtable import RowTable
 
 OLD_CALLS: dict[str, dict[str, Any]] = {
     "get_order": {"order_id": "O-1042"},
@@ -106,8 +106,8 @@ def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> li
 
 def field_changes(db_path: Any = None) -> RowTable:
     """Five field changes, judged by a strict and a lax side on real desk data (lesson 50)."""
-    from lessons_lib.examples.orders import data as od
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders import data as od
+    from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())
     tools = {t["name"]: t for t in desk.tools}
@@ -119,8 +119,8 @@ def field_changes(db_path: Any = None) -> RowTable:
 
 def versioned_names(db_path: Any = None) -> RowTable:
     """A new required field behind a new name: ``get_order`` stays, ``get_order_v2`` is added (lesson 50)."""
-    from lessons_lib.examples.orders import data as od
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders import data as od
+    from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())
     v1 = next(t for t in desk.tools if t["name"] == "get_order")["input"]

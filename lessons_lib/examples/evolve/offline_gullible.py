@@ -25,10 +25,10 @@ from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.engine.screens import UNTRUSTED
-from lessons_lib.engine.standin_calls import function_calls
-from lessons_lib.engine.standin_rules import arguments_from
-from lessons_lib.engine.standin_shapes import response_body
-from lessons_lib.examples.orders.standin import OrdersModel
+from lessons_lib.engine.standins.calls import function_calls
+from lessons_lib.engine.standins.rules import arguments_from
+from lessons_lib.engine.standins.shapes import response_body
+from lessons_lib.services.orders.standin import OrdersModel
 
 READ: Final = "fs__read_text_file"
 

@@ -15,7 +15,7 @@ from typing import Final
 
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders.standin import OrdersModel
+from lessons_lib.services.orders.standin import OrdersModel
 
 TRACK_ALIAS: Final = "orders__track_shipment"
 TRACK_WORDS: Final = ("现在到哪了", "到哪了", "到哪", "物流", "运单")

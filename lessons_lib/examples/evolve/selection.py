@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from lessons_lib.core.messages import t as message
 from lessons_lib.examples.evolve.catalogue import DOMAINS, SIZES, Tool, catalogue, responses_tool, token_count
-from lessons_lib.examples.evolve.rowtable import RowTable
+from lessons_lib.views.rowtable import RowTable
 
 SELECTION_TASKS: Final = (
     ("订单 O-1042 现在是什么状态？", "get_order"),

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.examples.evolve.rowtable import RowTable
+from lessons_lib.views.rowtable import RowTable
 
 REPLAY_TASKS: Final = ("parallel", "investigate", "declined", "missing_id", "hostile")
 """Scenarios of lessons 30-33 that the replay runs (their tasks and options, lab/orders.py)."""
@@ -51,7 +51,7 @@ def _code(body: Any) -> str | None:
 def _seeded_rows() -> int:
     from contextlib import closing
 
-    from lessons_lib.examples.orders import data as od
+    from lessons_lib.services.orders import data as od
 
     with closing(od.connect(od.create_database())) as conn:
         return od.count_investigations(conn, None)

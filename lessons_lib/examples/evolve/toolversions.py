@@ -24,9 +24,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from lessons_lib.examples.orders.rules import DeskError
-from lessons_lib.examples.orders.service import OrderDesk
-from lessons_lib.examples.orders.tools import JSONDict
+from lessons_lib.services.orders.rules import DeskError
+from lessons_lib.services.orders.service import OrderDesk
+from lessons_lib.services.orders.tools import JSONDict
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class ToolVersion:
 
     def tools(self) -> list[JSONDict]:
         """The four declarations as this version lists them (fresh copies)."""
-        from lessons_lib.examples.orders.tools import declarations
+        from lessons_lib.services.orders.tools import declarations
 
         tools = declarations()
         for tool in tools:
@@ -154,11 +154,11 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     from pathlib import Path
 
     from lessons_lib.examples.evolve.offline_reader import DescriptionReader
-    from lessons_lib.examples.orders import data as od
     from lessons_lib.examples.orders.guards import Guards
     from lessons_lib.examples.orders.run import run_orders
-    from lessons_lib.examples.orders.service import build_server
-    from lessons_lib.examples.orders.standin import Quirks
+    from lessons_lib.services.orders import data as od
+    from lessons_lib.services.orders.service import build_server
+    from lessons_lib.services.orders.standin import Quirks
 
     given = options.pop("db_path", None)
     path = Path(given) if given is not None else od.create_database()

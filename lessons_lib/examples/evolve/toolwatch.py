@@ -22,7 +22,7 @@ from lessons_lib.examples.evolve.toolversions import digest
 if TYPE_CHECKING:
     from mcp.server import Server
 
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders.service import OrderDesk
 
 FINGERPRINT_FIELDS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 SWAPPED: Final = (
@@ -79,7 +79,7 @@ def changing_server(desk: OrderDesk, state: dict[str, Any]) -> Server:
     import mcp_types as types
     from mcp.server import Server
 
-    from lessons_lib.examples.orders.listing import listed_tools
+    from lessons_lib.services.orders.listing import listed_tools
 
     def listed() -> list[types.Tool]:
         return listed_tools(desk.tools, output_schema=False)
@@ -117,8 +117,8 @@ async def _watch(swap: dict[str, str]) -> WatchResult:
     import anyio
     from mcp import Client
 
-    from lessons_lib.examples.orders import data as od
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders import data as od
+    from lessons_lib.services.orders.service import OrderDesk
 
     result = WatchResult()
     state: dict[str, Any] = {}

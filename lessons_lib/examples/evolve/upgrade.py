@@ -12,7 +12,7 @@ from contextlib import closing
 from typing import Any
 
 from lessons_lib.core.messages import catalogue, t
-from lessons_lib.examples.evolve.rowtable import RowTable
+from lessons_lib.views.rowtable import RowTable
 
 PARTS = ("description", "schema", "implementation", "policy")
 """The parts of a release record, in the release table's order (each named by ``upgrade.part.*``)."""
@@ -51,8 +51,8 @@ def executor_replay(
     """
     from lessons_lib.examples.evolve.toolreplay import load_baseline
     from lessons_lib.examples.evolve.toolversions import VersionedDesk
-    from lessons_lib.examples.orders import data as od
     from lessons_lib.examples.orders.calllayer import with_key
+    from lessons_lib.services.orders import data as od
 
     recorded = baseline or load_baseline()
     found = []
@@ -79,8 +79,8 @@ def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> Row
     """
     from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version, same_or_changed
     from lessons_lib.examples.evolve.toolversions import VersionedDesk, run_version
-    from lessons_lib.examples.orders import data as od
     from lessons_lib.examples.orders.lab import TRACK
+    from lessons_lib.services.orders import data as od
 
     baseline = load_baseline()
     table = replayed or replay_version(new, baseline)

@@ -17,15 +17,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import ALIAS, EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, OUTSIDE_PATH
 from lessons_lib.core.glossary import Status
 from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, status
 from lessons_lib.core.messages import language, t, zh
-from lessons_lib.core.trace import Trace
-from lessons_lib.engine.fileservice import INPUT_SCHEMA
-from lessons_lib.engine.standin_rules import Script
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace
+from lessons_lib.engine.standins.rules import Script
 from lessons_lib.examples.files.verdicts import (
     Verdict,
     schema_check_result,
@@ -33,6 +32,7 @@ from lessons_lib.examples.files.verdicts import (
     verdict_line,
     verifiers,
 )
+from lessons_lib.services.files.service import INPUT_SCHEMA
 from lessons_lib.views.textwidth import PROSE_COLUMNS, wrapped
 
 if TYPE_CHECKING:

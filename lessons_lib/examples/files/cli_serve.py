@@ -3,9 +3,9 @@
 Lesson 04 serves the file service (``--root``); lesson 30's order desk is ``--example orders``,
 on a fresh copy of the order database that is removed when the client closes stdin (``--db
 PATH`` keeps one: an existing file is used as it is, a missing one is created from the seed).
-The server itself is :func:`lessons_lib.engine.stdio_server.serve`; this is its front end.
+The server itself is :func:`lessons_lib.services.files.stdio.serve`; this is its front end.
 ``--http`` serves the same server definition over Streamable HTTP instead (lesson 60,
-:mod:`lessons_lib.engine.httpserve`), and adds lesson 12's notes server (``--example notes``).
+:mod:`lessons_lib.engine.http.serve`), and adds lesson 12's notes server (``--example notes``).
 Exit codes: 0 when the client closed stdin (or Ctrl-C stopped the HTTP server), 2 for bad input.
 """
 
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
-from lessons_lib.engine.httpserve import HttpOptions
+from lessons_lib.engine.http.serve import HttpOptions
 
 if TYPE_CHECKING:
-    from lessons_lib.engine.httpserve import HttpServable
+    from lessons_lib.engine.http.serve import HttpServable
 
 ORDERS_READY: Final = "serve: the order desk (4 tools) ready on stdio"
 """The one line on stderr that says the order desk is reading stdin (tests wait for it)."""
@@ -118,10 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return _served(server, http, f"your server ({args.file.name})", scopes=scopes)
     if args.example == "notes":
-        from lessons_lib.engine.notes_server import build_server as notes_server
+        from lessons_lib.services.notes.server import build_server as notes_server
 
         return _served(notes_server(args.root), http, "search_notes (lesson 12)", scopes=scopes)
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     return _served(build_server(args.root), http, "read_text_file", scopes=scopes)
 
@@ -134,7 +134,7 @@ def _served(
     With ``scopes`` the HTTP service is a protected resource of a loopback authority started here.
     """
     if http is None:
-        from lessons_lib.engine.stdio_server import READY, serve
+        from lessons_lib.services.files.stdio import READY, serve
 
         try:
             serve(WORKSPACE_DIR, server, ready or READY)  # type: ignore[arg-type]  # stdio: a low-level Server
@@ -157,13 +157,13 @@ def _served(
 
 def _serve_http(server: HttpServable, http: HttpOptions, what: str, scopes: Scopes | None) -> None:
     """``serve_http``, behind a loopback authority when ``scopes`` are given (until Ctrl-C)."""
-    from lessons_lib.engine.httpserve import serve_http
+    from lessons_lib.engine.http.serve import serve_http
 
     ready = HTTP_READY.format(what=what)
     if scopes is None:
         serve_http(server, http, ready)
         return
-    from lessons_lib.engine.httpauth import CONSENT_LABEL, loopback_authority
+    from lessons_lib.engine.http.auth import CONSENT_LABEL, loopback_authority
 
     required, per_tool = scopes
     with loopback_authority() as authority:
@@ -177,8 +177,8 @@ def _serve_http(server: HttpServable, http: HttpOptions, what: str, scopes: Scop
 
 
 def _serve_orders(db: Path | None, http: HttpOptions | None, scopes: Scopes | None = None) -> int:
-    from lessons_lib.examples.orders.data import connect, create_database
-    from lessons_lib.examples.orders.service import OrderDesk, build_server
+    from lessons_lib.services.orders.data import connect, create_database
+    from lessons_lib.services.orders.service import OrderDesk, build_server
 
     if db is not None and db.exists() and not db.is_file():
         print(f"serve: --db {db} is not a file; give a file name.", file=sys.stderr)

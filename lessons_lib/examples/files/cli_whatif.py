@@ -10,8 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
+from lessons_lib.core.plugins.apiregistry import is_reference
 from lessons_lib.examples.files.whatif import compare_head, compare_tail
 
 

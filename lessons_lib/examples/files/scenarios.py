@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import (
     ALIAS_SEPARATOR,
@@ -30,7 +29,8 @@ from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.messages import language, t
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.examples.files.verdicts import Verdict, schema_check_result, verdict_line, verifiers
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import wrapped

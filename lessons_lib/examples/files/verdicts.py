@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, TypeAlias
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.glossary import Status, status_word
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace
 
 if TYPE_CHECKING:
     from lessons_lib.checks.doctor import Diagnosis

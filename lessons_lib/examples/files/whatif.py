@@ -19,17 +19,17 @@ from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
 
-from lessons_lib.core import queries as q
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
 from lessons_lib.core.glossary import STEPS, Kind, Step
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.messages import language, t, text_in, zh
+from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.traces import queries as q
 from lessons_lib.views.changecounts import MessageRef
 from lessons_lib.views.changetable import ABSENT, ChangeRow, ChangeTable, same_value
 
 if TYPE_CHECKING:
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.traces.trace import Trace
 
 
 PARSED: Final = zh("whatif.parsed")
@@ -182,9 +182,9 @@ def _lines_read(reply: JSONObject) -> JSONObject:
 
 
 def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
-    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.kinds``."""
+    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.fieldkinds.kinds``."""
+    from lessons_lib.core.fieldkinds.kinds import walk
     from lessons_lib.core.fieldpath import format_path
-    from lessons_lib.core.kinds import walk
 
     for f in walk(msg.body):
         if f.path and (not isinstance(f.value, dict | list) or not f.value):
@@ -245,7 +245,7 @@ def _order(name: str, sides: list[dict[str, tuple[ChainMessage, Fields]]]) -> tu
 # ------------------------------------------------------------------ runs for head / tail values
 def notes_line_count(path: str = EXAMPLE_PATH) -> int:
     """How many lines the example file has (the slider's maximum)."""
-    from lessons_lib.engine.fileservice import FileService, select_lines
+    from lessons_lib.services.files.service import FileService, select_lines
 
     service = FileService()
     text = service.locate(service.logical(path)).read_text(encoding="utf-8")

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import pre
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import Language, language, t
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.examples.files.whatif import cached_run, compare_head, derived, has_run, notes_line_count
 from lessons_lib.views.changetable import ChangeTable
 from lessons_lib.views.textwidth import wrapped

@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.commands import command_help
 
 
 def _head(text: str) -> Any:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Final
 from lessons_lib.core.example import EXAMPLE_PATH, SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.engine.fileservice import INPUT_SCHEMA, FileService, tool_declaration, tool_result
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.engine.specs import frame_errors
+from lessons_lib.services.files.service import INPUT_SCHEMA, FileService, tool_declaration, tool_result
 
 if TYPE_CHECKING:
     from mcp import ClientSession

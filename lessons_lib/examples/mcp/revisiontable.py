@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from lessons_lib.core.display import Displayable
+from lessons_lib.core.fieldkinds.kinds import walk
 from lessons_lib.core.fieldpath import format_path
 from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import CellValue, breakable_code, html_table
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.kinds import walk
 from lessons_lib.core.messages import LANGUAGES, t, text_in
 from lessons_lib.views.changetable import ABSENT, abbreviate, same_value
 from lessons_lib.views.textwidth import text_table

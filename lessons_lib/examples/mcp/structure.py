@@ -26,8 +26,8 @@ from lessons_lib.core.example import SERVICE_NAME, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import LOGICAL_ROOT, WORKSPACE_DIR
-from lessons_lib.engine.fileservice import FileService, ToolRefusal, tool_declaration, tool_result
 from lessons_lib.engine.runsync import run_sync
+from lessons_lib.services.files.service import FileService, ToolRefusal, tool_declaration, tool_result
 
 if TYPE_CHECKING:
     from mcp.server import Server

@@ -2,7 +2,7 @@
 
 Every function here talks to a real server: the file service as a process on stdio
 (``python -m lessons_lib serve``) and the same server definition over HTTP on a free loopback port
-(:func:`lessons_lib.engine.httpserve.running`). What they return holds no port, session id or time,
+(:func:`lessons_lib.engine.http.serve.running`). What they return holds no port, session id or time,
 so a notebook can store it: a session id is shown as ``(session id)``, a URL by its path.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from lessons_lib.engine.httpclient import SESSION
+from lessons_lib.engine.http.client import SESSION
 
 EXAMPLE_CALL: Final = {"path": "/workspace/notes.txt", "head": 1}
 ACCEPT: Final = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -51,7 +51,7 @@ def _session(open_transport: Callable[[], AbstractAsyncContextManager[Any]]) -> 
     import anyio
     from mcp import Client
 
-    from lessons_lib.engine.httpclient import TappedTransport
+    from lessons_lib.engine.http.client import TappedTransport
     from lessons_lib.engine.runsync import run_sync
 
     frames: list[Frame] = []

@@ -10,15 +10,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from lessons_lib.engine.httpserve import HttpServable
+    from lessons_lib.engine.http.serve import HttpServable
 
 
 def servers() -> dict[str, Callable[[], HttpServable]]:
     """Each example's server builder: ``files``, ``orders``, ``notes``."""
     from lessons_lib.core.paths import WORKSPACE_DIR
-    from lessons_lib.engine.fileservice import build_server
-    from lessons_lib.engine.notes_server import build_server as notes_server
-    from lessons_lib.examples.orders.service import fresh_server
+    from lessons_lib.services.files.service import build_server
+    from lessons_lib.services.notes.server import build_server as notes_server
+    from lessons_lib.services.orders.service import fresh_server
 
     return {
         "files": lambda: build_server(WORKSPACE_DIR),

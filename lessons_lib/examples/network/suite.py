@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Final
 
 from lessons_lib.core.messages import t
-from lessons_lib.engine.conformance import REVISIONS, SUITE_VERSION, SuiteMissing, expected_failures
+from lessons_lib.engine.http.conformance import REVISIONS, SUITE_VERSION, SuiteMissing, expected_failures
 
 EXAMPLES: Final = ("files", "orders", "notes")
 KINDS: Final = ("reference", "absent", "extension", "should")
@@ -44,8 +44,8 @@ def run_suite(example: str = "files", revisions: tuple[str, ...] = REVISIONS) ->
     """Serve ``example`` on loopback, run the suite's sets on it: a line per set, or why it cannot run."""
     import logging
 
-    from lessons_lib.engine.conformance import run_server_suite, suite_script
-    from lessons_lib.engine.httpserve import running, sdk_logs_one_line
+    from lessons_lib.engine.http.conformance import run_server_suite, suite_script
+    from lessons_lib.engine.http.serve import running, sdk_logs_one_line
     from lessons_lib.examples.network.servers import servers
 
     try:

@@ -1,6 +1,6 @@
 """Lesson 61's pictures: the OAuth flow as a sequence diagram, and a scope step-up run on loopback.
 
-The runs themselves are :func:`lessons_lib.engine.whomaycall.who_may_call` and
+The runs themselves are :func:`lessons_lib.examples.network.whomaycall.who_may_call` and
 :func:`lessons_lib.examples.openapi.protected.no_passthrough`; :func:`step_up` adds the third:
 the file service needs ``files:list`` for everything and ``files:read`` for ``read_text_file``,
 the course's client starts with ``files:list`` only and the SDK's client steps up on the 403.
@@ -87,10 +87,10 @@ def step_up(path: str = "/workspace/notes.txt") -> tuple[list[str], str]:
 
     Returns the hops as lines (no port, token or code) and the tool's first line.
     """
-    from lessons_lib.engine.fileservice import build_server
-    from lessons_lib.engine.httpauth import Hops, LocalAuthority, oauth_client, oauth_session, sequence
-    from lessons_lib.engine.httpserve import LoopbackServer, serving
+    from lessons_lib.engine.http.auth import Hops, LocalAuthority, oauth_client, oauth_session, sequence
+    from lessons_lib.engine.http.serve import LoopbackServer, serving
     from lessons_lib.engine.runsync import run_sync
+    from lessons_lib.services.files.service import build_server
 
     auth_server, files_server = LoopbackServer(), LoopbackServer()
     authority = LocalAuthority(auth_server.url)

@@ -1,6 +1,6 @@
 """The order desk as an HTTP API with its OpenAPI 3.1 document (lessons 40 and 41).
 
-A small Starlette app over the order data of lesson 30 (:mod:`lessons_lib.examples.orders.data`,
+A small Starlette app over the order data of lesson 30 (:mod:`lessons_lib.services.orders.data`,
 reused, not rewritten). Lessons and tests run it in-process through ``httpx2.ASGITransport``
 (no port); ``python -m lessons_lib openapi serve`` runs it on 127.0.0.1 with uvicorn. The
 document in ``data/openapi/orders.json`` is data: the app serves it at ``/openapi.json`` and
@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.examples.openapi.validation import Refused, operation_checks
-from lessons_lib.examples.orders import data as orderdata
-from lessons_lib.examples.orders.rules import (
+from lessons_lib.services.orders import data as orderdata
+from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
     DeskError,
@@ -67,7 +67,7 @@ def build_app(db_path: str | Path, token: str, customer_id: str = SESSION_CUSTOM
 
     The token signs in ``customer_id``, the same session the MCP desk answers for: every
     request is checked against the document (:mod:`lessons_lib.examples.openapi.validation`), then
-    by the desk's own rules (:mod:`lessons_lib.examples.orders.rules`), so the three ways of
+    by the desk's own rules (:mod:`lessons_lib.services.orders.rules`), so the three ways of
     lesson 40 refuse the same requests.
     """
     from starlette.applications import Starlette

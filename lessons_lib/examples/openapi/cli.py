@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lessons_lib.core.apiregistry import is_reference
 from lessons_lib.core.bounds import port_arg
-from lessons_lib.core.commands import command_help
 from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.plugins.commands import command_help
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
 
@@ -167,7 +167,7 @@ def _serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until in
     import uvicorn
 
     from lessons_lib.examples.openapi.app import build_app
-    from lessons_lib.examples.orders.data import create_database
+    from lessons_lib.services.orders.data import create_database
 
     if not token:  # a new token for this server only, printed once (never stored, never logged)
         token = secrets.token_urlsafe(16)

@@ -143,7 +143,7 @@ async def open_order_api(
     import httpx2
 
     from lessons_lib.examples.openapi.app import BASE_URL, build_app, openapi_document
-    from lessons_lib.examples.orders.data import create_database
+    from lessons_lib.services.orders.data import create_database
 
     with tempfile.TemporaryDirectory(prefix="orders-") as scratch:  # a fresh database is removed after
         db = Path(db_path) if db_path is not None else create_database(Path(scratch) / "orders.sqlite3")

@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Final, cast
 
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject, objects
-from lessons_lib.core.trace import Trace
+from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.openapi.router import DEMO_TOKEN
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
-from lessons_lib.examples.orders import data as orderdata
+from lessons_lib.services.orders import data as orderdata
 
 __all__ = ["TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
@@ -98,7 +98,7 @@ async def _run_in(run: WayRun, db: Path, token: str, live: bool, model: str | No
     """The way's services for the loop: its execution step is the only thing that differs."""
     from lessons_lib.engine.apptools import AppTools, app_tool
     from lessons_lib.engine.host import arun_chain
-    from lessons_lib.engine.standin_rules import Script
+    from lessons_lib.engine.standins.rules import Script
     from lessons_lib.examples.openapi.router import Exchange, open_order_api
 
     def chain(services: Mapping[str, ServiceSpec], tool: str) -> Awaitable[Trace]:

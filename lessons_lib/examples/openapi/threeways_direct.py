@@ -2,7 +2,7 @@
 
 The direct function is the application's own Python code over the order database: no HTTP, no
 MCP (to the loop, a service made of the application's own code: ``engine/apptools``). It still
-decides by the desk's rules (:mod:`lessons_lib.examples.orders.rules`) and checks its arguments
+decides by the desk's rules (:mod:`lessons_lib.services.orders.rules`) and checks its arguments
 with the same ECMA-262 validator, so the three ways are one business: :func:`three_ways` sends
 one request (tool name and arguments, as a model would fill them) the three ways, each through
 the loop's own execution step, and reduces each answer to a :data:`Verdict` a test can compare.
@@ -20,8 +20,8 @@ from typing import Any, Final, cast
 from lessons_lib.core.echo import short
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.schemacheck import ecma_validator, problem
-from lessons_lib.examples.orders import data as orderdata
-from lessons_lib.examples.orders.rules import (
+from lessons_lib.services.orders import data as orderdata
+from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
     DeskError,
@@ -29,7 +29,7 @@ from lessons_lib.examples.orders.rules import (
     open_investigation,
     visible_order,
 )
-from lessons_lib.examples.orders.tools import ORDER_ID_PATTERN
+from lessons_lib.services.orders.tools import ORDER_ID_PATTERN
 
 GET_ORDER_DECLARATION: Final[JSONObject] = {
     "type": "function",
@@ -136,8 +136,8 @@ async def three_ways(
     execution step (``engine/execute``: routing, the argument checks, the call); each answer
     becomes a verdict.
     """
-    from lessons_lib.core.apishapes import ToolCall
-    from lessons_lib.core.trace import Trace
+    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.core.traces.trace import Trace
     from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
     from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls
     from lessons_lib.engine.models import offline_setting

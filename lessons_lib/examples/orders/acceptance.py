@@ -24,8 +24,8 @@ from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, html_table, markup, soft_breaks
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders import data as od
-from lessons_lib.examples.orders.wiretext import VALID_NOTE
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.wiretext import VALID_NOTE
 
 if TYPE_CHECKING:
     from hypothesis import settings
@@ -256,7 +256,7 @@ def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, st
 
 def acceptance_matrix(db_path: str | Path | None = None) -> AcceptanceMatrix:
     """Run every row against the order desk on a fresh database; then revoke access and try again."""
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders.service import OrderDesk
 
     path = Path(db_path) if db_path is not None else od.create_database()
     desk = OrderDesk(path)

@@ -13,12 +13,12 @@ import json
 from typing import Final
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
-from lessons_lib.core import queries as q
-from lessons_lib.core.apishapes import feedback_items
 from lessons_lib.core.glossary import STATUSES
 from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.messages import t
-from lessons_lib.core.tracetypes import DEFAULT_API
+from lessons_lib.core.plugins.apishapes import feedback_items
+from lessons_lib.core.traces import queries as q
+from lessons_lib.core.traces.tracetypes import DEFAULT_API
 from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
 _DONE: Final = ("ok", "created", "replayed")  # the call did its work (a replay returns the first write)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from lessons_lib.engine.adapters import Declared
-from lessons_lib.examples.orders.tools import KEY_PATTERN
+from lessons_lib.services.orders.tools import KEY_PATTERN
 
 KEY_FIELD: Final = "idempotency_key"
 INTENT_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {"create_investigation": ("order_id", "reason")}
@@ -86,8 +86,8 @@ class IntentKeys:
 
 def sent_key(trace: object, tool: str = "create_investigation") -> list[str | None]:
     """The key each ``tools/call`` of ``tool`` carried on the wire, in order (lesson 32)."""
-    from lessons_lib.core import queries as q
     from lessons_lib.core.jsonvalue import get_in, objects
+    from lessons_lib.core.traces import queries as q
 
     keys: list[str | None] = []
     for event in objects(get_in(q.as_data(trace), "events")):

@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from lessons_lib.core.apishapes import ToolCall
+from lessons_lib.core.plugins.apishapes import ToolCall
 from lessons_lib.engine.adapters import CallResult, marked
 from lessons_lib.engine.execute import parse_arguments
-from lessons_lib.examples.orders.tools import SERVICE, WRITE_TOOLS
+from lessons_lib.services.orders.tools import SERVICE, WRITE_TOOLS
 
 RESOURCE_FIELD = "order_id"
 """The argument that names the resource a desk write changes."""

@@ -156,7 +156,7 @@ def _key_cases() -> list[Case]:
     """Lesson 32's expectations of ``make_key(arguments)``; the notebook shows none of these inputs."""
     import re
 
-    from lessons_lib.examples.orders.tools import KEY_PATTERN
+    from lessons_lib.services.orders.tools import KEY_PATTERN
 
     def args(order: str, reason: str, note: str = "", **extra: object) -> dict[str, object]:
         return {"order_id": order, "reason": reason, "note": note or t("p2a.case.note"), **extra}
@@ -198,8 +198,8 @@ def _key_cases() -> list[Case]:
 
 def _rows_after_two_writes(key: object) -> int:
     """Investigations of O-1042 after two keyed writes on a fresh real order desk."""
-    from lessons_lib.examples.orders import data as od
-    from lessons_lib.examples.orders.service import OrderDesk
+    from lessons_lib.services.orders import data as od
+    from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(od.create_database())
     arguments = {"order_id": "O-1042", "reason": "damaged", "note": t("orders_exercises.key.note")}

@@ -19,9 +19,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from lessons_lib.examples.orders import data as od
-from lessons_lib.examples.orders.rules import SESSION_CUSTOMER
-from lessons_lib.examples.orders.wiretext import FIND_TASK
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.rules import SESSION_CUSTOMER
+from lessons_lib.services.orders.wiretext import FIND_TASK
 
 if TYPE_CHECKING:
     from mcp.server import Server

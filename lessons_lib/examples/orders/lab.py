@@ -17,8 +17,8 @@ from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, code, html_table, pre
 from lessons_lib.core.messages import t
-from lessons_lib.core.trace import Trace
-from lessons_lib.examples.orders.wiretext import (
+from lessons_lib.core.traces.trace import Trace
+from lessons_lib.services.orders.wiretext import (
     EXECUTE_SQL_DESCRIPTION,
     HOSTILE,
     INVESTIGATE,
@@ -54,7 +54,7 @@ class OrderScenario:
 
 def _scenarios() -> dict[str, OrderScenario]:
     from lessons_lib.examples.orders.guards import Guards
-    from lessons_lib.examples.orders.standin import Quirks
+    from lessons_lib.services.orders.standin import Quirks
 
     slow = {"desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}}
     listed = [
@@ -288,7 +288,7 @@ def execute_sql_demo(sql: str) -> SqlDemo:
     The schema ``{"sql": {"type": "string"}}`` accepts any text, so nothing stands between the
     model's string and the database: the rule cannot say which statements are allowed.
     """
-    from lessons_lib.examples.orders import data as od
+    from lessons_lib.services.orders import data as od
 
     path = od.create_database()
     conn = sqlite3.connect(path)

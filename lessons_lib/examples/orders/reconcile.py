@@ -17,8 +17,8 @@ from pathlib import Path
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
-from lessons_lib.examples.orders import data as od
-from lessons_lib.examples.orders.words import value_word
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.words import value_word
 
 
 @dataclass(frozen=True, repr=False)

@@ -74,7 +74,7 @@ def test_the_fingerprint_catches_a_definition_changed_after_approval() -> None:
 
 def test_an_unchanged_relisting_keeps_every_approval() -> None:
     from lessons_lib.examples.evolve.toolwatch import watch_upgrade
-    from lessons_lib.examples.orders.tools import CREATE_INVESTIGATION
+    from lessons_lib.services.orders.tools import CREATE_INVESTIGATION
 
     watch = watch_upgrade({"create_investigation": CREATE_INVESTIGATION["description"]})
     assert watch.notified == 1 and {s for _, s in watch.states} == {"approved"}
@@ -101,7 +101,7 @@ def test_fingerprint_exercise_checker() -> None:
     import hashlib
     import json
 
-    from lessons_lib.course.evolve_exercises import check_fingerprint
+    from lessons_lib.course.exercises.evolve import check_fingerprint
     from lessons_lib.examples.evolve.toolwatch import fingerprint
 
     assert check_fingerprint(...).text().startswith("还没有完成")

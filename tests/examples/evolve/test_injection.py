@@ -46,7 +46,7 @@ def test_the_table_reuses_the_runs(runs: dict[str, AttackRun]) -> None:
 
 
 def test_screen_exercise_checker() -> None:
-    from lessons_lib.course.evolve_exercises import check_screen
+    from lessons_lib.course.exercises.evolve import check_screen
 
     def refuse(task: str, alias: str, arguments: dict[str, object]) -> str | None:
         if alias.endswith("create_investigation") and (

@@ -124,7 +124,7 @@ def test_the_spec_subset_regenerates_unchanged(tmp_path: Path) -> None:
 
 
 def test_selection_table_and_exercise() -> None:
-    from lessons_lib.course.manytools_exercise import check_allowed
+    from lessons_lib.course.exercises.manytools import check_allowed
     from lessons_lib.examples.evolve.selection import (
         SELECTION_TASKS,
         pick,

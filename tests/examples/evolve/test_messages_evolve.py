@@ -16,9 +16,9 @@ from _engine_support import notes_lines
 
 from lessons_lib.core import messages
 from lessons_lib.core.messages import set_language
-from lessons_lib.examples.evolve.rowtable import RowTable
 from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version
 from lessons_lib.examples.evolve.toolversions import DESK_V1, DESK_V1_1, DESK_V2
+from lessons_lib.views.rowtable import RowTable
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 """Chinese characters and full-width punctuation (，：；（）｜ ...)."""

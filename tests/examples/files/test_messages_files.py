@@ -37,7 +37,7 @@ def own_chinese(printed: str, *quoted: str) -> list[str]:
 
 
 def test_the_stand_in_answers_in_english_and_reads_an_english_task() -> None:
-    from lessons_lib.engine.standin_rules import (
+    from lessons_lib.engine.standins.rules import (
         arguments_from,
         ask_for_file,
         feedback_paragraph,

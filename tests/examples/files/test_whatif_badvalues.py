@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.example import FAILURE_PREFIX
+from lessons_lib.core.traces import queries as q
 from lessons_lib.examples.files.badvalues import BAD_VALUES, LAYERS, bad_values_table, run_bad_value
 
 

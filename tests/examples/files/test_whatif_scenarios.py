@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from lessons_lib.core import queries as q
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.paths import WORKSPACE_DIR
+from lessons_lib.core.traces import queries as q
 from lessons_lib.examples.files.scenarios import ARCHIVE_DIR, SCENARIOS, run_scenario
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from _engine_support import notes_lines
 
-from lessons_lib.engine.fileservice import OUTPUT_SCHEMA, build_server
 from lessons_lib.engine.specs import frame_errors, openai_errors
 from lessons_lib.examples.mcp.structure import Piece, Tour, labelled, tour_structure, uri_of
 from lessons_lib.examples.mcp.structured import StructuredCall, call_structured
 from lessons_lib.examples.mcp.structured import feedback_per_api as feedback_items
+from lessons_lib.services.files.service import OUTPUT_SCHEMA, build_server
 
 
 @pytest.fixture(scope="module")

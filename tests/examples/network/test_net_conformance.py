@@ -14,8 +14,8 @@ import pytest
 from _engine_support import clean_env, cli
 from conftest import REPO_ROOT, skip_or_fail
 
-from lessons_lib.engine import conformance
-from lessons_lib.engine.conformance import (
+from lessons_lib.engine.http import conformance
+from lessons_lib.engine.http.conformance import (
     REVISIONS,
     SUITE_VERSION,
     SuiteMissing,
@@ -73,7 +73,7 @@ def _suite_or_skip() -> None:
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_the_official_suite_passes_with_only_justified_failures(example: str, revision: str) -> None:
     """About 4-11 s per pair: the whole requirement set of the revision, over a real socket."""
-    from lessons_lib.engine.httpserve import running
+    from lessons_lib.engine.http.serve import running
     from lessons_lib.examples.network.servers import servers as _servers
 
     _suite_or_skip()
@@ -100,7 +100,7 @@ def test_a_bad_server_file_stops_before_the_suite_runs(
 
 
 def test_the_suites_unexpected_and_stale_entries_are_named() -> None:
-    from lessons_lib.engine.conformance import SetResult, _unexpected
+    from lessons_lib.engine.http.conformance import SetResult, _unexpected
 
     stdout = (  # the end of a real run with a stale entry (ping) and a missing one (tools-call-error)
         "Total: 41 passed, 26 failed\n\n\x1b[33mExpected failures (in baseline):\x1b[0m\n\n"

@@ -21,16 +21,16 @@ import pytest
 from _engine_support import INITIALIZE, MCP_HEADERS, clean_env, text_of
 from conftest import REPO_ROOT
 
-from lessons_lib.engine.httpserve import HttpOptions, bind, running, socket_options
+from lessons_lib.engine.http.serve import HttpOptions, bind, running, socket_options
 
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
 def _servers() -> dict[str, Any]:
     from lessons_lib.core.paths import WORKSPACE_DIR
-    from lessons_lib.engine.fileservice import build_server
-    from lessons_lib.engine.notes_server import build_server as notes_server
-    from lessons_lib.examples.orders.service import fresh_server
+    from lessons_lib.services.files.service import build_server
+    from lessons_lib.services.notes.server import build_server as notes_server
+    from lessons_lib.services.orders.service import fresh_server
 
     return {
         "files": lambda: build_server(WORKSPACE_DIR),
@@ -67,7 +67,7 @@ def test_each_stdio_server_answers_both_revisions_over_http(example: str, mode: 
 def test_a_tool_call_over_http_gives_the_stdio_answer() -> None:
     from mcp import Client
 
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     texts: list[str] = []
 
@@ -85,7 +85,7 @@ def test_a_tool_call_over_http_gives_the_stdio_answer() -> None:
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     """One file service over HTTP with a small body limit, for the hostile requests."""
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     with running(build_server(), HttpOptions(max_body=4096)) as found:
         yield found
@@ -166,7 +166,7 @@ def test_broken_json_is_a_parse_error_and_the_server_still_serves(
 
 
 def test_the_2026_revision_has_no_session_and_discovers() -> None:
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -232,7 +232,7 @@ def test_a_port_in_use_or_notes_over_stdio_is_one_line_and_exit_2(capsys: pytest
 
 
 LEARNER = """
-from lessons_lib.engine.notes_server import build_server as build_notes_server
+from lessons_lib.services.notes.server import build_server as build_notes_server
 
 if __name__ == "__main__":
     raise SystemExit("the stdio block must not run when the file is served over HTTP")
@@ -289,7 +289,7 @@ def test_a_wrapper_sits_in_front_of_the_mcp_app() -> None:
     """The hook the authorization layer uses (lesson 61): here a stand-in that wants one header."""
     from starlette.responses import PlainTextResponse
 
-    from lessons_lib.engine.fileservice import build_server
+    from lessons_lib.services.files.service import build_server
 
     def wrap(app: Any, url: str) -> Any:
         async def guarded(scope: Any, receive: Any, send: Any) -> None:

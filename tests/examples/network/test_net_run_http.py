@@ -1,6 +1,6 @@
 """``run --mcp-url`` (issue 36, lesson 60): the one loop over Streamable HTTP and the HTTP layer of its trace.
 
-The server is the file service on a free loopback port (:func:`lessons_lib.engine.httpserve.running`);
+The server is the file service on a free loopback port (:func:`lessons_lib.engine.http.serve.running`);
 the client is the SDK's Streamable HTTP transport. The JSON-RPC frames of a run are the same as
 over stdio; what HTTP adds sits in each MCP event's ``http`` envelope, and nothing in it changes
 from one run to the next (no session id, port or time).
@@ -18,12 +18,12 @@ import anyio
 import pytest
 from _engine_support import clean_env
 
-from lessons_lib.core.trace import Trace
-from lessons_lib.core.tracetypes import TraceShapeError, check_trace
-from lessons_lib.engine.fileservice import build_server
+from lessons_lib.core.traces.trace import Trace
+from lessons_lib.core.traces.tracetypes import TraceShapeError, check_trace
 from lessons_lib.engine.host import run_chain
-from lessons_lib.engine.httpclient import SESSION, McpUrl, TappedTransport
-from lessons_lib.engine.httpserve import running
+from lessons_lib.engine.http.client import SESSION, McpUrl, TappedTransport
+from lessons_lib.engine.http.serve import running
+from lessons_lib.services.files.service import build_server
 
 
 @pytest.fixture(scope="module")

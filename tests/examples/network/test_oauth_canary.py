@@ -22,14 +22,14 @@ import pytest
 from _oauth_support import post
 from mcp.client.auth.oauth2 import PKCEParameters
 
-from lessons_lib.engine import httpauth
-from lessons_lib.engine.httpauth import (
+from lessons_lib.engine.http import auth as httpauth
+from lessons_lib.engine.http.auth import (
     Hops,
     LocalAuthority,
     oauth_client,
     oauth_session,
 )
-from lessons_lib.engine.httpserve import LoopbackServer
+from lessons_lib.engine.http.serve import LoopbackServer
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
 LOGGERS = (
@@ -106,7 +106,7 @@ def _collecting(monkeypatch: pytest.MonkeyPatch, authority: LocalAuthority, secr
 def test_no_credential_reaches_a_log_a_hop_a_result_or_the_output(
     debug_logs: Collect, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from lessons_lib.examples.orders.data import create_database
+    from lessons_lib.services.orders.data import create_database
 
     secrets: set[str] = set()
     auth_server, api_server, desk_server = LoopbackServer(), LoopbackServer(), LoopbackServer()
@@ -190,7 +190,7 @@ def _where(places: list[str], secret: str) -> list[str]:
     ],
 )
 def test_the_log_filter_elides_each_kind_of_credential(line: str, kept: str) -> None:
-    from lessons_lib.engine.httpauth import SecretFilter, redact_secrets
+    from lessons_lib.engine.http.auth import SecretFilter, redact_secrets
 
     assert kept in redact_secrets(line)
     record = logging.LogRecord("httpcore2.http11", logging.DEBUG, __file__, 1, "seen %s", (line,), None)

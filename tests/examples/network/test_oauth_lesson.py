@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from lessons_lib.engine.whomaycall import WRONG_TOKENS, WhoMayCall, who_may_call
+from lessons_lib.examples.network.whomaycall import WRONG_TOKENS, WhoMayCall, who_may_call
 from lessons_lib.examples.openapi.protected import Passthrough, no_passthrough
 
 

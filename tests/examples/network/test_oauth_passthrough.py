@@ -19,13 +19,13 @@ import pytest
 from _engine_support import MCP_HEADERS
 from _oauth_support import post
 
-from lessons_lib.engine.httpauth import (
+from lessons_lib.engine.http.auth import (
     Hops,
     LocalAuthority,
     oauth_client,
     oauth_session,
 )
-from lessons_lib.engine.httpserve import LoopbackServer, serving
+from lessons_lib.engine.http.serve import LoopbackServer, serving
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
 DESK_SCOPE = "desk:use"
@@ -44,7 +44,7 @@ class Desk:
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desk]:
-    from lessons_lib.examples.orders.data import create_database
+    from lessons_lib.services.orders.data import create_database
 
     db = create_database(Path(tmp_path_factory.mktemp("orders")) / "orders.sqlite3")
     auth_server, api_server, desk_server = LoopbackServer(), LoopbackServer(), LoopbackServer()

@@ -12,7 +12,7 @@ import jwt
 import pytest
 from _oauth_support import FILES_SCOPE, World, loopback_world, post, read_notes
 
-from lessons_lib.engine.httpauth import LocalAuthority, oauth_client
+from lessons_lib.engine.http.auth import LocalAuthority, oauth_client
 
 
 @pytest.fixture(scope="module")

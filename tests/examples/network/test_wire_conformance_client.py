@@ -1,7 +1,7 @@
 """``conformance client`` (issue 36, lesson 62): the official suite's client scenarios on the course's client.
 
 The system check runs both requirement sets (the suite starts each scenario's own server, the
-auth ones with their authorization servers) against ``python -m lessons_lib.engine.conformance_client``
+auth ones with their authorization servers) against ``python -m lessons_lib.engine.http.conformance_client``
 with ``data/conformance/client-expected-failures.yaml``; the fast tests check that file, the
 arguments the client makes from a schema and the one-line answers.
 """
@@ -15,9 +15,9 @@ from _engine_support import clean_env, cli
 from conftest import skip_or_fail
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.engine import conformance
-from lessons_lib.engine.conformance import REVISIONS, SuiteMissing, expected_failures, run_client_suite
-from lessons_lib.engine.conformance_client import arguments_for, example_value
+from lessons_lib.engine.http import conformance
+from lessons_lib.engine.http.conformance import REVISIONS, SuiteMissing, expected_failures, run_client_suite
+from lessons_lib.engine.http.conformance_client import arguments_for, example_value
 
 
 def test_every_expected_client_failure_says_why_and_none_excuses_what_the_course_teaches() -> None:
@@ -62,8 +62,8 @@ def test_the_client_fills_required_arguments_from_the_schema() -> None:
 
 
 def test_the_client_without_a_url_or_with_no_server_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from lessons_lib.engine.conformance_client import main
-    from lessons_lib.engine.httpserve import bind, url_of
+    from lessons_lib.engine.http.conformance_client import main
+    from lessons_lib.engine.http.serve import bind, url_of
 
     assert main([]) == 2
     with bind("127.0.0.1", 0) as sock:  # bound, never served: the connection is refused or hangs up

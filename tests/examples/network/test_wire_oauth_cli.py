@@ -25,10 +25,10 @@ from conftest import REPO_ROOT
 from test_oauth_canary import Collect, _collecting, debug_logs  # noqa: F401  (debug_logs: a fixture)
 
 from lessons_lib.cli import main
-from lessons_lib.engine.fileservice import build_server
-from lessons_lib.engine.httpauth import CONSENT_LABEL, Hops, loopback_authority, oauth_client, oauth_session
-from lessons_lib.engine.httpserve import running
+from lessons_lib.engine.http.auth import CONSENT_LABEL, Hops, loopback_authority, oauth_client, oauth_session
+from lessons_lib.engine.http.serve import running
 from lessons_lib.examples.files.cli_serve import AUTH_SCOPES
+from lessons_lib.services.files.service import build_server
 
 FLOW = (
     "service: POST /mcp -> 401",
@@ -94,7 +94,7 @@ def test_run_mcp_oauth_prints_the_flow_and_the_stand_in_and_no_secret(
 
 def test_the_trace_layer_drops_authorization_and_location(protected_files: tuple[str, Any]) -> None:
     """The envelope keeps the MCP headers only, each value redacted: never a bearer or a code."""
-    from lessons_lib.engine.httpclient import _headers
+    from lessons_lib.engine.http.client import _headers
 
     headers = httpx2.Headers(
         {

@@ -11,7 +11,7 @@ import pytest
 
 from lessons_lib.examples.openapi.app import BASE_URL, build_app, openapi_document
 from lessons_lib.examples.openapi.tools import resolve
-from lessons_lib.examples.orders import data as orderdata
+from lessons_lib.services.orders import data as orderdata
 
 TOKEN = "test-token-0123456789"
 

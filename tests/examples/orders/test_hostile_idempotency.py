@@ -3,7 +3,7 @@
 The order desk over MCP once answered the same key with another note ``replayed`` (keeping the
 first note), and two concurrent creates with one key and different payloads ``created`` and
 ``replayed``, while the HTTP order API answered ``409 conflict``. Now every way follows
-:mod:`lessons_lib.examples.orders.idempotency`: identical payload replayed, another payload a
+:mod:`lessons_lib.services.orders.idempotency`: identical payload replayed, another payload a
 conflict, concurrent creates one row (the others replayed or refused by the same rule).
 """
 
@@ -20,9 +20,9 @@ import httpx2
 import pytest
 
 from lessons_lib.examples.openapi.app import BASE_URL, build_app
-from lessons_lib.examples.orders import data as od
-from lessons_lib.examples.orders.rules import SESSION_CUSTOMER, DeskError, open_investigation
-from lessons_lib.examples.orders.service import OrderDesk
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.rules import SESSION_CUSTOMER, DeskError, open_investigation
+from lessons_lib.services.orders.service import OrderDesk
 
 KEY = "inv-O-1042-delayed"
 FIRST = {"order_id": "O-1042", "reason": "delayed", "note": "三天没有物流更新"}

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lessons_lib.core import queries as q
+from lessons_lib.core.traces import queries as q
 from lessons_lib.engine.adapters import Declared
 from lessons_lib.examples.orders.calllayer import IntentKeys, intent_key, sent_key, with_key
 from lessons_lib.examples.orders.lab import INVESTIGATE
 from lessons_lib.examples.orders.run import run_orders
-from lessons_lib.examples.orders.tools import KEY_PATTERN, declarations
+from lessons_lib.services.orders.tools import KEY_PATTERN, declarations
 
 AGAIN = "我之前说过的订单 O-1042 还是延误，麻烦再帮我开一张延误调查单。"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_lib.examples.orders import data as od
+from lessons_lib.services.orders import data as od
 
 
 @pytest.fixture()
@@ -35,7 +35,7 @@ def test_an_existing_file_is_never_overwritten_silently(tmp_path: Path) -> None:
 
 
 def test_a_temporary_database_is_removed_when_python_exits() -> None:
-    code = "from lessons_lib.examples.orders import data as od; print(od.create_database())"
+    code = "from lessons_lib.services.orders import data as od; print(od.create_database())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     made = Path(out.stdout.strip())
     assert made.name == od.DB_NAME

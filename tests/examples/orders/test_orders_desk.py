@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.acceptance import VALID, acceptance_matrix, rejecting_values
-from lessons_lib.examples.orders.service import OrderDesk, build_server
-from lessons_lib.examples.orders.tools import TOOLS, declarations
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.service import OrderDesk, build_server
+from lessons_lib.services.orders.tools import TOOLS, declarations
 
 HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     ("get_order", {"order_id": "O-1042' OR '1'='1"}, "order_id: must match"),

@@ -2,7 +2,7 @@
 
 Each text the order desk's modules show the learner comes from ``core/catalogue/orders_*.json``;
 under ``set_language("en")`` it comes out in English. What stays Chinese on purpose is the data:
-the user's task (``examples/orders/wiretext.py``), the database's items, policy titles and notes.
+the user's task (``services/orders/wiretext.py``), the database's items, policy titles and notes.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from lessons_lib.core.messages import set_language
-from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.callflow import call_flow
 from lessons_lib.examples.orders.exercises import check_confirm, check_pairing, check_waybill_schema
 from lessons_lib.examples.orders.guards import ConfirmRequest, Guards
 from lessons_lib.examples.orders.lab import execute_sql_demo, ledger_table, order_scenarios, run_scenario
 from lessons_lib.examples.orders.reconcile import KeyLookup
 from lessons_lib.examples.orders.sabotage import try_sabotages
-from lessons_lib.examples.orders.standin import Quirks, label, plan
-from lessons_lib.examples.orders.wiretext import NO_ID
-from lessons_lib.examples.orders.words import tool_name, value_word
+from lessons_lib.services.orders import data as od
+from lessons_lib.services.orders.standin import Quirks, label, plan
+from lessons_lib.services.orders.wiretext import NO_ID
+from lessons_lib.services.orders.words import tool_name, value_word
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 TOOLS: dict[str, Any] = {"orders__get_order": {}}

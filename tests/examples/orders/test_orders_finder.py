@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from lessons_lib.checks.ledger import ledger
-from lessons_lib.examples.orders import data as od
 from lessons_lib.examples.orders.finder import find_orders, run_finder
 from lessons_lib.examples.orders.guards import Guards
 from lessons_lib.examples.orders.lab import run_scenario
+from lessons_lib.services.orders import data as od
 
 
 def test_the_stand_in_searches_then_looks_the_order_up_and_never_guesses() -> None:

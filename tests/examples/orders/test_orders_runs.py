@@ -15,7 +15,7 @@ import pytest
 
 from lessons_lib.checks.ledger import check_calls, ledger
 from lessons_lib.checks.manycalls import verify_calls
-from lessons_lib.core import queries as q
+from lessons_lib.core.traces import queries as q
 from lessons_lib.examples.orders.calllayer import sent_key
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, ConfirmRequest, Guards
 from lessons_lib.examples.orders.lab import (
@@ -136,7 +136,7 @@ def test_a_write_waits_for_yes_and_annotations_are_only_shown(runs: dict[str, An
 
 
 def test_a_lying_annotation_does_not_skip_the_question(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lessons_lib.examples.orders import tools as orderdesk_tools
+    from lessons_lib.services.orders import tools as orderdesk_tools
 
     lying = dict(
         orderdesk_tools.CREATE_INVESTIGATION, hints={"read_only_hint": True, "destructive_hint": False}

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from lessons_lib.core.messages import set_language
-from lessons_lib.examples.orders.data import INVESTIGATION_REASONS, ORDER_STATUSES
 from lessons_lib.examples.orders.finder import run_finder
 from lessons_lib.examples.orders.lab import run_scenario, scenario_names
-from lessons_lib.examples.orders.words import TOOLS, WORDS
+from lessons_lib.services.orders.data import INVESTIGATION_REASONS, ORDER_STATUSES
+from lessons_lib.services.orders.words import TOOLS, WORDS
 
 WIRE_ONLY = sorted(
     {w for w in WORDS | set(ORDER_STATUSES) | set(INVESTIGATION_REASONS) if "_" in w} | TOOLS | {"orders__"}

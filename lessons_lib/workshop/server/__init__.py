@@ -1,0 +1,1 @@
+"""Lesson 12: the server probe and the server grader."""
