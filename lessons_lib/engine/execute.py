@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import anyio
 
@@ -147,7 +147,9 @@ async def connect(
 
             client = Client(HttpFramedTransport.to(spec, service.sink), mode=spec.mode)
         else:
-            server = serve_folder(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
+            server = (
+                cast("Server", serve_folder(Path(spec), name)) if isinstance(spec, str | Path) else spec(name)
+            )
             client = Client(FramedTransport(server, service.sink), mode="legacy")
         service.session = await stack.enter_async_context(client)
         connected[name] = service

@@ -18,7 +18,7 @@ def _kernel(target: str) -> Main:
     module, _, function = target.partition(":")
 
     def main(argv: Sequence[str]) -> int | None:
-        return getattr(importlib.import_module(f"lessons_lib.cli.{module}"), function)(argv)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(f"lessons_lib.cli.{module}"), function)(argv)
 
     main.__qualname__ = main.__name__ = f"{module}.{function}"
     return main

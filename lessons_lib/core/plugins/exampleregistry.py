@@ -62,7 +62,7 @@ class Public:
         """The module's own name for ``public``."""
         return self.renamed.get(public, public)
 
-    def load(self, public: str) -> Any:
+    def load(self, public: str) -> object:
         """The object ``public`` names, its module imported on first use."""
         return getattr(self.module(), self.own_name(public))
 

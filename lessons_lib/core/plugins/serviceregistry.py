@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.plugins.discover import entries
 
@@ -28,10 +28,10 @@ class ServiceEntry:
     name: str
     title: str
     lessons: str
-    server: Callable[..., Any]
+    server: Callable[..., object]
     """``server(name)``: a fresh server of this service, its tools declared under ``name``;
     ``server()`` uses the service's own name for itself."""
-    folder: Callable[[Path | None, str], Any] | None = None
+    folder: Callable[[Path | None, str], object] | None = None
     """``folder(root, name)``: a server of this service on the folder ``root`` (None: its default);
     set by the service that serves folders (the file service)."""
 
@@ -56,7 +56,7 @@ def folder_service() -> ServiceEntry:
     return found[0]
 
 
-def serve_folder(root: Path | None, name: str) -> Any:
+def serve_folder(root: Path | None, name: str) -> object:
     """A server of the service that serves folders, on ``root``, its tools declared under ``name``."""
     folder = folder_service().folder
     assert folder is not None  # folder_service() found it so

@@ -7,7 +7,7 @@ same server definition a learner runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from lessons_lib.engine.http.serve import HttpServable
@@ -17,4 +17,4 @@ def servers() -> dict[str, Callable[[], HttpServable]]:
     """Each service's server builder, by its name (``files``, ``notes``, ``orders``), from its entry."""
     from lessons_lib.examples.network import ENTRY
 
-    return {service.name: service.server for service in ENTRY.services}
+    return {s.name: cast("Callable[[], HttpServable]", s.server) for s in ENTRY.services}
