@@ -203,9 +203,7 @@ def _example_named(args: Sequence[str]) -> str | None:
 
 
 def _run_example(name: str, args: Sequence[str]) -> int:
-    """``run --example NAME ...``: the example's own run command, found in the example registry."""
-    from lessons_lib.engine.apis import load
-
+    """``run --example NAME ...``: the example's own run command, from its entry."""
     try:
         entry = example_entry(name)
     except ValueError as exc:
@@ -217,4 +215,4 @@ def _run_example(name: str, args: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    return int(load(entry.run)(list(args)) or 0)
+    return int(entry.run(list(args)) or 0)

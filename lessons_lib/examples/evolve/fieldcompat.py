@@ -106,7 +106,7 @@ def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> li
 
 def field_changes(db_path: Any = None) -> RowTable:
     """Five field changes, judged by a strict and a lax side on real desk data (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())
@@ -119,7 +119,7 @@ def field_changes(db_path: Any = None) -> RowTable:
 
 def versioned_names(db_path: Any = None) -> RowTable:
     """A new required field behind a new name: ``get_order`` stays, ``get_order_v2`` is added (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())

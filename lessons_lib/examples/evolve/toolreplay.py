@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.views.rowtable import RowTable
 
 REPLAY_TASKS: Final = ("parallel", "investigate", "declined", "missing_id", "hostile")
@@ -51,7 +52,7 @@ def _code(body: Any) -> str | None:
 def _seeded_rows() -> int:
     from contextlib import closing
 
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
 
     with closing(od.connect(od.create_database())) as conn:
         return od.count_investigations(conn, None)
@@ -60,11 +61,10 @@ def _seeded_rows() -> int:
 def run_tasks(version: Any, names: tuple[str, ...] = REPLAY_TASKS) -> dict[str, dict[str, Any]]:
     """Run each named scenario against ``version`` (offline) and summarise it (lesson 50)."""
     from lessons_lib.examples.evolve.toolversions import run_version
-    from lessons_lib.examples.orders.lab import scenario
 
     found = {}
     for name in names:
-        chosen = scenario(name)
+        chosen = ORDERS.get("scenario")(name)
         found[name] = {"task": chosen.task, **summary(run_version(chosen.task, version, **chosen.options))}
     return found
 

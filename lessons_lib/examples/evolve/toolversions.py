@@ -24,6 +24,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.services.orders.rules import DeskError
 from lessons_lib.services.orders.service import OrderDesk
 from lessons_lib.services.orders.tools import JSONDict
@@ -153,10 +154,8 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     """
     from pathlib import Path
 
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.offline_reader import DescriptionReader
-    from lessons_lib.examples.orders.guards import Guards
-    from lessons_lib.examples.orders.run import run_orders
-    from lessons_lib.services.orders import data as od
     from lessons_lib.services.orders.service import build_server
     from lessons_lib.services.orders.standin import Quirks
 
@@ -165,5 +164,5 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     desk = VersionedDesk(path, version=version, **options.pop("desk", {}))
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
-    options.setdefault("guards", Guards(total_timeout=SLOW_MACHINE))
-    return run_orders(task, db_path=path, services=services, standin=standin, **options)
+    options.setdefault("guards", ORDERS.get("Guards")(total_timeout=SLOW_MACHINE))
+    return ORDERS.get("run_orders")(task, db_path=path, services=services, standin=standin, **options)

@@ -19,9 +19,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.examples.openapi.validation import Refused, operation_checks
-from lessons_lib.services.orders import data as orderdata
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,

@@ -17,10 +17,10 @@ from contextlib import AsyncExitStack, asynccontextmanager, closing
 from pathlib import Path
 from typing import Any, Final, cast
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.echo import short
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.schemacheck import ecma_validator, problem
-from lessons_lib.services.orders import data as orderdata
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
@@ -42,7 +43,6 @@ from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders.calllayer import IntentKeys
 from lessons_lib.examples.orders.coordinate import one_write_per_order
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.services.orders.standin import OrdersModel, Quirks, label
 from lessons_lib.services.orders.tools import SERVICE, WRITE_TOOLS
