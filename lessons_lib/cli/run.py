@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def oauth_account(service: McpUrl) -> str:
     """The OAuth flow of a ``--mcp-oauth`` run (lesson 61): each hop, and who consented (no secret)."""
-    from lessons_lib.engine.http.auth import CONSENT_LABEL, CONSENT_PATH
+    from lessons_lib.engine.http.authserver import CONSENT_LABEL, CONSENT_PATH
 
     flow = service.flow()
     lines = ["", "OAuth flow (401 -> metadata -> authorize -> token -> call):", *(f"  {h}" for h in flow)]
