@@ -22,14 +22,14 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, TypedDict
+from typing import TYPE_CHECKING, Final, TypedDict, Unpack
 
 from lessons_lib.services.orders.rules import DeskError
 from lessons_lib.services.orders.service import OrderDesk
 from lessons_lib.services.orders.tools import JSONDict
 
 if TYPE_CHECKING:
-    from lessons_lib.examples.orders.run import OrdersRun
+    from lessons_lib.examples.orders.run import OrdersRun, RunOptions
 
 
 class ReleaseRecord(TypedDict):
@@ -165,7 +165,7 @@ class VersionedDesk(OrderDesk):
         return super()._create_investigation(conn, args)
 
 
-def run_version(task: str, version: ToolVersion, **options: Any) -> OrdersRun:
+def run_version(task: str, version: ToolVersion, **options: Unpack[RunOptions]) -> OrdersRun:
     """Run one order-desk task against ``version`` (offline by default); an ``OrdersRun`` (lesson 50).
 
     The options are ``run_orders``'s; ``desk=`` options go to the versioned desk, which the
@@ -183,8 +183,8 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> OrdersRun:
 
     given = options.pop("db_path", None)
     path = Path(given) if given is not None else od.create_database()
-    desk = VersionedDesk(path, version=version, **options.pop("desk", {}))
+    desk = VersionedDesk(path, version=version, **(options.pop("desk", None) or {}))
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
     options.setdefault("guards", Guards(total_timeout=SLOW_MACHINE))
-    return run_orders(task, db_path=path, services=services, standin=standin, **options)
+    return run_orders(task, **(options | {"db_path": path, "services": services, "standin": standin}))
