@@ -186,4 +186,5 @@ def run_version(task: str, version: ToolVersion, **options: Unpack[RunOptions]) 
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
     options.setdefault("guards", ORDERS.get("Guards")(total_timeout=SLOW_MACHINE))
-    return ORDERS.get("run_orders")(task, **(options | {"db_path": path, "services": services, "standin": standin}))
+    run_orders = ORDERS.get("run_orders")
+    return run_orders(task, **(options | {"db_path": path, "services": services, "standin": standin}))
