@@ -7,16 +7,11 @@ re-sent). Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from lessons_lib.checks.jsoncheck import list_of, obj
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
+from lessons_lib.core.plugins.apitypes import CheckFn, CheckRow, TrialRow
 
-CheckFn = Callable[[JSONObject], str]
-CheckRow = tuple[str, str, str, CheckFn]
-"""(key, title, link of the doctor's troubleshooting order, check)."""
-TrialRow = tuple[str, str, Callable[[JSONObject], JSONObject]]
-"""(key, title, sabotage): a copy broken this way must be rejected."""
+__all__ = ["CheckFn", "CheckRow", "TrialRow", "drop_assistant_message", "messages_of", "request_2"]
 
 
 def messages_of(rt: JSONObject, key: str) -> list[JSON]:
