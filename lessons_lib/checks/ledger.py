@@ -20,7 +20,8 @@ from typing import Final
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apishapes import ToolCall, feedback_items, input_items, tool_calls
+from lessons_lib.core.plugins.apishapes import feedback_items, input_items, tool_calls
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces import queries as q
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")

@@ -26,10 +26,6 @@ from lessons_lib.core.plugins.apiregistry import api_entry, api_or_reference
 from lessons_lib.core.plugins.apitypes import ApiShape, DeclaredTool, Feedback, ToolCall
 
 __all__ = [
-    "ApiShape",
-    "DeclaredTool",
-    "Feedback",
-    "ToolCall",
     "answer_text",
     "declared_tools",
     "feedback_for",

@@ -16,15 +16,8 @@ from typing import Protocol, cast
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
 from lessons_lib.core.plugins.apiregistry import names, reference_api
-from lessons_lib.core.plugins.apishapes import (
-    DeclaredTool,
-    Feedback,
-    ToolCall,
-    answer_text,
-    declared_tools,
-    feedback_items,
-    tool_calls,
-)
+from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.plugins.apitypes import DeclaredTool, Feedback, ToolCall
 from lessons_lib.core.traces.tracetypes import Event, Link
 
 
