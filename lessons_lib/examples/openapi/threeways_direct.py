@@ -136,7 +136,7 @@ async def three_ways(
     execution step (``engine/execute``: routing, the argument checks, the call); each answer
     becomes a verdict.
     """
-    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.core.plugins.apitypes import ToolCall
     from lessons_lib.core.traces.trace import Trace
     from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
     from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls

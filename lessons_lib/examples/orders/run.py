@@ -33,7 +33,7 @@ import lessons_lib.services.orders.data as od
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces import queries
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
