@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from lessons_lib.checks.checker import found, unfinished_function
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.verdict import Verdict
 from lessons_lib.examples.evolve.injection import ATTACK_TASK, NOTES_DIR, TARGET, run_attack
-from lessons_lib.examples.orders.exercises import found, unfinished_function
 
 
 def _tool() -> dict[str, Any]:

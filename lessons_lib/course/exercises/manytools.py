@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from lessons_lib.checks.checker import found, unfinished_function
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.examples.orders.exercises import found, unfinished_function
 
 
 def check_allowed(allowed: Any) -> Verdict:

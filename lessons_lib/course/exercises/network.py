@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from lessons_lib.checks.checker import found, unfinished_function
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.examples.orders.exercises import found, unfinished_function
 
 ORIGIN_CASES: Final[tuple[tuple[str | None, bool], ...]] = (
     (None, True),  # not a browser: no Origin header at all

@@ -11,9 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
+from lessons_lib.checks.checker import found, unfinished
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.examples.orders.exercises import found, invalid_schema, unfinished
+from lessons_lib.examples.orders.exercises import invalid_schema
 
 TOOL: Final = "fs__read_text_file"
 

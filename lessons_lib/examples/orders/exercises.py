@@ -13,28 +13,9 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
+from lessons_lib.checks.checker import found, unfinished, unfinished_function
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-
-
-def found(passed: bool, lines: tuple[str, ...] | list[str]) -> Verdict:
-    """The verdict of a ``findings`` checker: passed or not, one line per finding (lessons 21-52)."""
-    return Verdict(passed, tuple(lines), layout="findings")
-
-
-def unfinished(value: Any, hint: str) -> Verdict | None:
-    """ "还没有完成" and the hint while the blank is open (``...`` or None), else None."""
-    if value is ... or value is None:
-        return Verdict(False, (t("orders_exercises.blank"),), hint, True, layout="findings")
-    return None
-
-
-def unfinished_function(value: Any, name: str, hint: str) -> Verdict | None:
-    """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
-    blank = unfinished(value, hint)
-    if blank:
-        return blank
-    return None if callable(value) else found(False, (t("orders_exercises.not_function", name=name),))
 
 
 def invalid_schema(schema: Any) -> Verdict | None:
