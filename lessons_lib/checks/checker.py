@@ -1,5 +1,4 @@
-"""What every exercise checker shares: the blank detector, the checker runner and the ``findings``
-verdicts of part two's checkers. Lesson 03.
+"""What every exercise checker shares: the blank detector and the checker runner. Lesson 03.
 
 ``run_checker`` turns any outcome of a learner's function into a
 :class:`~lessons_lib.core.verdict.Verdict` drawn as a ``step``: a blank
@@ -81,23 +80,3 @@ def run_checker(title: str, hint: str, checker: Callable[[Learner], str], fn: ob
         return step_verdict(
             title, False, t("exercises.base.raised", name=type(exc).__name__, detail=detail), hint
         )
-
-
-def found(passed: bool, lines: tuple[str, ...] | list[str]) -> Verdict:
-    """The verdict of a ``findings`` checker: passed or not, one line per finding (lessons 21-52)."""
-    return Verdict(passed, tuple(lines), layout="findings")
-
-
-def unfinished(value: Any, hint: str) -> Verdict | None:
-    """ "还没有完成" and the hint while the blank is open (``...`` or None), else None (lessons 30-52)."""
-    if value is ... or value is None:
-        return Verdict(False, (t("orders_exercises.blank"),), hint, True, layout="findings")
-    return None
-
-
-def unfinished_function(value: Any, name: str, hint: str) -> Verdict | None:
-    """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
-    blank = unfinished(value, hint)
-    if blank:
-        return blank
-    return None if callable(value) else found(False, (t("orders_exercises.not_function", name=name),))

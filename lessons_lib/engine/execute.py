@@ -25,7 +25,7 @@ import anyio
 from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.core.traces.tracetypes import Event, Link
 from lessons_lib.engine.adapters import CallResult, Declared, marked

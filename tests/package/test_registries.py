@@ -22,8 +22,8 @@ import pytest
 from _engine_support import clean_env
 
 import lessons_lib
-from lessons_lib.core.plugins import apishapes, discover
-from lessons_lib.core.plugins.apiregistry import REGISTRY, api_entry
+from lessons_lib.core.plugins import discover
+from lessons_lib.core.plugins.apiregistry import api_entry, names
 from lessons_lib.core.plugins.commands import KERNEL, command_table
 from lessons_lib.core.plugins.exampleregistry import (
     ExampleEntry,
@@ -123,26 +123,8 @@ def test_unknown_names_are_a_clear_error_never_a_default() -> None:
         lessons_lib.run_chain(api="gemini")
 
 
-def test_every_api_is_one_folder_one_entry_and_its_shapes() -> None:
-    assert set(apishapes.SHAPES) == set(REGISTRY)
-    views = {n for n, e in REGISTRY.items() if e.view}
-    assert views == {n for n, e in REGISTRY.items() if not e.reference}
-    for name in views:  # each API's half of the Responses map and its field kinds are in its folder
-        assert REGISTRY[name].view == f"lessons_lib.apis.{name}.view", name
-        assert REGISTRY[name].kinds == f"lessons_lib.apis.{name}.kinds", name
-    for name in REGISTRY:
-        assert (PACKAGE / "apis" / name / "__init__.py").is_file(), name
-
-
-def test_no_module_outside_the_api_registry_compares_api_names() -> None:
-    pattern = re.compile(r"\bapi (==|!=) ")
-    found = [
-        f"{p.relative_to(PACKAGE)}:{n}"
-        for p in PACKAGE.rglob("*.py")
-        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if pattern.search(line) and p.name != "apiregistry.py"
-    ]
-    assert found == []
+# the API plug-ins (one folder, one entry of objects, no name in the kernel, a toy fourth API):
+# tests/package/test_plugins_apis.py
 
 
 def test_a_toy_service_is_one_folder_the_workbench_and_the_conformance_servers_find(
@@ -236,7 +218,7 @@ def test_the_cheat_sheet_and_the_readme_follow_the_entries() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for entry in example_entries():
         assert f"examples/{entry.name}/" in readme, entry.name
-    for name in REGISTRY:
+    for name in names():
         assert f"apis/{name}/" in readme, name
 
 

@@ -159,10 +159,11 @@ def _from_trace(run: WayRun, trace: Trace, live: bool, model: str | None) -> Way
 
 
 def _cleaned(hops: list[str], model: str | None) -> list[str]:
+    from lessons_lib.core.plugins.apiregistry import reference_api
     from lessons_lib.engine.apis import setting_for
     from lessons_lib.engine.redact import redact_json
 
-    setting = setting_for("responses", True, model)
+    setting = setting_for(reference_api(), True, model)
     return hops if setting is None else [str(h) for h in cast(list[object], redact_json(hops, setting.key))]
 
 
