@@ -91,7 +91,8 @@ def _client(requirements: str | None) -> int:
 def _server(example: str, requirements: str | None, file: Path | None) -> int:
     from lessons_lib.core.paths import WORKSPACE_DIR
     from lessons_lib.engine.http.conformance import expected_failures, run_server_suite, suite_script
-    from lessons_lib.engine.http.serve import running, sdk_logs_one_line
+    from lessons_lib.engine.http.serve import running
+    from lessons_lib.engine.http.serverlog import sdk_logs_one_line
     from lessons_lib.engine.serverfile import ServerFileError, load_server
 
     suite_script()  # not installed: one line, before a server starts

@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def oauth_account(service: McpUrl) -> str:
     """The OAuth flow of a ``--mcp-oauth`` run (lesson 61): each hop, and who consented (no secret)."""
-    from lessons_lib.engine.http.auth import CONSENT_LABEL, CONSENT_PATH
+    from lessons_lib.engine.http.authserver import CONSENT_LABEL, CONSENT_PATH
 
     flow = service.flow()
     lines = ["", "OAuth flow (401 -> metadata -> authorize -> token -> call):", *(f"  {h}" for h in flow)]
@@ -207,9 +207,7 @@ def _example_named(args: Sequence[str]) -> str | None:
 
 
 def _run_example(name: str, args: Sequence[str]) -> int:
-    """``run --example NAME ...``: the example's own run command, found in the example registry."""
-    from lessons_lib.engine.apis import load
-
+    """``run --example NAME ...``: the example's own run command, from its entry."""
     try:
         entry = example_entry(name)
     except ValueError as exc:
@@ -221,4 +219,4 @@ def _run_example(name: str, args: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    return int(load(entry.run)(list(args)) or 0)
+    return int(entry.run(list(args)) or 0)

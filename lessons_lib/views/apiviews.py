@@ -15,11 +15,13 @@ import json
 from dataclasses import replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
 from lessons_lib.core.plugins.apitypes import ApiWords
 from lessons_lib.core.traces.trace import event_number
+from lessons_lib.core.traces.tracetypes import TraceData
 
 
 class _Row(Protocol):
@@ -63,7 +65,7 @@ def renames(api: str) -> dict[str, str]:
     }
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def _short(value: object, limit: int = 60) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = text.replace("\n", "⏎")
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -73,13 +75,13 @@ def _api(api: str) -> str:
     return api_entry(api).name
 
 
-def model_summary(label: str, body: dict[str, Any], api: str) -> str:
+def model_summary(label: str, body: JSONObject, api: str) -> str:
     """E.g. ``messages=[user, assistant, tool] tools=['fs__read_text_file'] tool_choice=auto``."""
     a = _api(api)
     if label.startswith("request_"):
         roles = []
-        for m in body.get("messages") or []:
-            content = m.get("content") if isinstance(m, dict) else None
+        for m in objects(body.get("messages")):
+            content = m.get("content")
             blocks = (
                 [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
             )
@@ -102,7 +104,7 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
     return t("apiviews.http_error", message=_short(message, 100))
 
 
-def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
+def model_lines(label: str, body: JSONObject, api: str) -> list[str]:
     """The label lines under the message number of one model arrow in the sequence diagram."""
     a = _api(api)
     w = _words(a)
@@ -121,9 +123,9 @@ def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
     return []
 
 
-def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
+def native_rows(rows: list[RowT], data: TraceData, api: str) -> list[RowT]:
     """Rows built from the Responses view, relabelled: model arrows in this API's words."""
-    events = [e for e in data.get("events") or [] if isinstance(e, dict)]
+    events = data["events"]
     out, n = [rows[0]], 0
     for row in rows[1:]:
         if row.missing:
@@ -132,12 +134,13 @@ def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
                 text = text.replace(old, new)
             out.append(replace(row, label=text))
             continue
-        if n < len(events) and events[n].get("channel") == "model":
+        if n < len(events) and events[n]["channel"] == "model":
             e = events[n]
-            head = f"{event_number(e)} {e.get('label')}"
+            head = f"{event_number(e)} {e['label']}"
             out.append(
                 replace(
-                    row, label="\n".join([head, *model_lines(str(e.get("label")), e.get("body") or {}, api)])
+                    row,
+                    label="\n".join([head, *model_lines(e["label"], e["body"], api)]),
                 )
             )
         else:

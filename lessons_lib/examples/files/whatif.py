@@ -182,7 +182,7 @@ def _lines_read(reply: JSONObject) -> JSONObject:
 
 
 def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
-    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.fieldkinds.kinds``."""
+    """(path, value, kind) for every leaf field, kinds from ``lessons_lib.core.fieldkinds.kinds``' tables."""
     from lessons_lib.core.fieldkinds.kinds import walk
     from lessons_lib.core.fieldpath import format_path
 

@@ -24,7 +24,6 @@ import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from lessons_lib.core.bounds import port_arg
 from lessons_lib.core.echo import short
@@ -109,7 +108,7 @@ def _tools(args: argparse.Namespace) -> int:
 def _call(args: argparse.Namespace) -> int:
     from lessons_lib.engine.execute import parse_arguments
     from lessons_lib.engine.runsync import run_sync
-    from lessons_lib.examples.openapi.router import Exchange, open_order_api
+    from lessons_lib.examples.openapi.router import Exchange, Routed, open_order_api
 
     arguments, problem = parse_arguments(args.args)  # the loop's own parsing and refusals
     if arguments is None:
@@ -120,7 +119,7 @@ def _call(args: argparse.Namespace) -> int:
         return 2
     seen: list[Exchange] = []
 
-    async def run() -> Any:
+    async def run() -> Routed | None:
         async with open_order_api(_token(), sink=seen.append) as router:
             if args.name not in router.operations:
                 return None
