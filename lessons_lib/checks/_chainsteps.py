@@ -1,6 +1,6 @@
 """The seven links of the chain, each a step that reads a trace and returns its evidence. Lesson 08.
 
-The order is the seed's troubleshooting order (section 8): 模型响应、解析结果、路由目标、服务检查、
+The order is the source lesson's troubleshooting order: 模型响应、解析结果、路由目标、服务检查、
 实际反馈、关联标识、后续模型输入. A step returns the evidence for "ok" or raises ``Fail`` with the
 reason the link is broken. One ``Chain`` follows one function_call of ``response_1`` (``index``),
 so a trace that calls two services is walked once per call. Standard library only.
@@ -46,7 +46,7 @@ def link_name(key: str) -> str:
     return t(f"chainsteps.link.{key}")
 
 
-class Steps:
+class LinkNames:
     """The links as ``(key, name)`` pairs, the name looked up when read (in the language then chosen)."""
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
@@ -56,7 +56,7 @@ class Steps:
         return len(LINKS)
 
 
-STEPS: Final = Steps()
+LINK_NAMES: Final = LinkNames()
 
 
 class Chain:

@@ -216,7 +216,7 @@ def check_feedback(fragments: object) -> str:
 
 
 def field_checks(fr: object) -> list[Check]:
-    """The seven checks of ``verify_fields`` on one set of fragments, in the seed's order."""
+    """The seven checks of ``verify_fields`` on one set of fragments, in the source lesson's order."""
     return [run_check(key, t(f"fieldchecks.check.{key}"), fn, fr) for key, fn in FIELD_CHECKS]
 
 
@@ -229,4 +229,4 @@ FIELD_CHECKS: Final[tuple[tuple[str, Callable[[object], str]], ...]] = (
     ("call_pair", check_call_pair),
     ("feedback", check_feedback),
 )
-"""The seven checks by key, in the seed's order; each one's name is ``fieldchecks.check.<key>``."""
+"""The seven checks by key, in the source lesson's order; each one's name is ``fieldchecks.check.<key>``."""

@@ -1,6 +1,6 @@
 """The call ledger and the many-call checks of a trace. Introduced in lesson 31. Stdlib only.
 
-Seed 001: for every call keep the original call id, the normalised arguments, the execution
+The tool-design article: for every call keep the original call id, the normalised arguments, the execution
 status and the link to its result. :func:`ledger` reads them from a trace (the model's
 ``function_call`` items, the application's ``links``, the MCP frames, the feedback sent);
 :func:`check_calls` holds a trace with many calls to what pairing needs -- every call answered

@@ -36,7 +36,7 @@ _PAIRED: Final = ("function_call", "function_call_output")
 
 
 @dataclass(frozen=True)
-class WindowVerdict:
+class WindowResult:
     """One round's window: what each verifier said, and whether it holds."""
 
     round: int
@@ -48,9 +48,9 @@ class WindowVerdict:
 
 @dataclass(frozen=True, repr=False)
 class ManyCallsReport(Displayable):
-    """Every window's verdicts plus the run-wide pairing problems (lesson 31)."""
+    """Every window's result plus the run-wide pairing problems (lesson 31)."""
 
-    windows: tuple[WindowVerdict, ...]
+    windows: tuple[WindowResult, ...]
     problems: tuple[str, ...]
 
     @property
@@ -63,8 +63,12 @@ class ManyCallsReport(Displayable):
         broken = [t("manycalls.round", n=w.round) for w in self.windows if not w.ok]
         return t("manycalls.not_passed", problems=t("manycalls.sep").join(broken + list(self.problems)))
 
+    @property
+    def title(self) -> str:
+        return t("manycalls.title")
+
     def text(self) -> str:
-        lines = [t("manycalls.title")]
+        lines = [self.title]
         lines += [
             t("manycalls.window", n=w.round, calls=w.calls, roundtrip=w.roundtrip, diagnosis=w.diagnosis)
             for w in self.windows
@@ -197,13 +201,13 @@ def verify_calls(trace: object) -> ManyCallsReport:
 
     data = checked_trace(_as_dict(trace))
     last = len(q.model_rounds(data))
-    verdicts = []
+    results = []
     stopped = get_in(data, "outcome", "status") == "stopped"
     for k, window in windows(data):
         calls = len(q.calls(data, k))
         if k == last and stopped:
             note = t("manycalls.stopped")
-            verdicts.append(WindowVerdict(k, calls, note, note, True))
+            results.append(WindowResult(k, calls, note, note, True))
             continue
         continues = k + 1 < last or (k + 1 == last and get_in(data, "outcome", "status") != "answered")
         report = verify_roundtrip(window, sabotage=False)
@@ -221,8 +225,6 @@ def verify_calls(trace: object) -> ManyCallsReport:
             dx_text = t("manycalls.continues")
         else:
             dx_text = diagnosis.verdict()
-        verdicts.append(
-            WindowVerdict(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated))
-        )
+        results.append(WindowResult(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated)))
     empty = () if last else (t("hostile.no_model_round"),)
-    return ManyCallsReport(tuple(verdicts), (*empty, *check_calls(data)))
+    return ManyCallsReport(tuple(results), (*empty, *check_calls(data)))

@@ -25,11 +25,11 @@ from lessons_lib.core.messages import language, t, zh
 from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.standins.rules import Script
-from lessons_lib.examples.files.verdicts import (
-    Verdict,
+from lessons_lib.examples.files.verifiers import (
+    NamedReport,
+    report_line,
     schema_check_result,
     schema_result,
-    verdict_line,
     verifiers,
 )
 from lessons_lib.services.files.service import INPUT_SCHEMA
@@ -103,7 +103,7 @@ class BadValueResult(Displayable):
     schema: str
     layer: str
     feedback: str
-    reports: list[Verdict]
+    reports: list[NamedReport]
     schema_status: Status = "unchecked"
     """The schema check's verdict (``pass``/``fail``, ``unchecked`` when nothing could be checked)."""
 
@@ -113,7 +113,7 @@ class BadValueResult(Displayable):
 
     def cells(self) -> list[str]:
         judged = t("badvalues.sep").join(
-            t("badvalues.verdict", name=n, verdict=verdict_line(r)) for n, r in self.reports[:1]
+            t("badvalues.verdict", name=n, verdict=report_line(r)) for n, r in self.reports[:1]
         ) or t("badvalues.no_verifier")
         return [self.bad.label, self.schema, layer_name(self.layer), self.feedback, judged]
 

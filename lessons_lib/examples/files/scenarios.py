@@ -31,7 +31,7 @@ from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
-from lessons_lib.examples.files.verdicts import Verdict, schema_check_result, verdict_line, verifiers
+from lessons_lib.examples.files.verifiers import NamedReport, report_line, schema_check_result, verifiers
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import wrapped
 
@@ -75,7 +75,7 @@ class ScenarioResult(Displayable):
     trace: Trace
     facts: list[tuple[str, str]]
     checks: list[tuple[str, bool]]
-    reports: list[Verdict]
+    reports: list[NamedReport]
 
     @property
     def ok(self) -> bool:
@@ -101,7 +101,7 @@ class ScenarioResult(Displayable):
             f"  {'✓' if held else '✗'} {what}" for what, held in self.checks
         ]
         lines += ["", t("scenarios.verifiers")] + [
-            f"  {name}{colon}{verdict_line(r)}" for name, r in self.reports
+            f"  {name}{colon}{report_line(r)}" for name, r in self.reports
         ]
         text = "\n".join([*lines, "", t("scenarios.verdict", verdict=self.verdict), ""])
         return wrapped(text, hang="    ")  # no 270-column lines in the text fallback (lesson 09)
@@ -113,7 +113,7 @@ class ScenarioResult(Displayable):
             f"<li>{status_badge('pass' if held else 'fail', what)}</li>" for what, held in self.checks
         )
         reports = "".join(
-            f"<li><b>{html.escape(n)}</b>{t('scenarios.colon')}{html.escape(verdict_line(r))}</li>"
+            f"<li><b>{html.escape(n)}</b>{t('scenarios.colon')}{html.escape(report_line(r))}</li>"
             for n, r in self.reports
         )
         return (

@@ -1,9 +1,9 @@
 """The order desk's runs: many calls per turn, two retry layers, guardrails. Lesson 31.
 
 There is one application loop (:mod:`lessons_lib.engine.host`); the order desk runs through it
-with a :class:`~lessons_lib.engine.policy.Policy` that adds what seeds 001 and 003 ask of an
-application that may write, so the key cleaning, the caps and the one-line failures of every
-run hold here too:
+with a :class:`~lessons_lib.engine.policy.Policy` that adds what the tool-design article and the
+tool-calling SOP ask of an application that may write, so the key cleaning, the caps and the
+one-line failures of every run hold here too:
 
 - the calls of one reply run concurrently (``parallel=False`` runs them one by one and asks the
   model for one call per reply); feedback is paired by ``call_id``, in the calls' order;

@@ -111,7 +111,7 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     from lessons_lib.checks.doctor import Diagnosis
     from lessons_lib.examples.files.badvalues import bad_values_table
     from lessons_lib.examples.files.scenarios import SCENARIOS, run_scenario
-    from lessons_lib.examples.files.verdicts import verdict_line
+    from lessons_lib.examples.files.verifiers import report_line
     from lessons_lib.views.changetable import abbreviate
 
     bad = bad_values_table()
@@ -124,7 +124,7 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     # checks.doctor's verdicts, verify_roundtrip's check names and reasons, the engine's outcome
     # text: not on the catalogue yet
     reports = [v for r in [*bad.results, *results] for _, v in r.reports]
-    quoted = [verdict_line(v) for v in reports if isinstance(v, Diagnosis)]
+    quoted = [report_line(v) for v in reports if isinstance(v, Diagnosis)]
     quoted += [
         text for v in reports if not isinstance(v, Diagnosis) for c in v.checks for text in (c.name, c.reason)
     ]
