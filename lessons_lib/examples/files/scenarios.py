@@ -1,4 +1,4 @@
-"""The other what-ifs of lesson 09 (seed section 9) and the bad values, each one a real offline run.
+"""Lesson 09's other what-ifs (the source lesson's changed conditions) and bad values, each an offline run.
 
 ``run_scenario(name)`` runs one entry of ``SCENARIOS`` and returns the trace, the key facts, the
 checks that back the verdict and the verifiers' own verdicts (``diagnose``, ``verify_roundtrip``).
