@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass
 from typing import Final
 
-from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
+from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, raw_call_records
 from lessons_lib.checks.verify_report import esc
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import status_word
@@ -107,12 +107,12 @@ def windows(trace: object) -> list[tuple[int, JSONObject]]:
     """
     data = _as_dict(trace)
     found: list[tuple[int, JSONObject]] = []
-    links = links_of(data)
+    records = raw_call_records(data)
     timed_out = {r.call_id for r in ledger(data) if r.status == "timeout"}
     for r in q.model_rounds(data):
         k = r.n
         ids = {str(c.call_id) for c in q.calls(data, k)}
-        mine = [x for x in links if str(x.get("call_id")) in ids]
+        mine = [x for x in records if str(x.get("call_id")) in ids]
         reached = [x for x in mine if x.get("mcp_id") is not None and str(x.get("call_id")) not in timed_out]
         if reached:
             found.append((k, _window(data, k, mine, reached)))
@@ -129,7 +129,7 @@ def _without(event: JSONObject, fields: JSON) -> JSONObject:
     return event
 
 
-def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
+def _window(data: JSONObject, k: int, records: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
     # only the calls that reached a service: one refused before it ran (declined, a conflict) has no
     # exchange to verify, and the pairing rules of check_calls cover it
     mine = {str(x.get("call_id")) for x in reached}
@@ -159,7 +159,7 @@ def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSO
             if added:
                 event = _without(event, added)
         events.append(event)
-    kept: list[JSON] = [x for x in links if x in reached]
+    kept: list[JSON] = [x for x in records if x in reached]
     window: JSONObject = copy.deepcopy({**data, "events": events, "links": kept})
     window["answer"] = data.get("answer") if q.model_body(data, f"response_{k + 1}") is not None else None
     return window

@@ -7,7 +7,9 @@
   alias, and no other module is named for verdicts.
 - ``Link`` is the application's record tying a ``call_id`` to an MCP id (``Trace.links``), defined in
   ``core/traces/tracetypes.py`` only; nothing else is a ``*Link`` class (the gradebook's pipe is
-  ``Pipe``, two equal values of a side-by-side view are a ``SharedValue``).
+  ``Pipe``, two equal values of a side-by-side view are a ``SharedValue``), and the functions that
+  read those records say "call record" (``call_record``, ``call_records_in``), so that in the
+  checks "link" is a link of the chain the doctor walks.
 """
 
 from __future__ import annotations
@@ -26,13 +28,17 @@ SUFFIXES = ("Verdict", "Link")
 """No class or type alias anywhere else may end with these (``WindowVerdict`` was a second meaning)."""
 MODULE_WORDS = {"verdict": "core/verdict.py"}
 """A module named for the word lives only here."""
+RETIRED = frozenset(
+    {"link_for", "link_records", "link_or_first", "links_of", "need_link_to", "find_links", "verdict_line"}
+)
+"""Former names that gave a word a second meaning; none may be defined again."""
 
 
 def defined_names(tree: ast.Module) -> set[str]:
-    """Classes, and module-level names assigned or annotated, of one module."""
+    """Classes, functions, and module-level names assigned or annotated, of one module."""
     names: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.ClassDef):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
@@ -52,7 +58,9 @@ def second_meanings(package: Path = PACKAGE) -> list[str]:
         names = defined_names(ast.parse(path.read_text(encoding="utf-8")))
         for name in sorted(names):
             home = HOMES.get(name)
-            if home is not None and module != home:
+            if name in RETIRED:
+                problems.append(f"{module}: defines {name}, a retired name with a second meaning")
+            elif home is not None and module != home:
                 problems.append(f"{module}: defines {name}, whose home is {home}")
             elif home is None and name[:1].isupper():
                 problems += [
@@ -74,10 +82,12 @@ def test_a_second_meaning_is_found(tmp_path: Path) -> None:
         "workshop/gradebook/worker.py": "class Link: ...\n",
         "checks/manycalls.py": "class WindowVerdict: ...\n",
         "examples/files/verdicts.py": "x = 1\n",
+        "checks/evidence.py": "def link_records() -> None: ...\n",
     }.items():
         (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / module).write_text(text, encoding="utf-8")
     assert second_meanings(tmp_path) == [
+        "checks/evidence.py: defines link_records, a retired name with a second meaning",
         "checks/manycalls.py: WindowVerdict gives a second meaning to Verdict",
         "examples/files/verdicts.py: a module named for 'verdict' outside core/verdict.py",
         "workshop/gradebook/worker.py: defines Link, whose home is core/traces/tracetypes.py",

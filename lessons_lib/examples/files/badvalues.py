@@ -146,9 +146,9 @@ def stopping_layer(trace: Trace, call_id: str, feedback: str) -> str:
     """Which layer stopped the call, read from the trace (see the module docstring)."""
     if not feedback.startswith(FAILURE_PREFIX):
         return "none"
-    link = q.link_for(trace, call_id)
-    if link is None or link.get("mcp_id") is None:
-        return "route" if link is None or link.get("service") is None else "parse"
+    record = q.call_record(trace, call_id)
+    if record is None or record.get("mcp_id") is None:
+        return "route" if record is None or record.get("service") is None else "parse"
     exchange = q.exchange_for(trace, call_id)
     reply = exchange.reply if exchange else None
     if reply is None or "error" in reply:

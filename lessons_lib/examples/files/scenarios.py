@@ -174,8 +174,8 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
     facts = [(t("scenarios.f.aliases"), t("sep.list").join(tool["alias"] for tool in trace.tools))]
     routed = untouched = paired = True
     texts = []
-    for link in trace.links:
-        call, exchange = calls[link["call_id"]], q.exchange_for(trace, link["call_id"])
+    for record in trace.links:
+        call, exchange = calls[record["call_id"]], q.exchange_for(trace, record["call_id"])
         if exchange is None:  # the call never reached a service: the routing check fails
             routed = False
             continue
@@ -201,7 +201,7 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
         service, _, _ = str(call.name).partition(ALIAS_SEPARATOR)
         routed &= exchange.service == service and name == TOOL_NAME
         untouched &= isinstance(call.arguments, str) and json.loads(call.arguments) == params
-        paired &= outputs.get(link["call_id"]) == text
+        paired &= outputs.get(record["call_id"]) == text
     checks = [
         (
             t("scenarios.c.two_aliases"),

@@ -145,11 +145,11 @@ async def arun_orders(
 def write_ledger(trace: Trace) -> None:
     """Write each call's ledger fields into its link (the trace is what keeps them). Lesson 31."""
     rows = {r.call_id: r for r in ledger(trace)}
-    for link in trace.links:
-        row = rows.get(str(link.get("call_id")))
+    for record in trace.links:
+        row = rows.get(str(record.get("call_id")))
         if row is not None:
-            link["round"], link["arguments"] = row.round, row.arguments
-            link["status"], link["result"] = row.status, row.result
+            record["round"], record["arguments"] = row.round, row.arguments
+            record["status"], record["result"] = row.status, row.result
 
 
 def _hints(trace: Trace, service: str, tool: str) -> dict[str, object]:

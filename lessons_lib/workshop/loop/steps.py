@@ -23,7 +23,7 @@ from lessons_lib.checks.roundtripchecks import check_context
 from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task_text
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.messages import t
-from lessons_lib.core.traces.queries import link_for, mcp_exchanges
+from lessons_lib.core.traces.queries import call_record, mcp_exchanges
 from lessons_lib.core.verdict import Verdict
 
 
@@ -182,9 +182,9 @@ def _step4(fn: Learner) -> str:
             isinstance(reply, dict) and reply.get("id") == frame.get("id"),
             t("exercises.s4.reply"),
         )
-        link = link_for(trace, call_id)
-        need(link is not None, t("exercises.s4.no_link", call_id=call_id))
-        mcp_id = link["mcp_id"] if link is not None else None
+        record = call_record(trace, call_id)
+        need(record is not None, t("exercises.s4.no_link", call_id=call_id))
+        mcp_id = record["mcp_id"] if record is not None else None
         need(
             mcp_id == frame.get("id"),
             t("exercises.s4.wrong_link", call_id=call_id, linked=mcp_id, actual=frame.get("id")),
