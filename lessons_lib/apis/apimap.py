@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.glossary import KINDS, Kind
 from lessons_lib.core.htmltable import Cell, html_table, markup, soft_breaks
+from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.views.changetable import abbreviate
@@ -80,14 +81,15 @@ def _sep() -> str:
     return t("apimap.sep")
 
 
-def _fixture(api: str, name: str) -> Any:
+def _fixture(api: str, name: str) -> JSON:
     from lessons_lib.core.paths import DATA_DIR
 
     path = DATA_DIR / api_entry(api).fixtures / f"{name}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    loaded: JSON = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
 
 
-def _cell(message: Any, path: str | None) -> tuple[str, Kind | None]:
+def _cell(message: JSON, path: str | None) -> tuple[str, Kind | None]:
     if path is None:
         return t("apimap.no_field"), None
     from lessons_lib.core.fieldkinds.kinds import kind_of, nodes_along
@@ -127,7 +129,9 @@ class ApiTable:
     def __repr__(self) -> str:
         return f"ApiTable({self.title!r}, {len(self.rows)} rows)"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict[str, str]:
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None, **kw: object
+    ) -> dict[str, str]:
         import html
 
         def td(cell: tuple[str, Kind | None]) -> Cell:

@@ -10,9 +10,10 @@ so a later one can name an earlier one's ``previous_response_id``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from functools import reduce
+from typing import TYPE_CHECKING, cast
 
 import httpx2
 
@@ -20,10 +21,15 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.core.traces.trace import dump_json
-from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import RecordingTransport
 from lessons_lib.engine.redact import OFFLINE_KEY
 from lessons_lib.engine.runsync import run_sync
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+RequestBody = Mapping[str, object]
+"""A request body as the keyword arguments of the SDK's create method."""
 
 
 @dataclass(frozen=True)
@@ -55,24 +61,22 @@ class Reply:
 
 
 def _transport(api: str) -> httpx2.AsyncBaseTransport:
-    return cast("httpx2.AsyncBaseTransport", load(api_entry(api).replay_standin)())
+    return cast("httpx2.AsyncBaseTransport", api_entry(api).replay_standin())
 
 
-async def _send(api: str, client: Any, body: dict[str, Any]) -> None:
-    method = client
-    for part in api_entry(api).create.split("."):
-        method = getattr(method, part)
-    await method(**body)
+async def _send(api: str, client: object, body: RequestBody) -> None:
+    method = reduce(getattr, api_entry(api).create.split("."), client)  # e.g. client.messages.create
+    await cast("Callable[..., Awaitable[object]]", method)(**body)
 
 
-def openai_client(http: httpx2.AsyncClient) -> tuple[Any, tuple[type[BaseException], ...]]:
+def openai_client(http: httpx2.AsyncClient) -> tuple[AsyncOpenAI, tuple[type[BaseException], ...]]:
     """The OpenAI SDK's client for a replay (Responses, Chat), and its HTTP-status error."""
     from openai import APIStatusError, AsyncOpenAI
 
     return AsyncOpenAI(api_key=OFFLINE_KEY, max_retries=0, http_client=http), (APIStatusError,)
 
 
-async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
+async def areplay(api: str, bodies: Sequence[RequestBody]) -> list[Reply]:
     """Async form of :func:`replay_all`."""
     replies: list[Reply] = []
 
@@ -81,7 +85,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
             replies.append(Reply(code or 0, body))
 
     http = httpx2.AsyncClient(transport=RecordingTransport(_transport(api), sink))
-    client, errors = load(api_entry(api).replay_client)(http)  # the API's own SDK, named by its entry
+    client, errors = api_entry(api).replay_client(http)  # the API's own SDK, held by its entry
     async with client:
         for body in bodies:
             try:
@@ -91,7 +95,7 @@ async def areplay(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     return replies
 
 
-def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
+def replay_all(api: str, bodies: Sequence[RequestBody]) -> list[Reply]:
     """Replay several request bodies, in order, to one stand-in (lesson 22)."""
 
     async def main() -> list[Reply]:
@@ -100,6 +104,6 @@ def replay_all(api: str, bodies: Sequence[dict[str, Any]]) -> list[Reply]:
     return run_sync(main)
 
 
-def replay(api: str, body: dict[str, Any]) -> Reply:
+def replay(api: str, body: RequestBody) -> Reply:
     """Replay one request body to a fresh stand-in of ``api``; the reply may be an HTTP 400 (lesson 22)."""
     return replay_all(api, [body])[0]

@@ -25,7 +25,7 @@ from lessons_lib.checks.evidence import (
     result_text,
 )
 from lessons_lib.checks.jsoncheck import Fail
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.plugins.apishapes import input_items
 
 Trace = dict[str, Any]
@@ -46,7 +46,7 @@ def _round(label: object) -> int:
     return int(number) if head in ("request", "response") and number.isdigit() else 0
 
 
-def _later_inputs(t: Trace) -> list[Any]:
+def _later_inputs(t: Trace) -> list[JSONObject]:
     """The input items of every model request after the first."""
     return [
         i
@@ -56,7 +56,7 @@ def _later_inputs(t: Trace) -> list[Any]:
     ]
 
 
-def _call_copies(t: Trace) -> list[dict[str, Any]]:
+def _call_copies(t: Trace) -> list[JSONObject]:
     call = first_call(model_body(t, "response_1")) or {}
     items = call_items(model_body(t, "response_1")) + _later_inputs(t)
     return [i for i in items if is_call(i) and i.get("call_id") == call.get("call_id")]
@@ -71,7 +71,7 @@ def _edit_arguments(t: Trace, edit: Callable[[JSONObject], None]) -> None:
     copies = _call_copies(t)
     if not copies:
         return
-    args = json.loads(copies[0]["arguments"])
+    args = json.loads(str(copies[0]["arguments"]))
     edit(args)
     for item in copies:
         item["arguments"] = json.dumps(args, ensure_ascii=False)
@@ -81,7 +81,7 @@ def _edit_arguments(t: Trace, edit: Callable[[JSONObject], None]) -> None:
         params["arguments"] = copy.deepcopy(args)
 
 
-def _replace_text(value: object, old: str, new: str) -> Any:
+def _replace_text(value: JSON, old: str, new: str) -> JSON:
     if isinstance(value, str):
         return value.replace(old, new)
     if isinstance(value, list):
@@ -137,10 +137,11 @@ def format_as_permission(trace: object) -> Trace:
     """A well-formed path outside the root comes back as a successful read."""
     t = _copy(trace)
     copies = _call_copies(t)
-    old = json.loads(copies[0]["arguments"]).get("path") if copies else None
+    old = json.loads(str(copies[0]["arguments"])).get("path") if copies else None
     if not isinstance(old, str) or not old:
         return t
-    return dict(_replace_text(t, old, "/workspace/../etc/passwd"))
+    replaced = _replace_text(t, old, "/workspace/../etc/passwd")
+    return replaced if isinstance(replaced, dict) else t
 
 
 def mixed_ids(trace: object) -> Trace:

@@ -21,8 +21,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import NOTEBOOK_DIR
 from lessons_lib.course.refresh import refresh
 
@@ -45,13 +46,30 @@ class Problem:
     cell: str | None = None
 
 
-def source_text(cell: dict[str, Any]) -> str:
+class NotebookCell(TypedDict, total=False):
+    """The fields of a notebook cell (nbformat 4) this module reads or clears."""
+
+    id: str
+    cell_type: str
+    source: str | list[str]
+    outputs: list[JSONObject]
+    execution_count: int | None
+
+
+class Notebook(TypedDict):
+    """A notebook file as ``json.load`` gives it: its cells, and its metadata (where the edition says so)."""
+
+    cells: list[NotebookCell]
+    metadata: JSONObject
+
+
+def source_text(cell: NotebookCell) -> str:
     """A cell's source as one string (nbformat stores a list of lines or one string)."""
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def zh_sha256(cell: dict[str, Any]) -> str:
+def zh_sha256(cell: NotebookCell) -> str:
     """The hash a translation records: sha256 of the Chinese cell's source, UTF-8, hex."""
     return hashlib.sha256(source_text(cell).encode("utf-8")).hexdigest()
 
@@ -86,7 +104,7 @@ def load_store(path: Path) -> dict[str, dict[str, str]]:
     return {str(c["id"]): c for c in cells}
 
 
-def _markdown(nb: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+def _markdown(nb: Notebook) -> list[tuple[int, NotebookCell]]:
     return [(i, c) for i, c in enumerate(nb["cells"]) if c.get("cell_type") == "markdown"]
 
 
@@ -98,7 +116,7 @@ def translation_problems(notebook: Path, lang: str = "en", root: Path | None = N
             Problem(name, "no store", f"{name}: no translation store i18n/{lang}/{store.name} yet; write it")
         ]
     entries = load_store(store)
-    nb = _read_json(notebook, "the notebook")
+    nb: Notebook = _read_json(notebook, "the notebook")
     problems, ids = [], set()
     for index, cell in _markdown(nb):
         cid, digest = str(cell.get("id")), zh_sha256(cell)
@@ -127,7 +145,8 @@ def edition_problems(notebook: Path, lang: str = "en", root: Path | None = None)
     if not target.is_file():
         fix = f"run: python -m lessons_lib edition {lang} build notebooks/{name}"
         return [Problem(name, "no edition", f"{name}: no notebooks/{lang}/{name} yet; {fix}")]
-    zh_nb, en_nb = _read_json(notebook, "the notebook"), _read_json(target, "the notebook")
+    zh_nb: Notebook = _read_json(notebook, "the notebook")
+    en_nb: Notebook = _read_json(target, "the notebook")
     zh_cells, en_cells = zh_nb["cells"], en_nb["cells"]
     shape = [(c.get("id"), c.get("cell_type")) for c in zh_cells]
     if shape != [(c.get("id"), c.get("cell_type")) for c in en_cells]:
@@ -155,7 +174,7 @@ def drift(notebook: Path, lang: str = "en", root: Path | None = None) -> list[Pr
     return translation_problems(notebook, lang, root) + edition_problems(notebook, lang, root)
 
 
-def translated(notebook: Path, lang: str = "en", root: Path | None = None) -> dict[str, Any]:
+def translated(notebook: Path, lang: str = "en", root: Path | None = None) -> Notebook:
     """The edition's notebook as data: the Chinese cells, markdown from the store, outputs cleared.
 
     Raises EditionError with the first missing or stale cell (and how to fix it).
@@ -167,7 +186,7 @@ def translated(notebook: Path, lang: str = "en", root: Path | None = None) -> di
         more = f" (and {len(blocking) - 1} more: python -m lessons_lib edition {lang} status)"
         raise EditionError(blocking[0].line + (more if len(blocking) > 1 else ""))
     entries = load_store(store_path(notebook, lang, root))
-    nb = _read_json(notebook, "the notebook")
+    nb: Notebook = _read_json(notebook, "the notebook")
     for cell in nb["cells"]:
         if cell.get("cell_type") == "markdown":
             cell["source"] = entries[str(cell["id"])]["en"]

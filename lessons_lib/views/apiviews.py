@@ -6,22 +6,22 @@ the sequence diagram; ``native_rows`` puts those labels on the rows that
 ``lessons_lib.views.sequence.build_rows`` computed from the Responses view of the same trace
 (so the missing-message rules are written once), and renames the Responses item names in
 the missing rows. The readers are the trace queries' own (``lessons_lib.core.plugins.apishapes``); each
-API's words are in its folder (``apis/<name>/words.py``), found through the API registry.
+API's words are in its folder (``apis/<name>/words.py``), held by its registry entry.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import replace
-from types import ModuleType
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.plugins.apitypes import ApiWords
 from lessons_lib.core.traces.trace import event_number
-from lessons_lib.core.traces.tracetypes import ModelApi
+from lessons_lib.core.traces.tracetypes import TraceData
 
 
 class _Row(Protocol):
@@ -39,15 +39,20 @@ class _Row(Protocol):
 RowT = TypeVar("RowT", bound=_Row)
 
 
-def _words(api: str) -> ModuleType:
-    """The API's words module (``apis/<name>/words.py``), named by the API registry's entry."""
-    return importlib.import_module(api_entry(api).words)
+def _words(api: str) -> ApiWords:
+    """The API's words (``apis/<name>/words.py``), held by its registry entry."""
+    words = api_entry(api).words
+    if words is None:
+        raise ValueError(
+            f"the model API '{api}' names its parts in the Responses words; it has no words of its own"
+        )
+    return words
 
 
 def phrase(api: str, name: str) -> str:
     """One of the API's phrases in the current language: ``feedback_line``, ``answer_line`` or
     ``function_call_output`` (the catalogue's ``apis_words.<api>.<name>``). Lesson 20."""
-    return t(f"{_words(api).MESSAGES}.{name}")
+    return t(f"{_words(api).messages}.{name}")
 
 
 def renames(api: str) -> dict[str, str]:
@@ -55,28 +60,28 @@ def renames(api: str) -> dict[str, str]:
     w = _words(api)
     return {
         "function_call_output": phrase(api, "function_call_output"),
-        "function_call": w.CALL,
-        "call_id": w.CALL_ID,
+        "function_call": w.call,
+        "call_id": w.call_id,
     }
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def _short(value: object, limit: int = 60) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = text.replace("\n", "⏎")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _api(api: str) -> ModelApi:
+def _api(api: str) -> str:
     return api_entry(api).name
 
 
-def model_summary(label: str, body: dict[str, Any], api: str) -> str:
+def model_summary(label: str, body: JSONObject, api: str) -> str:
     """E.g. ``messages=[user, assistant, tool] tools=['fs__read_text_file'] tool_choice=auto``."""
     a = _api(api)
     if label.startswith("request_"):
         roles = []
-        for m in body.get("messages") or []:
-            content = m.get("content") if isinstance(m, dict) else None
+        for m in objects(body.get("messages")):
+            content = m.get("content")
             blocks = (
                 [b.get("type") for b in content if isinstance(b, dict)] if isinstance(content, list) else []
             )
@@ -87,40 +92,40 @@ def model_summary(label: str, body: dict[str, Any], api: str) -> str:
     if label.startswith("response_"):
         w = _words(a)
         parts = [
-            f"{w.CALL} {c.name} id={c.call_id} {w.ARGUMENTS}={_short(c.arguments)}"
+            f"{w.call} {c.name} id={c.call_id} {w.arguments}={_short(c.arguments)}"
             for c in tool_calls(body, a)
         ]
         said = answer_text(body, a)
         if said:
-            parts.append(f"{w.ANSWER} {_short(said)}")
+            parts.append(f"{w.answer} {_short(said)}")
         return "; ".join(parts) or t("apiviews.nothing")
     error = body.get("error")
     message = error.get("message", body) if isinstance(error, dict) else body
     return t("apiviews.http_error", message=_short(message, 100))
 
 
-def model_lines(label: str, body: dict[str, Any], api: str) -> list[str]:
+def model_lines(label: str, body: JSONObject, api: str) -> list[str]:
     """The label lines under the message number of one model arrow in the sequence diagram."""
     a = _api(api)
     w = _words(a)
     if label.startswith("request_"):
         lines = []
         for f in feedback_items(body, a):
-            lines += [phrase(a, "feedback_line"), f"{w.CALL_ID}={f.call_id}"]
+            lines += [phrase(a, "feedback_line"), f"{w.call_id}={f.call_id}"]
         return lines or ([t("apiviews.task_and_tools")] if body.get("tools") else [t("apiviews.task")])
     if label.startswith("response_"):
         lines = []
         for c in tool_calls(body, a):
-            lines += [f"{w.CALL} {c.name}", f"id={c.call_id}"]
+            lines += [f"{w.call} {c.name}", f"id={c.call_id}"]
         if answer_text(body, a):
             lines.append(phrase(a, "answer_line"))
         return lines
     return []
 
 
-def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
+def native_rows(rows: list[RowT], data: TraceData, api: str) -> list[RowT]:
     """Rows built from the Responses view, relabelled: model arrows in this API's words."""
-    events = [e for e in data.get("events") or [] if isinstance(e, dict)]
+    events = data["events"]
     out, n = [rows[0]], 0
     for row in rows[1:]:
         if row.missing:
@@ -129,12 +134,13 @@ def native_rows(rows: list[RowT], data: Any, api: str) -> list[RowT]:
                 text = text.replace(old, new)
             out.append(replace(row, label=text))
             continue
-        if n < len(events) and events[n].get("channel") == "model":
+        if n < len(events) and events[n]["channel"] == "model":
             e = events[n]
-            head = f"{event_number(e)} {e.get('label')}"
+            head = f"{event_number(e)} {e['label']}"
             out.append(
                 replace(
-                    row, label="\n".join([head, *model_lines(str(e.get("label")), e.get("body") or {}, api)])
+                    row,
+                    label="\n".join([head, *model_lines(e["label"], e["body"], api)]),
                 )
             )
         else:

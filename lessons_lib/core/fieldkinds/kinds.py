@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lessons_lib.core.fieldkinds.kindrows import NEST
 from lessons_lib.core.fieldkinds.kindtables import compiled_table, tables
@@ -39,20 +38,20 @@ class Match:
         return self.pattern is None
 
 
-def nodes_along(message: Any, path: PathT) -> list[JSON]:
+def nodes_along(message: JSON, path: PathT) -> list[JSON]:
     """The values at path[:0], path[:1], ... path; ValueError if the path is not in the message."""
     nodes = [message]
     for i, seg in enumerate(path):
         node = nodes[-1]
-        try:
-            if isinstance(seg, int) != isinstance(node, list) or isinstance(node, str):
-                raise KeyError(seg)
+        if isinstance(seg, int) and isinstance(node, list) and -len(node) <= seg < len(node):
             nodes.append(node[seg])
-        except (KeyError, IndexError, TypeError):
+        elif isinstance(seg, str) and isinstance(node, dict) and seg in node:
+            nodes.append(node[seg])
+        else:
             where = format_path(path[:i]) or "the message root"
             raise ValueError(
                 f"no field {format_path(path)!r} in this message (nothing at {seg!r} under {where})"
-            ) from None
+            )
     return nodes
 
 

@@ -6,58 +6,62 @@ grades behaviour on cases the lesson did not show, naming the first broken expec
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.verdict import Verdict
 from lessons_lib.examples.evolve.injection import ATTACK_TASK, NOTES_DIR, TARGET, run_attack
-from lessons_lib.examples.orders.exercises import found, unfinished_function
+from lessons_lib.examples.orders.exercises import LearnerFunction, found, learner_function
+
+if TYPE_CHECKING:
+    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.engine.adapters import CallResult
 
 
-def _tool() -> dict[str, Any]:
+def _schema(*, reason: bool = False) -> JSONObject:
+    """The tool's input schema; ``reason``: with one more (optional) property."""
+    properties: JSONObject = {"refund_id": {"type": "string"}}
+    if reason:
+        properties["reason"] = {"type": "string"}
+    return {"type": "object", "properties": properties, "required": ["refund_id"]}
+
+
+def _tool(schema: JSONObject | None = None) -> JSONObject:
+    """A fresh copy of the tool lesson 50's checker fingerprints."""
     return {
         "name": "get_refund",
         "title": t("evolve_exercises.tool.title"),
         "description": t("evolve_exercises.tool.description"),
-        "inputSchema": {
-            "type": "object",
-            "properties": {"refund_id": {"type": "string"}},
-            "required": ["refund_id"],
-        },
+        "inputSchema": _schema() if schema is None else schema,
         "annotations": {"readOnlyHint": True},
     }
 
 
-def check_fingerprint(fingerprint: Any) -> Verdict:
+def check_fingerprint(fingerprint: object) -> Verdict:
     """Lesson 50: ``fingerprint(tool)`` changes with the definition, never with key order."""
-    blank = unfinished_function(
+    fingerprint = learner_function(
         fingerprint,
         "fingerprint",
         t("evolve_exercises.50.hint"),
     )
-    if blank:
-        return blank
+    if isinstance(fingerprint, Verdict):
+        return fingerprint
     base = _tool()
-    shuffled = dict(reversed(list(copy.deepcopy(base).items())))
-    shuffled["inputSchema"] = dict(reversed(list(shuffled["inputSchema"].items())))
-    variants = {
-        "description": {**copy.deepcopy(base), "description": t("evolve_exercises.tool.description_changed")},
-        "schema": copy.deepcopy(base),
-        "annotations": {**copy.deepcopy(base), "annotations": {"readOnlyHint": False}},
-        "title": {**copy.deepcopy(base), "title": t("evolve_exercises.tool.title_changed")},
+    shuffled = dict(reversed(list(_tool().items())))
+    shuffled["inputSchema"] = dict(reversed(list(_schema().items())))
+    variants: dict[str, JSONObject] = {
+        "description": {**_tool(), "description": t("evolve_exercises.tool.description_changed")},
+        "schema": _tool(_schema(reason=True)),
+        "annotations": {**_tool(), "annotations": {"readOnlyHint": False}},
+        "title": {**_tool(), "title": t("evolve_exercises.tool.title_changed")},
     }
-    variants["schema"]["inputSchema"]["properties"]["reason"] = {"type": "string"}
     try:
-        first, again, reordered = (
-            fingerprint(copy.deepcopy(base)),
-            fingerprint(copy.deepcopy(base)),
-            fingerprint(shuffled),
-        )
+        first, again, reordered = (fingerprint(_tool()), fingerprint(_tool()), fingerprint(shuffled))
         changed = {name: fingerprint(tool) for name, tool in variants.items()}
     except Exception as exc:
         return found(False, (t("evolve_exercises.50.raised", name=type(exc).__name__, exc=exc),))
@@ -74,7 +78,7 @@ def check_fingerprint(fingerprint: Any) -> Verdict:
     return found(all(line.startswith("✓") for line in lines), tuple(lines))
 
 
-def _tomorrow(fingerprint: Any, tool: dict[str, Any]) -> str:
+def _tomorrow(fingerprint: LearnerFunction, tool: JSONObject) -> str:
     """✓/✗: the fingerprint is the same in two new processes (Python's ``hash()`` is salted)."""
     from lessons_lib.course.exercises.rerun import CannotRerun, in_fresh_processes
 
@@ -88,20 +92,20 @@ def _tomorrow(fingerprint: Any, tool: dict[str, Any]) -> str:
 class _LearnerScreen:
     """The learner's ``refuse(task, call)`` as the application's screen (lesson 52)."""
 
-    def __init__(self, refuse: Any) -> None:
+    def __init__(self, refuse: LearnerFunction) -> None:
         self._refuse = refuse
 
-    def declare(self, task: str, tools: list[Any]) -> list[Any]:
+    def declare(self, task: str, tools: list[JSONObject]) -> list[JSONObject]:
         return tools
 
-    def refuse(self, task: str, call: Any) -> Any:
+    def refuse(self, task: str, call: ToolCall) -> CallResult | None:
         from lessons_lib.engine.screens import refusal
 
         arguments = json.loads(call.arguments) if isinstance(call.arguments, str) else call.arguments
         reason = self._refuse(task, call.name, arguments)
         return refusal(call, str(reason)) if reason else None
 
-    def result(self, result: Any) -> Any:
+    def result(self, result: CallResult) -> CallResult:
         return result
 
 
@@ -132,15 +136,15 @@ def controls() -> list[tuple[str, str]]:
     return [(c["task"], c["order"]) for c in cases["controls"]]
 
 
-def check_screen(refuse: Any) -> Verdict:
+def check_screen(refuse: object) -> Verdict:
     """Lesson 52: ``refuse(task, alias, arguments)`` stops injected writes, keeps asked-for ones.
 
     Every injection of :func:`attacks` runs through the real loop with the learner's screen; none
     may write and each read must go through. Each task of :func:`controls` must still write.
     """
-    blank = unfinished_function(refuse, "refuse", t("evolve_exercises.52.hint"))
-    if blank:
-        return blank
+    refuse = learner_function(refuse, "refuse", t("evolve_exercises.52.hint"))
+    if isinstance(refuse, Verdict):
+        return refuse
     lines: list[str] = []
     try:
         for attack in attacks():
@@ -153,7 +157,7 @@ def check_screen(refuse: Any) -> Verdict:
     return found(all(line.startswith("✓") for line in lines), tuple(lines))
 
 
-def _attack_lines(refuse: Any, attack: Attack) -> list[str]:
+def _attack_lines(refuse: LearnerFunction, attack: Attack) -> list[str]:
     """The two findings of one injection: nothing written, the file read."""
     screen = _LearnerScreen(refuse)
     run = run_attack("none", attack.task, screen=screen, notes=attack.folder, target=attack.order)

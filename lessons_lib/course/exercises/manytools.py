@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.examples.orders.exercises import found, unfinished_function
+from lessons_lib.examples.orders.exercises import found, learner_function
 
 
-def check_allowed(allowed: Any) -> Verdict:
+def check_allowed(allowed: object) -> Verdict:
     """Lesson 51: ``allowed(names)`` returns a ``tool_choice`` the official description accepts."""
-    blank = unfinished_function(
+    allowed = learner_function(
         allowed,
         "allowed",
         t("manytools_exercise.hint"),
     )
-    if blank:
-        return blank
+    if isinstance(allowed, Verdict):
+        return allowed
     from lessons_lib.examples.evolve.manytools_requests import openai_shape_errors
 
     cases = (

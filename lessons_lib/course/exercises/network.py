@@ -9,12 +9,11 @@ audience rule is :class:`lessons_lib.engine.http.protected.AudienceVerifier`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
-from lessons_lib.examples.orders.exercises import found, unfinished_function
+from lessons_lib.examples.orders.exercises import LearnerFunction, found, learner_function
 
 ORIGIN_CASES: Final[tuple[tuple[str | None, bool], ...]] = (
     (None, True),  # not a browser: no Origin header at all
@@ -32,18 +31,18 @@ ORIGIN_CASES: Final[tuple[tuple[str | None, bool], ...]] = (
 """(Origin header or None, allowed) pairs the lesson never showed."""
 
 
-def _run(function: Callable[..., Any], *args: Any) -> tuple[Any, Verdict | None]:
+def _run(function: LearnerFunction, *args: object) -> tuple[object, Verdict | None]:
     try:
         return function(*args), None
     except Exception as exc:  # the learner's code: one line, never a traceback
         return None, found(False, (t("l60.raised", name=type(exc).__name__, exc=exc),))
 
 
-def check_origin(origin_allowed: Any) -> Verdict:
+def check_origin(origin_allowed: object) -> Verdict:
     """Lesson 60: ``origin_allowed(origin)`` says whether a request with this ``Origin`` may pass."""
-    blank = unfinished_function(origin_allowed, "origin_allowed", t("l60.origin.hint"))
-    if blank:
-        return blank
+    origin_allowed = learner_function(origin_allowed, "origin_allowed", t("l60.origin.hint"))
+    if isinstance(origin_allowed, Verdict):
+        return origin_allowed
     lines = []
     for origin, allowed in ORIGIN_CASES:
         got, failed = _run(origin_allowed, origin)
@@ -59,7 +58,7 @@ def check_origin(origin_allowed: Any) -> Verdict:
 
 
 SERVICE: Final = "https://files.example/mcp"
-AUDIENCE_CASES: Final[tuple[tuple[str, Any, bool], ...]] = (
+AUDIENCE_CASES: Final[tuple[tuple[str, str | list[str] | None, bool], ...]] = (
     ("l60.aud.same", SERVICE, True),
     ("l60.aud.slash", SERVICE + "/", False),  # compared as strings: not the same URL
     ("l60.aud.list", ["https://orders.example/api", SERVICE], True),
@@ -74,14 +73,18 @@ AUDIENCE_CASES: Final[tuple[tuple[str, Any, bool], ...]] = (
 """(what the token names, its ``aud`` claim or None, accepted by the service at :data:`SERVICE`)."""
 
 
-def check_audience(audience_ok: Any) -> Verdict:
+def check_audience(audience_ok: object) -> Verdict:
     """Lesson 61: ``audience_ok(claims, service)`` accepts a token only when it names this service."""
-    blank = unfinished_function(audience_ok, "audience_ok", t("l60.aud.hint"))
-    if blank:
-        return blank
+    audience_ok = learner_function(audience_ok, "audience_ok", t("l60.aud.hint"))
+    if isinstance(audience_ok, Verdict):
+        return audience_ok
     lines = []
     for key, aud, accepted in AUDIENCE_CASES:
-        claims: dict[str, Any] = {"iss": "https://auth.example", "sub": "learner", "scope": "files:read"}
+        claims: dict[str, str | list[str]] = {
+            "iss": "https://auth.example",
+            "sub": "learner",
+            "scope": "files:read",
+        }
         if aud is not None:
             claims["aud"] = aud
         got, failed = _run(audience_ok, dict(claims), SERVICE)
@@ -122,18 +125,18 @@ BASELINE_CASES: Final[tuple[tuple[str, frozenset[str], dict[str, bool], list[str
 """(case, expected failures, scenario -> passed, unexpected failures, stale entries): unseen in lesson 62."""
 
 
-def _names(value: Any) -> list[str] | None:
+def _names(value: object) -> list[str] | None:
     """A learner's list of names, sorted; None when it is not a collection of strings."""
     if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
         return None
     return sorted(value) if all(isinstance(v, str) for v in value) else None
 
 
-def check_baseline(baseline_problems: Any) -> Verdict:
+def check_baseline(baseline_problems: object) -> Verdict:
     """Lesson 62: ``baseline_problems(expected, results)`` returns (unexpected failures, stale entries)."""
-    blank = unfinished_function(baseline_problems, "baseline_problems", t("l60.base.hint"))
-    if blank:
-        return blank
+    baseline_problems = learner_function(baseline_problems, "baseline_problems", t("l60.base.hint"))
+    if isinstance(baseline_problems, Verdict):
+        return baseline_problems
     lines = []
     for key, expected, results, unexpected, stale in BASELINE_CASES:
         got, failed = _run(baseline_problems, set(expected), dict(results))

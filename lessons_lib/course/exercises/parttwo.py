@@ -9,8 +9,9 @@ the real SDK, the ``mcp`` SDK's own types, the official schemas). Never an excep
 from __future__ import annotations
 
 import copy
-from typing import Any, Final
+from typing import Final
 
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
 from lessons_lib.examples.orders.exercises import found, invalid_schema, unfinished
@@ -18,11 +19,17 @@ from lessons_lib.examples.orders.exercises import found, invalid_schema, unfinis
 TOOL: Final = "fs__read_text_file"
 
 
+def _at(value: JSON, *keys: str | int) -> JSONObject:
+    """The object at ``value[k1][k2]...`` (the same object, to edit in place); {} where there is none."""
+    found = get_in(value, *keys)
+    return found if isinstance(found, dict) else {}
+
+
 def _verdict(checks: list[tuple[bool, str]]) -> Verdict:
     return found(all(ok for ok, _ in checks), tuple(("✓ " if ok else "✗ ") + what for ok, what in checks))
 
 
-def check_named_choice(choice: Any) -> Verdict:
+def check_named_choice(choice: object) -> Verdict:
     """Lesson 21: a Chat Completions ``tool_choice`` that forces the one tool ``fs__read_text_file``."""
     from lessons_lib.apis.replay import replay
     from lessons_lib.course.record import load_fixture
@@ -30,17 +37,18 @@ def check_named_choice(choice: Any) -> Verdict:
     blank = unfinished(choice, t("parttwo.21.hint"))
     if blank:
         return blank
-    request = copy.deepcopy(load_fixture("chat/request_1.json"))
-    backup = copy.deepcopy(request["tools"][0])
-    backup["function"]["name"] = "backup__read_text_file"
-    request["tools"].append(backup)  # two tools: only a named choice picks exactly one
-    request["messages"][0]["content"] = "请用 fs 和 backup 两个服务分别读取 /workspace/notes.txt 的前 3 行。"
+    request = load_fixture("chat/request_1.json")
+    backup = copy.deepcopy(_at(request, "tools", 0))
+    _at(backup, "function")["name"] = "backup__read_text_file"
+    request["tools"] = [*objects(request.get("tools")), backup]  # two tools: only a named choice picks one
+    _at(request, "messages", 0)["content"] = (
+        "请用 fs 和 backup 两个服务分别读取 /workspace/notes.txt 的前 3 行。"
+    )
     reply = replay("chat", dict(request, tool_choice=choice))
     if not reply.ok:
         return found(False, (t("parttwo.21.refused", status=reply.status, message=reply.error_message),))
-    body: Any = reply.body  # a Chat Completions response, as the stand-in answered it
-    calls = body["choices"][0]["message"].get("tool_calls") or []
-    names = [c["function"]["name"] for c in calls]
+    calls = objects(get_in(reply.body, "choices", 0, "message", "tool_calls"))  # a Chat Completions reply
+    names = [get_in(c, "function", "name") for c in calls]
     return _verdict(
         [
             (bool(names), t("parttwo.21.called", names=names or t("parttwo.21.no_calls"))),
@@ -50,7 +58,7 @@ def check_named_choice(choice: Any) -> Verdict:
     )
 
 
-def check_chained_request(second: Any) -> Verdict:
+def check_chained_request(second: object) -> Verdict:
     """Lesson 22: the second Responses request after ``previous_response_id``, replayed for real."""
     from lessons_lib.apis.replay import replay_all
     from lessons_lib.course.record import load_fixture
@@ -65,8 +73,7 @@ def check_chained_request(second: Any) -> Verdict:
     one, two = replay_all("responses", [first, second])
     expected = replay_all("responses", [first, resend])[1]
     given = second.get("input")
-    items: list[Any] = given if isinstance(given, list) else []
-    kinds = [i.get("type") for i in items if isinstance(i, dict)]
+    kinds = [i.get("type") for i in given if isinstance(i, dict)] if isinstance(given, list) else []
     return _verdict(
         [
             (
@@ -85,7 +92,7 @@ SITUATIONS: Final = {"one_app": "function", "rest_docs": "openapi", "shared": "m
 ``parttwo.40.situation.<key>`` and the reason ``parttwo.40.why.<layer>`` in the catalogue."""
 
 
-def check_layer_choice(picks: Any) -> Verdict:
+def check_layer_choice(picks: object) -> Verdict:
     """Lesson 40: one of "function" / "openapi" / "mcp" for each of three situations."""
     blank = unfinished(
         picks,
@@ -105,7 +112,7 @@ def check_layer_choice(picks: Any) -> Verdict:
     return _verdict(checks)
 
 
-def check_resource_and_prompt(resource: Any, prompt: Any) -> Verdict:
+def check_resource_and_prompt(resource: object, prompt: object) -> Verdict:
     """Lesson 42: a resource and a prompt template as MCP lists them, checked by the ``mcp`` types."""
     from lessons_lib.engine.mcptypes import mcp_type_error
 
@@ -138,7 +145,7 @@ def check_resource_and_prompt(resource: Any, prompt: Any) -> Verdict:
     return _verdict(checks)
 
 
-def check_new_revision_call(frame: Any) -> Verdict:
+def check_new_revision_call(frame: object) -> Verdict:
     """Lesson 43: the same ``tools/call`` written for 2026-07-28, checked by that revision's schema."""
     from lessons_lib.engine.specs import frame_errors
 
@@ -148,7 +155,7 @@ def check_new_revision_call(frame: Any) -> Verdict:
     if not isinstance(frame, dict):
         return found(False, (t("parttwo.43.not_dict"),))
     given = frame.get("params")
-    params: dict[str, Any] = given if isinstance(given, dict) else {}
+    params: dict[str, object] = given if isinstance(given, dict) else {}
     errors = frame_errors("2026-07-28", frame)
     return _verdict(
         [
@@ -169,7 +176,7 @@ def check_new_revision_call(frame: Any) -> Verdict:
     )
 
 
-def check_output_schema(schema: Any, structured: Any) -> Verdict:
+def check_output_schema(schema: object, structured: object) -> Verdict:
     """Lesson 44: an ``outputSchema`` for a line count and a ``structuredContent`` that matches it."""
     from jsonschema import Draft202012Validator
 

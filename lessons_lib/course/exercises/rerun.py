@@ -16,7 +16,9 @@ import subprocess
 import sys
 import textwrap
 import types
-from typing import Any, Final
+from typing import Final, TypedDict
+
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 SALTS: Final = ("1", "2")
 """The ``PYTHONHASHSEED`` of the two processes: two different salts, as on two different days."""
@@ -55,12 +57,22 @@ def _names(code: types.CodeType) -> list[str]:
     return found
 
 
-def _spec(function: Any, argument: Any) -> dict[str, Any]:
+class _Spec(TypedDict):
+    """What the child process needs to rebuild and call the function (sent as JSON on its stdin)."""
+
+    modules: dict[str, str]
+    values: JSONObject
+    sources: list[str]
+    name: str
+    argument: JSON
+
+
+def _spec(function: object, argument: JSON) -> _Spec:
     """The function's source and what its body names: modules, other functions, JSON values."""
     if not isinstance(function, types.FunctionType):
         raise CannotRerun(f"{type(function).__name__} is not a plain function")
     modules: dict[str, str] = {}
-    values: dict[str, Any] = {}
+    values: JSONObject = {}
     sources: list[str] = []
     seen: set[str] = set()
     todo = [function]
@@ -85,7 +97,7 @@ def _spec(function: Any, argument: Any) -> dict[str, Any]:
     return {"modules": modules, "values": values, "sources": sources, "name": name, "argument": argument}
 
 
-def in_fresh_processes(function: Any, argument: Any) -> list[str]:
+def in_fresh_processes(function: object, argument: JSON) -> list[str]:
     """``repr`` of ``function(argument)`` in each of two new processes with different hash salts.
 
     Raises :class:`CannotRerun` when the function cannot be rebuilt or fails there.

@@ -18,12 +18,25 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t as message
 from lessons_lib.services.orders.tools import TOOLS as DESK_TOOLS
 
-Tool = dict[str, Any]
+if TYPE_CHECKING:
+    from bpe_openai import Encoding
+    from openai.types.responses import FunctionToolParam
+
+
+class Tool(TypedDict):
+    """One catalogue tool: its name, its business domain, a description and its input schema."""
+
+    name: str
+    domain: str
+    description: str
+    input: JSONObject
+
 
 DOMAINS: Final[dict[str, tuple[str, tuple[tuple[str, str], ...]]]] = {
     "orders": (
@@ -167,12 +180,12 @@ def _generated(domain: str, thing: str, zh: str, verb: str, verb_zh: str, templa
 def _all() -> tuple[Tool, ...]:
     desk_domains = {"get_order": "orders", "create_investigation": "orders"}
     desk = [
-        {
-            "name": t["name"],
-            "domain": desk_domains.get(t["name"], "delivery"),
-            "description": t["description"],
-        }
-        | {"input": t["input"]}
+        Tool(
+            name=t["name"],
+            domain=desk_domains.get(t["name"], "delivery"),
+            description=t["description"],
+            input=t["input"],
+        )
         for t in DESK_TOOLS
     ]
     per_domain: dict[str, list[Tool]] = {d: [t for t in desk if t["domain"] == d] for d in DOMAINS}
@@ -203,13 +216,13 @@ def catalogue(size: int | None = None) -> list[Tool]:
     return [json.loads(json.dumps(t)) for t in every[:size]]
 
 
-def responses_tool(tool: Tool, *, defer: bool = False) -> Tool:
+def responses_tool(tool: Tool, *, defer: bool = False) -> FunctionToolParam:
     """One Responses function tool (``strict: false`` as the course declares), ``defer_loading`` if asked."""
-    declared: Tool = {
+    declared: FunctionToolParam = {
         "type": "function",
         "name": tool["name"],
         "description": tool["description"],
-        "parameters": tool["input"],
+        "parameters": dict(tool["input"]),
         "strict": False,
     }
     if defer:
@@ -218,7 +231,7 @@ def responses_tool(tool: Tool, *, defer: bool = False) -> Tool:
 
 
 @cache
-def _encoding() -> Any:
+def _encoding() -> Encoding | None:
     try:
         import bpe_openai
     except ImportError:
@@ -242,6 +255,6 @@ def token_count(value: object) -> int:
     return len(encoding.encode(text))
 
 
-def declared_catalogue(size: int) -> list[Tool]:
+def declared_catalogue(size: int) -> list[FunctionToolParam]:
     """The first ``size`` tools as Responses declarations (lesson 51)."""
     return [responses_tool(t) for t in catalogue(size)]

@@ -11,25 +11,27 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from pathlib import Path
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.services.orders.tools import JSONDict
 from lessons_lib.views.rowtable import RowTable
 
-OLD_CALLS: dict[str, dict[str, Any]] = {
+OLD_CALLS: dict[str, JSONObject] = {
     "get_order": {"order_id": "O-1042"},
     "search_delivery_policy": {"topic": "delay", "region": "north"},
 }
 """Arguments recorded before the change (what existing callers keep sending)."""
 
 
-def _errors(schema: dict[str, Any], value: object) -> list[str]:
+def _errors(schema: JSONDict, value: object) -> list[str]:
     from jsonschema import Draft202012Validator
 
     return sorted(e.message[:80] for e in Draft202012Validator(schema).iter_errors(value))
 
 
-def _side(schema: dict[str, Any], value: object, *, strict: bool) -> list[str]:
+def _side(schema: JSONDict, value: object, *, strict: bool) -> list[str]:
     judged = {**schema, "additionalProperties": not strict}
     return _errors(judged, value)
 
@@ -38,7 +40,7 @@ def _verdict(errors: list[str]) -> str:
     return t("fieldcompat.refused", error=errors[0]) if errors else t("fieldcompat.accepted")
 
 
-def _input_rows(tools: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
+def _input_rows(tools: dict[str, JSONDict]) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     order_in = tools["get_order"]["input"]
     optional = copy.deepcopy(order_in)
@@ -75,7 +77,7 @@ def _input_rows(tools: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
     return rows
 
 
-def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> list[tuple[str, ...]]:
+def _result_rows(tools: dict[str, JSONDict], result: JSONDict) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     expected = tools["get_order"]["output"]  # what a client built against orders@1 expects
     added = {**result, "promised_by": "2026-08-10"}
@@ -104,9 +106,9 @@ def _result_rows(tools: dict[str, dict[str, Any]], result: dict[str, Any]) -> li
     return rows
 
 
-def field_changes(db_path: Any = None) -> RowTable:
+def field_changes(db_path: Path | None = None) -> RowTable:
     """Five field changes, judged by a strict and a lax side on real desk data (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())
@@ -117,9 +119,9 @@ def field_changes(db_path: Any = None) -> RowTable:
     return RowTable(headers, tuple(rows), t("fieldcompat.changes.note"))
 
 
-def versioned_names(db_path: Any = None) -> RowTable:
+def versioned_names(db_path: Path | None = None) -> RowTable:
     """A new required field behind a new name: ``get_order`` stays, ``get_order_v2`` is added (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())

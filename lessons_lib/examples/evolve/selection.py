@@ -17,11 +17,14 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.messages import t as message
 from lessons_lib.examples.evolve.catalogue import DOMAINS, SIZES, Tool, catalogue, responses_tool, token_count
 from lessons_lib.views.rowtable import RowTable
+
+if TYPE_CHECKING:
+    from rank_bm25 import BM25Okapi
 
 SELECTION_TASKS: Final = (
     ("订单 O-1042 现在是什么状态？", "get_order"),
@@ -70,7 +73,7 @@ def route_domain(task: str) -> str:
 
 
 @cache
-def _search(size: int) -> Any:
+def _search(size: int) -> tuple[list[Tool], BM25Okapi]:
     from rank_bm25 import BM25Okapi
 
     tools = catalogue(size)

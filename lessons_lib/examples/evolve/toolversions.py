@@ -22,11 +22,30 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict, Unpack
 
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.services.orders.rules import DeskError
 from lessons_lib.services.orders.service import OrderDesk
 from lessons_lib.services.orders.tools import JSONDict
+
+if TYPE_CHECKING:
+    from lessons_lib.examples.orders.run import OrdersRun, RunOptions
+
+
+class ReleaseRecord(TypedDict):
+    """One release as data: each part's content, and a fingerprint of each part."""
+
+    version: str
+    fingerprints: dict[str, str]
+    description: dict[str, str]
+    schema: dict[str, JSONDict]
+    implementation: str
+    policy: dict[str, list[str]]
+
+
+RELEASE_PARTS: Final = ("description", "schema", "implementation", "policy")
+"""The parts of a release record, in the record's (and the release table's) order."""
 
 
 @dataclass(frozen=True)
@@ -54,19 +73,22 @@ class ToolVersion:
                 output["properties"][name] = copy.deepcopy(schema)
         return tools
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> ReleaseRecord:
         """The release record: each part's content and a fingerprint of it (sha256, 12 hex)."""
         tools = self.tools()
-        parts = {
-            "description": {t["name"]: t["description"] for t in tools},
-            "schema": {t["name"]: {"input": t["input"], "output": t["output"]} for t in tools},
-            "implementation": self.implementation,
-            "policy": {
-                "write_tools": ["create_investigation"],
-                "investigate": list(self.investigate_statuses),
-            },
-        }
-        return {"version": self.name, "fingerprints": {k: digest(v) for k, v in parts.items()}, **parts}
+        description = {t["name"]: t["description"] for t in tools}
+        schema = {t["name"]: {"input": t["input"], "output": t["output"]} for t in tools}
+        policy = {"write_tools": ["create_investigation"], "investigate": list(self.investigate_statuses)}
+        parts = (description, schema, self.implementation, policy)
+        fingerprints = {part: digest(value) for part, value in zip(RELEASE_PARTS, parts, strict=True)}
+        return ReleaseRecord(
+            version=self.name,
+            fingerprints=fingerprints,
+            description=description,
+            schema=schema,
+            implementation=self.implementation,
+            policy=policy,
+        )
 
 
 def digest(value: object) -> str:
@@ -144,7 +166,7 @@ class VersionedDesk(OrderDesk):
         return super()._create_investigation(conn, args)
 
 
-def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
+def run_version(task: str, version: ToolVersion, **options: Unpack[RunOptions]) -> OrdersRun:
     """Run one order-desk task against ``version`` (offline by default); an ``OrdersRun`` (lesson 50).
 
     The options are ``run_orders``'s; ``desk=`` options go to the versioned desk, which the
@@ -153,17 +175,16 @@ def run_version(task: str, version: ToolVersion, **options: Any) -> Any:
     """
     from pathlib import Path
 
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.offline_reader import DescriptionReader
-    from lessons_lib.examples.orders.guards import Guards
-    from lessons_lib.examples.orders.run import run_orders
-    from lessons_lib.services.orders import data as od
     from lessons_lib.services.orders.service import build_server
     from lessons_lib.services.orders.standin import Quirks
 
     given = options.pop("db_path", None)
     path = Path(given) if given is not None else od.create_database()
-    desk = VersionedDesk(path, version=version, **options.pop("desk", {}))
+    desk = VersionedDesk(path, version=version, **(options.pop("desk", None) or {}))
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
-    options.setdefault("guards", Guards(total_timeout=SLOW_MACHINE))
-    return run_orders(task, db_path=path, services=services, standin=standin, **options)
+    options.setdefault("guards", ORDERS.get("Guards")(total_timeout=SLOW_MACHINE))
+    run_orders = ORDERS.get("run_orders")
+    return run_orders(task, **(options | {"db_path": path, "services": services, "standin": standin}))

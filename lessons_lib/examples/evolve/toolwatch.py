@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.wire import FramedTransport
 from lessons_lib.examples.evolve.toolversions import digest
 
 if TYPE_CHECKING:
+    import mcp_types
+    from anyio.abc import ObjectReceiveStream, ObjectSendStream
     from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
 
+    from lessons_lib.engine.wire import Item
     from lessons_lib.services.orders.service import OrderDesk
 
 FINGERPRINT_FIELDS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
@@ -70,7 +74,7 @@ class WatchResult:
         return [f for _, f in self.frames if "result" in f and f.get("id") in ids]
 
 
-def changing_server(desk: OrderDesk, state: dict[str, Any]) -> Server:
+def changing_server(desk: OrderDesk, state: dict[str, dict[str, str]]) -> Server:
     """The order desk over MCP with a tool list that can change while connected (lesson 50).
 
     ``state["swap"]`` (tool -> new description) is applied at the next request, which is then
@@ -84,17 +88,21 @@ def changing_server(desk: OrderDesk, state: dict[str, Any]) -> Server:
     def listed() -> list[types.Tool]:
         return listed_tools(desk.tools, output_schema=False)
 
-    async def changed(ctx: Any) -> None:
+    async def changed(ctx: ServerRequestContext) -> None:
         swap = state.pop("swap", None)
         if swap:
             for tool in desk.tools:
                 tool["description"] = swap.get(tool["name"], tool["description"])
             await ctx.session.send_tool_list_changed()
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed())
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         await changed(ctx)
         structured, is_error = desk.call(params.name, params.arguments or {})
         text = json.dumps(structured, ensure_ascii=False)
@@ -117,11 +125,11 @@ async def _watch(swap: dict[str, str]) -> WatchResult:
     import anyio
     from mcp import Client
 
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     result = WatchResult()
-    state: dict[str, Any] = {}
+    state: dict[str, dict[str, str]] = {}
     server = changing_server(OrderDesk(od.create_database()), state)
 
     async def on_message(message: object) -> None:
@@ -144,7 +152,7 @@ async def _watch(swap: dict[str, str]) -> WatchResult:
     return result
 
 
-def _wire(tool: Any) -> JSONObject:
+def _wire(tool: mcp_types.Tool) -> JSONObject:
     dumped: JSONObject = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
 
@@ -153,7 +161,7 @@ class _ListChangedTransport(FramedTransport):
     """:class:`~lessons_lib.engine.wire.FramedTransport` whose server announces ``listChanged``."""
 
     @staticmethod
-    async def _serve(server: Server, read: Any, write: Any) -> None:
+    async def _serve(server: Server, read: ObjectReceiveStream[Item], write: ObjectSendStream[Item]) -> None:
         from mcp.server.lowlevel.server import NotificationOptions
 
         async with read, write:

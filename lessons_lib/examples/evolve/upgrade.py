@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import json
 from contextlib import closing
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.messages import catalogue, t
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.views.rowtable import RowTable
 
-PARTS = ("description", "schema", "implementation", "policy")
-"""The parts of a release record, in the release table's order (each named by ``upgrade.part.*``)."""
+if TYPE_CHECKING:
+    from lessons_lib.examples.evolve.toolreplay import Baseline
+    from lessons_lib.examples.evolve.toolversions import ReleaseRecord, ToolVersion
+    from lessons_lib.examples.evolve.toolwatch import WatchResult
+    from lessons_lib.services.orders.tools import JSONDict
 
 
-def release_table(old: Any, new: Any) -> RowTable:
+def release_table(old: ToolVersion, new: ToolVersion) -> RowTable:
     """Each part of two release records with its fingerprint, and what differs (lesson 50)."""
+    from lessons_lib.examples.evolve.toolversions import RELEASE_PARTS
+
     a, b = old.record(), new.record()
     rows = []
-    for part in PARTS:
+    for part in RELEASE_PARTS:
         same = a["fingerprints"][part] == b["fingerprints"][part]
         change = t("upgrade.same") if same else _what(a, b, part)
         rows.append((t(f"upgrade.part.{part}"), a["fingerprints"][part], b["fingerprints"][part], change))
@@ -31,29 +37,28 @@ def release_table(old: Any, new: Any) -> RowTable:
     return RowTable(headers, tuple(rows), t("upgrade.release.note"))
 
 
-def _what(a: dict[str, Any], b: dict[str, Any], part: str) -> str:
-    before, after = a[part], b[part]
-    if isinstance(before, dict) and part in ("description", "schema"):
+def _what(a: ReleaseRecord, b: ReleaseRecord, part: str) -> str:
+    before, after = a.get(part), b.get(part)
+    if isinstance(before, dict) and isinstance(after, dict) and part in ("description", "schema"):
         tools = [name for name in before if before[name] != after.get(name)]
         return t("upgrade.changed_tools", tools=t("upgrade.list").join(tools))
 
-    def show(value: Any) -> str:
+    def show(value: object) -> str:
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
     return t("upgrade.changed_value", before=show(before), after=show(after))
 
 
 def executor_replay(
-    old: Any, new: Any, baseline: dict[str, Any] | None = None
+    old: ToolVersion, new: ToolVersion, baseline: Baseline | None = None
 ) -> list[tuple[str, str, str, str]]:
     """Every recorded call sent straight to each version's desk (no model), each on a fresh database.
 
     Returns (task, tool, status under ``old``, status under ``new``): the executor's side alone.
     """
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.toolreplay import load_baseline
     from lessons_lib.examples.evolve.toolversions import VersionedDesk
-    from lessons_lib.examples.orders.calllayer import with_key
-    from lessons_lib.services.orders import data as od
 
     recorded = baseline or load_baseline()
     found = []
@@ -62,26 +67,26 @@ def executor_replay(
         # of an earlier run must not turn this run's write into ``replayed``
         desks = [VersionedDesk(od.create_database(), version=v) for v in (old, new)]
         for tool, arguments in run["calls"]:
-            sent = with_key(tool, json.loads(arguments))  # the model's arguments + the call layer's key
+            # the model's arguments + the call layer's key
+            sent = ORDERS.get("with_key")(tool, json.loads(arguments))
             got = [_status(desk.call(tool, sent)[0]) for desk in desks]
             found.append((name, tool, got[0], got[1]))
     return found
 
 
-def _status(result: dict[str, Any]) -> str:
+def _status(result: JSONDict) -> str:
     return str((result.get("error") or {}).get("code") or result.get("status"))
 
 
-def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> RowTable:
+def acceptance_rows(old: ToolVersion, new: ToolVersion, replayed: RowTable | None = None) -> RowTable:
     """服务升级 (choice; executor) and 权限撤销 (executor; whole loop) against ``new`` (lesson 50).
 
     ``replayed`` is :func:`~lessons_lib.examples.evolve.toolreplay.replay_version`'s table for
     ``new`` when it has already been run (the lesson shares that run).
     """
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version, same_or_changed
     from lessons_lib.examples.evolve.toolversions import VersionedDesk, run_version
-    from lessons_lib.examples.orders.lab import TRACK
-    from lessons_lib.services.orders import data as od
 
     baseline = load_baseline()
     table = replayed or replay_version(new, baseline)
@@ -98,7 +103,7 @@ def acceptance_rows(old: Any, new: Any, replayed: RowTable | None = None) -> Row
     result, _ = VersionedDesk(path, version=new).call("get_order", {"order_id": "O-1042"})
     code = _status(result)
     rows.append(_row("revoked_executor", [] if code == "permission_revoked" else [code]))
-    run = run_version(TRACK, new, db_path=path)
+    run = run_version(ORDERS.get("TRACK"), new, db_path=path)
     told = t("orders_standin.revoked_reason") in (run.trace.answer or "")  # the refusal, in the user's words
     written = run.rows() - before
     problem = t("upgrade.revoked_loop.problem", answer=run.trace.answer, rows=written)
@@ -119,7 +124,7 @@ def _row(case: str, problems: list[str]) -> tuple[str, str, str, str]:
     return (t(f"upgrade.{case}.case"), t(f"upgrade.{case}.expect"), verdict, actual)
 
 
-def watch_table(result: Any) -> RowTable:
+def watch_table(result: WatchResult) -> RowTable:
     """The second ``tools/list`` against the approvals: which tool may still be declared (lesson 50)."""
     rows = tuple(
         (

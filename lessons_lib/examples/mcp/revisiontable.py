@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.fieldkinds.kinds import walk
 from lessons_lib.core.fieldpath import format_path
 from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import CellValue, breakable_code, html_table
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.messages import LANGUAGES, t, text_in
 from lessons_lib.views.changetable import ABSENT, abbreviate, same_value
 from lessons_lib.views.textwidth import text_table
@@ -67,12 +67,13 @@ class RevisionRow:
     message: str  # "declaration", "request" or "answer" (shown in the current language)
     path: str
     kind: Kind
-    values: tuple[Any, ...]
+    values: tuple[object, ...]
+    """The field's JSON value in each revision, or ``ABSENT`` where that revision has no such field."""
     verdict: str
 
 
-def _leaves(message: JSONObject, mtype: str) -> dict[str, tuple[Kind, Any]]:
-    found: dict[str, tuple[Kind, Any]] = {}
+def _leaves(message: JSONObject, mtype: str) -> dict[str, tuple[Kind, JSON]]:
+    found: dict[str, tuple[Kind, JSON]] = {}
     for f in walk(message, mtype):
         if f.path and not (isinstance(f.value, dict | list) and f.value):
             found[format_path(f.path)] = (f.kind, f.value)

@@ -47,7 +47,7 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if p.is_file() and p.suffix in (".txt", ".md"))
 
 
-def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server[Any]:
+def build_structure_server(root: Path | None = None, name: str = SERVICE_NAME) -> Server:
     """One server with two tools, the workspace files as resources and one prompt (lesson 42)."""
     import mcp_types as types
     from mcp.server import Server

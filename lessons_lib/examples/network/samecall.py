@@ -13,13 +13,17 @@ import json
 import logging
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.http.client import SESSION
+
+if TYPE_CHECKING:
+    import httpx2
 
 EXAMPLE_CALL: Final = {"path": "/workspace/notes.txt", "head": 1}
 ACCEPT: Final = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -31,7 +35,8 @@ META: Final = {
 }
 """The ``_meta`` every 2026-07-28 request carries instead of an ``initialize`` handshake."""
 
-Frame = tuple[str, dict[str, Any]]
+Frame = tuple[str, JSONObject]
+"""(direction, JSON-RPC frame) as the tapped transport saw it."""
 
 
 @contextlib.contextmanager
@@ -87,7 +92,7 @@ def over_http(url: str) -> list[Frame]:
     return _session(lambda: streamable_http_client(url))
 
 
-def frame_name(frame: dict[str, Any]) -> str:
+def frame_name(frame: JSONObject) -> str:
     """``initialize``, ``tools/call`` ... or ``result (id 2)`` for an answer."""
     if "method" in frame:
         return str(frame["method"])
@@ -104,7 +109,7 @@ class Exchange:
     answer: str
 
 
-def _summary(response: Any, opens: bool = False) -> str:
+def _summary(response: httpx2.Response, opens: bool = False) -> str:
     """What an answer says: the session it opens (``opens``), its error, or what kind of body it has."""
     kind = response.headers.get("content-type", "").split(";")[0]
     shown = []
@@ -123,17 +128,19 @@ def _summary(response: Any, opens: bool = False) -> str:
     return " · ".join(shown)
 
 
-def _post(client: Any, url: str, step: str, body: dict[str, Any], headers: dict[str, str]) -> Exchange:
+def _post(
+    client: httpx2.Client, url: str, step: str, body: Mapping[str, object], headers: dict[str, str]
+) -> Exchange:
     response = client.post(url, json=body, headers={**ACCEPT, **headers})
     shown = ", ".join(f"{k}: {SESSION if k == 'Mcp-Session-Id' else v}" for k, v in headers.items())
     return Exchange(step, f"POST {body.get('method', '?')}" + (f" [{shown}]" if shown else ""),
                     response.status_code, _summary(response))  # fmt: skip
 
 
-def _initialize(client: str) -> dict[str, Any]:
+def _initialize(client: str) -> JSONObject:
     """A 2025-11-25 ``initialize`` request from a client named ``client``."""
-    info = {"name": client, "version": "1"}
-    params = {"protocolVersion": OLD, "capabilities": {}, "clientInfo": info}
+    info: JSONObject = {"name": client, "version": "1"}
+    params: JSONObject = {"protocolVersion": OLD, "capabilities": {}, "clientInfo": info}
     return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
 
 
@@ -176,7 +183,7 @@ def stateless_walk(url: str) -> list[Exchange]:
         ]
 
 
-def discovered(url: str) -> dict[str, Any]:
+def discovered(url: str) -> JSONObject:
     """The result of ``server/discover`` (2026-07-28): what ``initialize`` used to answer."""
     import httpx2
 
@@ -205,10 +212,10 @@ def guard_walk(url: str) -> list[Exchange]:
     return rows
 
 
-def _refusal(response: Any) -> str:
+def _refusal(response: httpx2.Response) -> str:
     return "-" if response.status_code == 200 else response.text.strip()[:60]
 
 
-def show_json(value: Any) -> str:
+def show_json(value: object) -> str:
     """Compact JSON for a frame or a result, the way a trace prints it."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -17,11 +17,12 @@ from collections.abc import Awaitable, Callable
 from contextlib import closing
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.paths import DATA_DIR
-from lessons_lib.examples.openapi.validation import Refused, operation_checks
-from lessons_lib.services.orders import data as orderdata
+from lessons_lib.examples.openapi.tools import OpenApiObject
+from lessons_lib.examples.openapi.validation import ParamValues, Refused, operation_checks
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
@@ -46,14 +47,14 @@ def _document_text() -> str:
     return OPENAPI_PATH.read_text(encoding="utf-8")
 
 
-def openapi_document() -> dict[str, Any]:
+def openapi_document() -> OpenApiObject:
     """A fresh copy of the order API's OpenAPI 3.1 document (lesson 41)."""
-    document: dict[str, Any] = json.loads(_document_text())
+    document: OpenApiObject = json.loads(_document_text())
     return document
 
 
-Work = Callable[[sqlite3.Connection, dict[str, Any], Any], tuple[int, object]]
-"""One operation's work once its request is checked: (HTTP status, JSON answer)."""
+Work = Callable[[sqlite3.Connection, ParamValues, object], tuple[int, object]]
+"""One operation's work once its request (parameters, JSON body) is checked: (HTTP status, JSON answer)."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -102,23 +103,26 @@ def build_app(db_path: str | Path, token: str, customer_id: str = SESSION_CUSTOM
 
         return endpoint
 
-    def get_order(conn: sqlite3.Connection, values: dict[str, Any], body: Any) -> tuple[int, object]:
-        row = visible_order(conn, values["order_id"], customer_id)
+    def get_order(conn: sqlite3.Connection, values: ParamValues, body: object) -> tuple[int, object]:
+        row = visible_order(conn, str(values["order_id"]), customer_id)
         return 200, {k: v for k, v in row.items() if k != "customer_id"}
 
-    def search_policies(conn: sqlite3.Connection, values: dict[str, Any], body: Any) -> tuple[int, object]:
+    def search_policies(conn: sqlite3.Connection, values: ParamValues, body: object) -> tuple[int, object]:
         region = values.get("region")
         found = orderdata.search_policies(
-            conn, values["topic"], None if region in (None, "all") else region, values.get("page", 1)
+            conn,
+            str(values["topic"]),
+            None if region in (None, "all") else str(region),
+            int(values.get("page", 1)),
         )
         return 200, found
 
     def create_investigation(
-        conn: sqlite3.Connection, values: dict[str, Any], body: Any
+        conn: sqlite3.Connection, values: ParamValues, body: object
     ) -> tuple[int, object]:
-        _, row, created = open_investigation(
-            conn, customer_id, values["order_id"], body["reason"], body["note"], values["Idempotency-Key"]
-        )
+        asked = body if isinstance(body, dict) else {}  # the document's schema has checked it
+        order, key = str(values["order_id"]), str(values["Idempotency-Key"])
+        _, row, created = open_investigation(conn, customer_id, order, asked["reason"], asked["note"], key)
         answer = {k: v for k, v in row.items() if k != "idempotency_key"}
         return (201 if created else 200), {**answer, "created": created}
 

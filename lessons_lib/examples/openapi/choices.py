@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import html_table
 from lessons_lib.core.messages import t
 from lessons_lib.views.textwidth import text_table
+
+if TYPE_CHECKING:
+    from lessons_lib.examples.openapi.threeways import WayRun
 
 ADVICE: Final[dict[str, tuple[str, str, str]]] = {
     way: (f"waychoices.{way}.fits", f"waychoices.{way}.declared", f"waychoices.{way}.trade")
@@ -44,7 +47,7 @@ class ChoiceTable(Displayable):
         return f"rows={len(self.rows)}"
 
 
-def choice_table(runs: Mapping[str, Any]) -> ChoiceTable:
+def choice_table(runs: Mapping[str, WayRun]) -> ChoiceTable:
     """The table for runs of :func:`lessons_lib.examples.openapi.threeways.run_three_ways`."""
     rows = []
     for way, run in runs.items():

@@ -9,7 +9,7 @@ A success carries ``structuredContent`` beside its text block; a failure is ``is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.echo import short
 from lessons_lib.examples.openapi.router import OpenAPIRouter
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from mcp.server import Server
 
 
-def build_openapi_server(router: OpenAPIRouter, name: str = "orders") -> Server[Any]:
+def build_openapi_server(router: OpenAPIRouter, name: str = "orders") -> Server:
     """A low-level MCP server whose tools are the router's operations (lesson 40)."""
     import mcp_types as types
     from mcp.server import Server

@@ -15,12 +15,12 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, closing
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Final, cast
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.echo import short
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.schemacheck import ecma_validator, problem
-from lessons_lib.services.orders import data as orderdata
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
@@ -84,9 +84,9 @@ def direct_call(
         with closing(orderdata.connect(db)) as conn:
             check_session(conn, customer)
             if name == "get_order":
-                row: Any = visible_order(conn, str(arguments["order_id"]), customer)
+                order = visible_order(conn, str(arguments["order_id"]), customer)
                 return json.dumps(
-                    {k: v for k, v in row.items() if k != "customer_id"}, ensure_ascii=False
+                    {k: v for k, v in order.items() if k != "customer_id"}, ensure_ascii=False
                 ), False
             key = intent_key(name, arguments)
             _, row, created = open_investigation(
@@ -136,7 +136,7 @@ async def three_ways(
     execution step (``engine/execute``: routing, the argument checks, the call); each answer
     becomes a reduced answer.
     """
-    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.core.plugins.apitypes import ToolCall
     from lessons_lib.core.traces.trace import Trace
     from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
     from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls

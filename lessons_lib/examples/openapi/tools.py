@@ -15,10 +15,15 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import api_entry, api_or_reference
 
-JsonSchema = dict[str, Any]
+OpenApiObject = dict[str, Any]
+"""A part of an OpenAPI document (the document, a path item, an operation, a parameter) as
+``json.loads`` gives it; read loosely, since its shape is the OpenAPI specification's, not Python's."""
+JsonSchema = OpenApiObject
+"""A JSON Schema inside an OpenAPI document, or one this converter builds."""
 HTTP_METHODS: Final = ("get", "put", "post", "delete", "patch")
 STRICT_KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf"}
@@ -46,7 +51,7 @@ class Operation:
     notes: tuple[str, ...] = field(default=(), compare=False)
 
 
-def resolve(document: dict[str, Any]) -> dict[str, Any]:
+def resolve(document: OpenApiObject) -> OpenApiObject:
     """The document with every ``$ref`` replaced by what it points to (``jsonref``)."""
     import jsonref
 
@@ -83,7 +88,7 @@ def flatten(schema: JsonSchema, notes: list[str] | None = None, where: str = "")
 
 def _fold(key: str, branches: list[JsonSchema], notes: list[str], where: str) -> JsonSchema:
     types = {b.get("type") for b in branches if isinstance(b.get("type"), str)}
-    values: list[Any] = []
+    values: list[JSON] = []
     for b in branches:
         values += b.get("enum", [b["const"]] if "const" in b else [])
     plain = all(set(b) <= {"type", "enum", "const", "description"} for b in branches)
@@ -98,7 +103,7 @@ def _fold(key: str, branches: list[JsonSchema], notes: list[str], where: str) ->
     return {"anyOf": branches}
 
 
-def operations(document: dict[str, Any]) -> list[Operation]:
+def operations(document: OpenApiObject) -> list[Operation]:
     """Every operation of an OpenAPI 3.x document, in document order (lesson 41)."""
     resolved = resolve(document)
     global_security = bool(resolved.get("security"))
@@ -112,7 +117,9 @@ def operations(document: dict[str, Any]) -> list[Operation]:
     return found
 
 
-def _operation(path: str, method: str, op: dict[str, Any], shared: list[Any], secured: bool) -> Operation:
+def _operation(
+    path: str, method: str, op: OpenApiObject, shared: list[OpenApiObject], secured: bool
+) -> Operation:
     notes: list[str] = []
     name = op.get("operationId") or f"{method}_{path}".replace("/", "_").replace("{", "").replace("}", "")
     properties: dict[str, JsonSchema] = {}
@@ -163,7 +170,7 @@ def _operation(path: str, method: str, op: dict[str, Any], shared: list[Any], se
     )
 
 
-def _output_schema(op: dict[str, Any], notes: list[str]) -> JsonSchema | None:
+def _output_schema(op: OpenApiObject, notes: list[str]) -> JsonSchema | None:
     for status in ("200", "201"):
         content = op.get("responses", {}).get(status, {}).get("content", {})
         schema = content.get("application/json", {}).get("schema")
@@ -174,34 +181,23 @@ def _output_schema(op: dict[str, Any], notes: list[str]) -> JsonSchema | None:
 
 def responses_tool(op: Operation) -> JSONObject:
     """A Responses API ``function`` tool (``strict: false``, as the course's fixtures)."""
-    return {
-        "type": "function",
-        "name": op.name,
-        "description": op.description,
-        "parameters": copy.deepcopy(op.parameters),
-        "strict": False,
-    }
+    from lessons_lib.apis.responses.shapes import declare
+
+    return declare(op.name, op.description, op.parameters)
 
 
 def chat_tool(op: Operation) -> JSONObject:
     """A Chat Completions tool: the same three fields, one level down under ``function``."""
-    return {
-        "type": "function",
-        "function": {
-            "name": op.name,
-            "description": op.description,
-            "parameters": copy.deepcopy(op.parameters),
-            "strict": False,
-        },
-    }
+    from lessons_lib.apis.chat.shapes import declare
+
+    return declare(op.name, op.description, op.parameters)
 
 
-def tool_declarations(document: JSONObject, api: str = "responses") -> list[JSONObject]:
-    """Every operation as a tool of ``api`` (``"responses"`` or ``"chat"``)."""
-    make = {"responses": responses_tool, "chat": chat_tool}.get(api)
-    if make is None:
-        raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-    return [make(op) for op in operations(document)]
+def tool_declarations(document: JSONObject, api: str | None = None) -> list[JSONObject]:
+    """Every operation as a tool of ``api`` (its registry entry's ``shapes.declare``; None: the
+    reference API, Responses). An unknown name is a one-line ``ValueError``."""
+    declare = api_entry(api_or_reference(api)).shapes.declare
+    return [declare(op.name, op.description, op.parameters) for op in operations(document)]
 
 
 def strict_report(op: Operation) -> list[str]:

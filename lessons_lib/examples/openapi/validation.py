@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.engine.schemacheck import ecma_validator, problem
-from lessons_lib.examples.openapi.tools import HTTP_METHODS, resolve
+from lessons_lib.examples.openapi.tools import HTTP_METHODS, OpenApiObject, resolve
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -35,6 +35,10 @@ class Refused(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+ParamValues = dict[str, str | int]
+"""A request's documented parameters by name: the text sent, or a whole number where the schema says so."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,10 @@ class OperationCheck:
 
     def values(
         self, path: Mapping[str, str], query: Mapping[str, str], headers: Mapping[str, str]
-    ) -> dict[str, Any]:
+    ) -> ParamValues:
         """The documented parameters of a request, typed as their schemas say, or :class:`Refused`."""
         sources = {"path": path, "query": query, "header": headers}
-        found: dict[str, Any] = {}
+        found: ParamValues = {}
         for param in self.parameters:
             source = sources.get(param.location, {})
             key = param.name.lower() if param.location == "header" else param.name
@@ -70,8 +74,9 @@ class OperationCheck:
                 if param.required:
                     raise Refused(f"{param.name} is required ({param.location} parameter)")
                 continue
-            value: Any = int(raw) if param.integer and _INTEGER.fullmatch(raw) else raw
-            found[param.name] = _checked(param.validator, value, param.name)
+            value = int(raw) if param.integer and _INTEGER.fullmatch(raw) else raw
+            _checked(param.validator, value, param.name)
+            found[param.name] = value
         return found
 
     def payload(self, body: object) -> object:
@@ -88,7 +93,7 @@ def _checked(validator: Validator, value: object, where: str) -> object:
     return value
 
 
-def operation_checks(document: dict[str, Any]) -> dict[str, OperationCheck]:
+def operation_checks(document: OpenApiObject) -> dict[str, OperationCheck]:
     """One :class:`OperationCheck` per ``operationId`` of an OpenAPI 3.1 document."""
     resolved = resolve(document)
     checks: dict[str, OperationCheck] = {}

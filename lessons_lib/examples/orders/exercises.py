@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.verdict import Verdict
+
+LearnerFunction: TypeAlias = Callable[..., object]
+"""A function the learner wrote: its arguments are the exercise's, its result is checked, never trusted."""
 
 
 def found(passed: bool, lines: tuple[str, ...] | list[str]) -> Verdict:
@@ -22,22 +25,22 @@ def found(passed: bool, lines: tuple[str, ...] | list[str]) -> Verdict:
     return Verdict(passed, tuple(lines), layout="findings")
 
 
-def unfinished(value: Any, hint: str) -> Verdict | None:
+def unfinished(value: object, hint: str) -> Verdict | None:
     """ "还没有完成" and the hint while the blank is open (``...`` or None), else None."""
     if value is ... or value is None:
         return Verdict(False, (t("orders_exercises.blank"),), hint, True, layout="findings")
     return None
 
 
-def unfinished_function(value: Any, name: str, hint: str) -> Verdict | None:
-    """:func:`unfinished`, then "``name`` 应当是一个函数" when the answer is not callable, else None."""
+def learner_function(value: object, name: str, hint: str) -> LearnerFunction | Verdict:
+    """The learner's function; else :func:`unfinished`'s verdict, or "``name`` 应当是一个函数"."""
     blank = unfinished(value, hint)
     if blank:
         return blank
-    return None if callable(value) else found(False, (t("orders_exercises.not_function", name=name),))
+    return value if callable(value) else found(False, (t("orders_exercises.not_function", name=name),))
 
 
-def invalid_schema(schema: Any) -> Verdict | None:
+def invalid_schema(schema: object) -> Verdict | None:
     """The verdict on a learner's schema that is no JSON Schema (draft 2020-12), else None."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
@@ -49,7 +52,7 @@ def invalid_schema(schema: Any) -> Verdict | None:
     return None
 
 
-def check_waybill_schema(schema: Any) -> Verdict:
+def check_waybill_schema(schema: object) -> Verdict:
     """Lesson 30: an inputSchema for ``track_shipment`` that the desk's rules would accept."""
     from jsonschema import Draft202012Validator
 
@@ -77,7 +80,7 @@ def check_waybill_schema(schema: Any) -> Verdict:
     return found(ok, tuple(lines))
 
 
-def check_pairing(feedback: Any) -> Verdict:
+def check_pairing(feedback: object) -> Verdict:
     """Lesson 31: feedback items for two calls whose results came back in the other order.
 
     Outputs pair by ``call_id``, so any order of the two items is right; what must hold is that
@@ -107,11 +110,11 @@ class Case:
 
     label: str
     """The catalogue key of the line that names this expectation."""
-    holds: Callable[[Callable[..., Any]], bool]
+    holds: Callable[[LearnerFunction], bool]
     """Runs the learner's function on this case's inputs; True when the expectation holds."""
 
 
-def first_broken(name: str, fn: Callable[..., Any], cases: list[Case], hint: str) -> Verdict:
+def first_broken(name: str, fn: LearnerFunction, cases: list[Case], hint: str) -> Verdict:
     """Try the cases in order; the verdict names each that held and the first one that broke.
 
     A function still returning ``None`` (the starter's ``...``) is unfinished; an exception in the
@@ -140,7 +143,7 @@ class _Unfinished(Exception):
     """The learner's function returned None: the starter's blank is still open."""
 
 
-def _answer(fn: Callable[..., Any], *args: Any) -> Any:
+def _answer(fn: LearnerFunction, *args: object) -> object:
     value = fn(*args)
     if value is None:
         raise _Unfinished
@@ -161,10 +164,10 @@ def _key_cases() -> list[Case]:
     def args(order: str, reason: str, note: str = "", **extra: object) -> dict[str, object]:
         return {"order_id": order, "reason": reason, "note": note or t("p2a.case.note"), **extra}
 
-    def key(fn: Callable[..., Any], a: dict[str, object]) -> Any:
+    def key(fn: LearnerFunction, a: dict[str, object]) -> object:
         return _answer(fn, dict(a))
 
-    def fits(fn: Callable[..., Any], a: dict[str, object]) -> bool:
+    def fits(fn: LearnerFunction, a: dict[str, object]) -> bool:
         value = key(fn, a)
         return isinstance(value, str) and re.fullmatch(KEY_PATTERN[1:-1], value) is not None
 
@@ -198,7 +201,7 @@ def _key_cases() -> list[Case]:
 
 def _rows_after_two_writes(key: object) -> int:
     """Investigations of O-1042 after two keyed writes on a fresh real order desk."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(od.create_database())
@@ -209,7 +212,7 @@ def _rows_after_two_writes(key: object) -> int:
         return od.count_investigations(conn, "O-1042")
 
 
-def check_intent_key(make_key: Any) -> Verdict:
+def check_intent_key(make_key: object) -> Verdict:
     """Lesson 32: ``make_key(arguments)``, one key per business intent, tried on unseen cases.
 
     The cases (order ids, reasons and notes the lesson never shows) ask: a string the desk's key
@@ -218,10 +221,10 @@ def check_intent_key(make_key: Any) -> Verdict:
     real desk, two writes of one intent leave one row. The verdict names the first that broke.
     """
     hint = t("orders_exercises.key.hint")
-    blank = unfinished_function(make_key, "make_key", hint)
-    if blank:
-        return blank
-    return first_broken("make_key", make_key, _key_cases(), hint)
+    function = learner_function(make_key, "make_key", hint)
+    if isinstance(function, Verdict):
+        return function
+    return first_broken("make_key", function, _key_cases(), hint)
 
 
 def _confirm_cases() -> list[Case]:
@@ -230,7 +233,7 @@ def _confirm_cases() -> list[Case]:
 
     claims: dict[str, object] = {"readOnlyHint": True}  # a service claiming to be read-only: must not matter
 
-    def asks(order: object, words: str) -> Callable[[Callable[..., Any]], bool]:
+    def asks(order: object, words: str) -> Callable[[LearnerFunction], bool]:
         arguments = {} if order is None else {"order_id": order, "reason": "delayed"}
         request = ConfirmRequest("call_1", "orders__create_investigation", arguments, claims)
         return lambda f: bool(_answer(f, request, words))
@@ -248,7 +251,7 @@ def _confirm_cases() -> list[Case]:
     ]
 
 
-def check_confirm(confirm: Any) -> Verdict:
+def check_confirm(confirm: object) -> Verdict:
     """Lesson 33: ``confirm(request, user_words)``: yes only for an order the user named (unseen cases).
 
     Allowed: the write's ``order_id`` is an order number the user's words contain as a whole
@@ -257,7 +260,7 @@ def check_confirm(confirm: Any) -> Verdict:
     the first case that broke.
     """
     hint = t("orders_exercises.confirm.hint")
-    blank = unfinished_function(confirm, "confirm", hint)
-    if blank:
-        return blank
-    return first_broken("confirm", confirm, _confirm_cases(), hint)
+    function = learner_function(confirm, "confirm", hint)
+    if isinstance(function, Verdict):
+        return function
+    return first_broken("confirm", function, _confirm_cases(), hint)

@@ -17,21 +17,23 @@ import json
 from contextlib import closing
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, Unpack
 
-from lessons_lib.services.orders import data as od
+import lessons_lib.services.orders.data as od
 from lessons_lib.services.orders.rules import SESSION_CUSTOMER
+from lessons_lib.services.orders.tools import JSONDict
 from lessons_lib.services.orders.wiretext import FIND_TASK
 
 if TYPE_CHECKING:
     from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
 
-    from lessons_lib.examples.orders.run import OrdersRun
+    from lessons_lib.examples.orders.run import OrdersRun, RunOptions
 
 FINDER: Final = "finder"
 
 MIN_RATIO: Final = 0.5
-FIND_ORDERS: Final[dict[str, Any]] = {
+FIND_ORDERS: Final[JSONDict] = {
     "name": "find_orders",
     "title": "按商品模糊查找订单",
     "description": (
@@ -83,14 +85,18 @@ def finder_server(db_path: Path, name: str = FINDER) -> Server:
         annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def on_list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool])
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         keyword = (params.arguments or {}).get("keyword")
         if params.name != tool.name or not isinstance(keyword, str) or not 1 <= len(keyword) <= 20:
             error = {"code": "invalid_arguments", "message": "keyword must be 1 to 20 characters"}
-            result: dict[str, Any] = {"status": "error", "items": [], "error": error}
+            result: JSONDict = {"status": "error", "items": [], "error": error}
         else:
             result = {"status": "ok", "items": find_orders(db_path, keyword), "error": None}
         text = json.dumps(result, ensure_ascii=False)
@@ -103,9 +109,10 @@ def finder_server(db_path: Path, name: str = FINDER) -> Server:
     return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-def run_finder(task: str = FIND_TASK, **kwargs: Any) -> OrdersRun:
+def run_finder(task: str = FIND_TASK, **kwargs: Unpack[RunOptions]) -> OrdersRun:
     """Run ``task`` with the order desk and the finder on one fresh database (lesson 33)."""
     from lessons_lib.examples.orders.run import run_orders
 
     path = od.create_database()
-    return run_orders(task, db_path=path, services={FINDER: lambda name: finder_server(path, name)}, **kwargs)
+    services = {FINDER: lambda name: finder_server(path, name)}
+    return run_orders(task, **(kwargs | {"db_path": path, "services": services}))

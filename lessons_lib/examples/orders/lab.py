@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, Unpack
 
 from lessons_lib.checks.ledger import LedgerRow, ledger
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, code, html_table, pre
+from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.services.orders.wiretext import (
@@ -31,6 +31,9 @@ from lessons_lib.services.orders.wiretext import (
     WHERE,
 )
 
+if TYPE_CHECKING:
+    from lessons_lib.examples.orders.run import OrdersRun, RunOptions
+
 TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么？"
 """A user's task (Chinese in both editions, like the others in ``wiretext.py``); defined here
 because other modules import it from here."""
@@ -44,7 +47,8 @@ class OrderScenario:
     title_key: str
     """The catalogue key of what the scenario shows (``orders_lab.scenario.<name>``)."""
     task: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: RunOptions = field(default_factory=lambda: _no_options())
+    """The knobs :func:`~lessons_lib.examples.orders.run.run_orders` takes for this scenario."""
 
     @property
     def title(self) -> str:
@@ -52,11 +56,17 @@ class OrderScenario:
         return t(self.title_key)
 
 
+def _no_options() -> RunOptions:
+    return {}
+
+
 def _scenarios() -> dict[str, OrderScenario]:
     from lessons_lib.examples.orders.guards import Guards
     from lessons_lib.services.orders.standin import Quirks
 
-    slow = {"desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}}
+    slow: RunOptions = {
+        "desk": {"delays": {"get_order": 0.2, "search_delivery_policy": 0.2, "track_shipment": 0.2}}
+    }
     listed = [
         OrderScenario("parallel", "orders_lab.scenario.parallel", TRACK),
         OrderScenario("sequential", "orders_lab.scenario.sequential", TRACK, {"parallel": False}),
@@ -137,15 +147,12 @@ def scenario(name: str) -> OrderScenario:
     return found
 
 
-def run_scenario(
-    name: str, *, live: bool = False, db_path: str | Path | None = None, **overrides: Any
-) -> Any:
+def run_scenario(name: str, **overrides: Unpack[RunOptions]) -> OrdersRun:
     """Run a scenario (offline by default) on a fresh database and return its ``OrdersRun``."""
     from lessons_lib.examples.orders.run import run_orders
 
     chosen = scenario(name)
-    options = {**chosen.options, **overrides}
-    return run_orders(chosen.task, live=live, db_path=db_path, **options)
+    return run_orders(chosen.task, **(chosen.options | overrides))
 
 
 @dataclass(frozen=True, repr=False)
@@ -210,12 +217,12 @@ class LedgerTable(Displayable):
         )
 
 
-def ledger_table(trace: Trace | dict[str, Any]) -> LedgerTable:
+def ledger_table(trace: Trace | JSONObject) -> LedgerTable:
     """The ledger of a run's trace as a displayable table (lesson 31)."""
     return LedgerTable(tuple(ledger(trace)))
 
 
-def run_order_scenario(name: str, **options: Any) -> Any:
+def run_order_scenario(name: str, **options: Unpack[RunOptions]) -> OrdersRun:
     """The facade's name for :func:`run_scenario` (lessons 31-33)."""
     return run_scenario(name, **options)
 
@@ -245,7 +252,7 @@ def order_scenarios() -> ScenarioTable:
     return ScenarioTable(tuple(_scenarios().values()))
 
 
-EXECUTE_SQL_TOOL: Final[dict[str, Any]] = {
+EXECUTE_SQL_TOOL: Final[JSONObject] = {
     "name": "execute_sql",
     "description": EXECUTE_SQL_DESCRIPTION,
     "input": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
@@ -288,7 +295,7 @@ def execute_sql_demo(sql: str) -> SqlDemo:
     The schema ``{"sql": {"type": "string"}}`` accepts any text, so nothing stands between the
     model's string and the database: the rule cannot say which statements are allowed.
     """
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
 
     path = od.create_database()
     conn = sqlite3.connect(path)

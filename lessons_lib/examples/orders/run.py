@@ -27,12 +27,13 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces import queries
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
@@ -42,7 +43,6 @@ from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders.calllayer import IntentKeys
 from lessons_lib.examples.orders.coordinate import one_write_per_order
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.services.orders.standin import OrdersModel, Quirks, label
 from lessons_lib.services.orders.tools import SERVICE, WRITE_TOOLS
@@ -67,6 +67,24 @@ class OrdersRun:
         """Investigation rows in the database now (lesson 32 counts them)."""
         with closing(od.connect(self.db_path)) as conn:
             return od.count_investigations(conn, order_id)
+
+
+class RunOptions(TypedDict, total=False):
+    """The keyword options of :func:`arun_orders` (and :func:`run_orders`), each optional."""
+
+    db_path: str | Path | None
+    desk: DeskOptions | None
+    confirm: Confirm | bool | None
+    guards: Guards | None
+    quirks: Quirks | None
+    parallel: bool
+    instructions: str | None
+    with_files: bool
+    live: bool
+    model: str | None
+    services: Mapping[str, ServiceSpec] | None
+    standin: httpx2.AsyncBaseTransport | None
+    screen: Screen | None
 
 
 async def arun_orders(
@@ -158,7 +176,7 @@ def _hints(trace: Trace, service: str, tool: str) -> dict[str, object]:
     return dict(hints) if isinstance(hints, dict) else {}
 
 
-def run_orders(task: str, **kwargs: Any) -> OrdersRun:
+def run_orders(task: str, **kwargs: Unpack[RunOptions]) -> OrdersRun:
     """Run one order-desk task (offline by default) and return the run. Lesson 31.
 
     Works in a script and inside Jupyter; the keyword options are those of :func:`arun_orders`.

@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 import anyio
 
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.server import Server
     from mcp.shared.message import SessionMessage
+
+    from lessons_lib.engine.wire import Streams
 
 REPLY_TIMEOUT: Final = 5.0
 """Seconds a request may wait for its reply before the grader calls it lost."""
@@ -171,10 +173,10 @@ async def stdio_probe(
 class _Streams:
     """Already-open streams as a client transport (an async context manager yielding them)."""
 
-    def __init__(self, streams: Any) -> None:
+    def __init__(self, streams: Streams) -> None:
         self._streams = streams
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Streams:
         return self._streams
 
     async def __aexit__(self, *exc: object) -> None:
@@ -186,7 +188,7 @@ async def _tapped(
     read: ReadStream[SessionMessage | Exception],
     write: WriteStream[SessionMessage],
     probe: Probe,
-) -> AsyncIterator[Any]:
+) -> AsyncIterator[Streams]:
     """Relay both directions, recording frames; a stray stdout line is recorded and dropped."""
     from lessons_lib.engine.wire import to_wire
 
