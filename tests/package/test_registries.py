@@ -127,6 +127,25 @@ def test_unknown_names_are_a_clear_error_never_a_default() -> None:
 # tests/package/test_plugins_apis.py
 
 
+def test_a_toy_service_is_one_folder_the_workbench_and_the_conformance_servers_find(
+    toy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service folder named in ``LESSONS_LIB_SERVICES`` (its ``ENTRY``: the toy's ``ServiceEntry``)."""
+    from lessons_lib.workshop.loop.kit_standin import listed_tools
+
+    (toy / "toy_service").mkdir()
+    (toy / "toy_service" / "__init__.py").write_text(
+        "from toy_example import SHOUT as ENTRY\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("LESSONS_LIB_SERVICES", "toy_service")
+    try:
+        assert service_for("toy").title == "upper-case a text"
+        assert [t["name"] for t in listed_tools("toy")] == ["shout"]  # lesson 11's bench builds it
+        assert service_for("fs").folder is not None  # any other name: the file service, renamed
+    finally:
+        sys.modules.pop("toy_service", None)
+
+
 def test_every_example_and_service_folder_declares_one_entry() -> None:
     folders = sorted(p.parent.name for p in (PACKAGE / "examples").glob("*/__init__.py"))
     assert sorted(e.name for e in example_entries()) == folders
@@ -190,11 +209,6 @@ def test_no_kernel_module_names_a_plug_in_in_its_code() -> None:
                     if named.search(node.value):
                         found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert found == []
-
-
-def test_the_workbench_finds_services_by_their_entries() -> None:
-    assert service_for("orders").name == "orders"
-    assert service_for("fs").folder is not None and service_for("files").folder is not None
 
 
 def test_the_cheat_sheet_and_the_readme_follow_the_entries() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Protocol
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, joined_text
@@ -125,4 +126,10 @@ class SdkClient(Protocol):
 
     async def __aenter__(self) -> object: ...
 
-    async def __aexit__(self, *exc: object) -> object: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+        /,
+    ) -> object: ...
