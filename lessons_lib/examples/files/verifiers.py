@@ -16,10 +16,9 @@ from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
 
 if TYPE_CHECKING:
-    from lessons_lib.checks.doctor import Diagnosis
-    from lessons_lib.checks.verify_report import Report
+    from lessons_lib.checks.verify_report import CheckReport
 
-NamedReport: TypeAlias = "tuple[str, Diagnosis | Report]"
+NamedReport: TypeAlias = "tuple[str, CheckReport]"
 """A verifier's name and its report."""
 
 
@@ -32,11 +31,11 @@ def verifiers(trace: Trace) -> list[NamedReport]:
     return [("diagnose", diagnose(data)), ("verify_roundtrip", verify_roundtrip(data, sabotage=False))]
 
 
-def report_line(report: Diagnosis | Report) -> str:
-    """One line from a verifier report: the diagnosis's conclusion, or the checks that failed."""
-    from lessons_lib.checks.doctor import Diagnosis
+def report_line(report: CheckReport) -> str:
+    """One line from any verifier's report: its conclusion, or, for a report of checks, those that failed."""
+    from lessons_lib.checks.verify_report import Report
 
-    if isinstance(report, Diagnosis):
+    if not isinstance(report, Report):
         return report.verdict()
     failed = [c for c in report.checks if not c.passed]
     if not failed:

@@ -119,7 +119,7 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     assert all(r.ok for r in results), [r.verdict for r in results]  # the checks hold in English too
     printed = "\n".join([bad.text(), *(r.text() for r in results)])
     assert "schema check (jsonschema, for comparison): pass\n" in bad.results[1].text()
-    assert {r.schema_status for r in bad.results} == {"pass", "fail", "unchecked"}  # examples.files.verdicts
+    assert {r.schema_status for r in bad.results} == {"pass", "fail", "unchecked"}  # examples.files.verifiers
     assert "verify_roundtrip: not passed: " in printed and "verify_roundtrip: all passed" in printed
     # checks.doctor's verdicts, verify_roundtrip's check names and reasons, the engine's outcome
     # text: not on the catalogue yet
