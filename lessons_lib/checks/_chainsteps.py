@@ -1,6 +1,6 @@
 """The seven links of the chain, each a step that reads a trace and returns its evidence. Lesson 08.
 
-The order is the seed's troubleshooting order (section 8): 模型响应、解析结果、路由目标、服务检查、
+The order is the source lesson's troubleshooting order: 模型响应、解析结果、路由目标、服务检查、
 实际反馈、关联标识、后续模型输入. A step returns the evidence for "ok" or raises ``Fail`` with the
 reason the link is broken. One ``Chain`` follows one function_call of ``response_1`` (``index``),
 so a trace that calls two services is walked once per call. Standard library only.
@@ -20,17 +20,17 @@ from lessons_lib.checks._rules import (
 )
 from lessons_lib.checks.evidence import (
     call_items,
+    call_records_in,
     declared_tool,
     feedback_output,
     is_call,
-    link_records,
     mcp_exchange,
     message_text,
     model_body,
     pick_feedback,
     result_text,
 )
-from lessons_lib.checks.fieldchecks import compare_feedback, need_link_to, need_not_mcp_id, need_reply_to
+from lessons_lib.checks.fieldchecks import compare_feedback, need_not_mcp_id, need_record_ties, need_reply_to
 from lessons_lib.checks.jsoncheck import Fail, need, obj, show
 from lessons_lib.core.jsonvalue import JSONObject, diff_path
 from lessons_lib.core.messages import t
@@ -46,7 +46,7 @@ def link_name(key: str) -> str:
     return t(f"chainsteps.link.{key}")
 
 
-class Steps:
+class LinkNames:
     """The links as ``(key, name)`` pairs, the name looked up when read (in the language then chosen)."""
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
@@ -56,7 +56,7 @@ class Steps:
         return len(LINKS)
 
 
-STEPS: Final = Steps()
+LINK_NAMES: Final = LinkNames()
 
 
 class Chain:
@@ -114,10 +114,10 @@ def _route(c: Chain) -> str:
     known = ", ".join(aliases) or t("chainsteps.none")
     need(routes, t("chainsteps.unknown_alias", alias=alias, known=known))
     service, tool = routes[0].get("service"), routes[0].get("name")
-    links = link_records(c.trace.get("links"), call_id)
-    request, response = mcp_exchange(c.trace, service, links[0].get("mcp_id") if links else None)
+    records = call_records_in(c.trace.get("links"), call_id)
+    request, response = mcp_exchange(c.trace, service, records[0].get("mcp_id") if records else None)
     if request is None:
-        unsent = t("chainsteps.unsent") if links and links[0].get("mcp_id") is None else ""
+        unsent = t("chainsteps.unsent") if records and records[0].get("mcp_id") is None else ""
         raise Fail(t("chainsteps.not_sent", call_id=call_id, service=service, unsent=unsent))
     c.request, c.response = request, response or {}
     params = obj(request.get("params"), t("chainsteps.where.params"))
@@ -165,9 +165,9 @@ def _ids(c: Chain) -> str:
     call_id, mcp_id = c.call["call_id"], c.request.get("id")
     answered = c.response.get("id")
     need_reply_to(answered, mcp_id)
-    links = link_records(c.trace.get("links"), call_id)
-    need(links, t("chainsteps.no_link", call_id=call_id))
-    need_link_to(links[0], call_id, mcp_id, "links")
+    records = call_records_in(c.trace.get("links"), call_id)
+    need(records, t("chainsteps.no_link", call_id=call_id))
+    need_record_ties(records[0], call_id, mcp_id, "links")
     if c.feedback is not None:
         got = c.feedback.get("call_id")
         need_not_mcp_id(got, [call_id], mcp_id)

@@ -1,4 +1,4 @@
-"""The seven mistakes of the seed's section 8, each made in a copy of a good trace. Lesson 08.
+"""The source lesson's seven troubleshooting mistakes, each made in a copy of a good trace. Lesson 08.
 
 Every function takes a trace (dict or ``lessons_lib.core.traces.trace.Trace``), never touches it, and
 returns an edited deep copy whose events are renumbered; ``lessons_lib.checks.sabotage`` lists them

@@ -14,10 +14,10 @@ from lessons_lib.checks.evidence import (
     FRAGMENTS_FORMAT,
     ROUNDTRIP_FORMAT,
     as_dict,
+    call_record_or_first,
     declared_tool,
     first_call,
     first_exchange,
-    link_or_first,
     mcp_declaration,
     model_body,
     pick_feedback,
@@ -39,10 +39,10 @@ def _note(trace: object, what: str, command: str) -> str:
 def fragments_from_trace(trace: object) -> JSONObject:
     """The field fragments of a trace's first tool call (missing pieces are null). Lesson 07."""
     tr = as_dict(trace)
-    call, link, mcp_request, mcp_result = first_exchange(tr)
+    call, record, mcp_request, mcp_result = first_exchange(tr)
     params = mcp_request.get("params") if isinstance(mcp_request, dict) else None
-    tool_name = params.get("name") if isinstance(params, dict) else (link or {}).get("tool")
-    service = (link or {}).get("service")
+    tool_name = params.get("name") if isinstance(params, dict) else (record or {}).get("tool")
+    service = (record or {}).get("service")
     return copy.deepcopy(
         {
             "format": FRAGMENTS_FORMAT,
@@ -53,7 +53,7 @@ def fragments_from_trace(trace: object) -> JSONObject:
             "mcp_request": mcp_request,
             "mcp_result": mcp_result,
             "feedback": pick_feedback(model_body(tr, "request_2"), call),
-            "link": link,
+            "link": record,
         }
     )
 
@@ -62,7 +62,7 @@ def roundtrip_from_trace(trace: object) -> JSONObject:
     """The complete two-round exchange with the MCP pair in the middle. Lesson 07."""
     tr = as_dict(trace)
     _, _, mcp_request, mcp_response = first_exchange(tr)
-    links = tr.get("links") if isinstance(tr, dict) else None
+    records = tr.get("links") if isinstance(tr, dict) else None
     return copy.deepcopy(
         {
             "format": ROUNDTRIP_FORMAT,
@@ -73,7 +73,7 @@ def roundtrip_from_trace(trace: object) -> JSONObject:
             "mcp_response": mcp_response,
             "request_2": model_body(tr, "request_2"),
             "response_2": model_body(tr, "response_2"),
-            "links": links if isinstance(links, list) else [],
+            "links": records if isinstance(records, list) else [],
         }
     )
 
@@ -90,5 +90,5 @@ def fragments_from_roundtrip(roundtrip: object) -> JSONObject:
         "mcp_request": rt.get("mcp_request"),
         "mcp_result": rt.get("mcp_response"),
         "feedback": pick_feedback(rt.get("request_2"), call),
-        "link": link_or_first(rt.get("links"), call),
+        "link": call_record_or_first(rt.get("links"), call),
     }

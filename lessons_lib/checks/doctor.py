@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from lessons_lib.checks._chainsteps import STEPS, WALK, Chain
+from lessons_lib.checks._chainsteps import LINK_NAMES, WALK, Chain
 from lessons_lib.checks.apis.verify import api_problems
 from lessons_lib.checks.apis.view import api_of, responses_trace
 from lessons_lib.checks.attachments import roundtrip_from_trace
@@ -117,7 +117,7 @@ def diagnose(trace: object) -> Diagnosis:
     data = original if is_reference(api) else responses_trace(original, api)
     chains = [Chain(data, n) for n in range(max(1, len(call_items(model_body(data, "response_1")))))]
     findings: list[Finding] = []
-    for (key, name), step in zip(STEPS, WALK, strict=True):
+    for (key, name), step in zip(LINK_NAMES, WALK, strict=True):
         if findings and findings[-1].status != "ok":
             findings.append(Finding(key, name, "unchecked", t("doctor.fix_earlier")))
         else:
@@ -129,7 +129,7 @@ def diagnose(trace: object) -> Diagnosis:
 
 def _with_api_problems(findings: list[Finding], problems: list[tuple[str, str]]) -> list[Finding]:
     """The earliest API-specific break (in that API's words) replaces a later or equal generic one."""
-    order = [key for key, _ in STEPS]
+    order = [key for key, _ in LINK_NAMES]
     broken = next((n for n, f in enumerate(findings) if f.status == "broken"), len(findings))
     found = sorted((order.index(link), reason) for link, reason in problems)
     if not found or found[0][0] > broken:

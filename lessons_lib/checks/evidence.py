@@ -88,16 +88,16 @@ def pick_feedback(request: JSON, call: JSON, index: int = 0) -> JSONObject | Non
     return next((o for o in outs if o.get("call_id") == call_id), outs[index] if len(outs) > index else None)
 
 
-def link_records(links: JSON, call_id: JSON = None) -> list[JSONObject]:
-    """The application's link records (those of this call_id when one is given)."""
-    records = objects(links)
+def call_records_in(value: JSON, call_id: JSON = None) -> list[JSONObject]:
+    """The application's call records in a trace's ``links`` (those of this call_id when one is given)."""
+    records = objects(value)
     return records if call_id is None else [r for r in records if r.get("call_id") == call_id]
 
 
-def link_or_first(links: JSON, call: JSON) -> JSONObject | None:
-    """The application's link record for this call, else the first one (``core.queries.link_for``
-    takes a trace and a call id and answers None when no link has it)."""
-    records = link_records(links)
+def call_record_or_first(value: JSON, call: JSON) -> JSONObject | None:
+    """The application's call record for this call, else the first one (``core.traces.queries.call_record``
+    takes a trace and a call id and answers None when no record has it)."""
+    records = call_records_in(value)
     call_id = get_in(call, "call_id")
     return next((r for r in records if r.get("call_id") == call_id), records[0] if records else None)
 
@@ -159,11 +159,13 @@ def feedback_output(item: JSON, where: str = "feedback") -> str:
 def first_exchange(
     trace: JSON,
 ) -> tuple[JSONObject | None, JSONObject | None, JSONObject | None, JSONObject | None]:
-    """The first tool call of a trace, its link record, and the MCP request and response it led to."""
+    """The first tool call of a trace, its call record, and the MCP request and response it led to."""
     call = first_call(model_body(trace, "response_1"))
-    link = link_or_first(get_in(trace, "links"), call)
-    request, response = mcp_exchange(trace, *((link.get("service"), link.get("mcp_id")) if link else ()))
-    return call, link, request, response
+    record = call_record_or_first(get_in(trace, "links"), call)
+    request, response = mcp_exchange(
+        trace, *((record.get("service"), record.get("mcp_id")) if record else ())
+    )
+    return call, record, request, response
 
 
 def attachment_kind(data: JSON) -> str | None:

@@ -35,15 +35,15 @@ def need_reply_to(reply_id: object, mcp_id: object) -> None:
     )
 
 
-def need_link_to(link: JSONObject, call_id: object, mcp_id: object, where: str = "link") -> None:
-    """The application's link ties this call_id to the MCP id actually sent."""
+def need_record_ties(record: JSONObject, call_id: object, mcp_id: object, where: str = "link") -> None:
+    """The application's call record ties this call_id to the MCP id actually sent."""
     need(
-        same(link.get("mcp_id"), mcp_id),
+        same(record.get("mcp_id"), mcp_id),
         t(
             "fieldchecks.link_to",
             where=where,
             call_id=call_id,
-            linked=show(link.get("mcp_id")),
+            linked=show(record.get("mcp_id")),
             mcp_id=show(mcp_id),
         ),
     )
@@ -138,20 +138,20 @@ def check_route(fragments: object) -> str:
     tool = obj(request.get("params"), "mcp_request.params").get("name")
     alias, call_id, mcp_id = call.get("name"), call.get("call_id"), request.get("id")
     need(fr.get("link") is not None, t("fieldchecks.no_link"))
-    link = obj(fr.get("link"), t("fieldchecks.where.link"))
+    record = obj(fr.get("link"), t("fieldchecks.where.link"))
     need(
-        link.get("alias") == alias,
-        t("fieldchecks.link_alias", linked=show(link.get("alias")), alias=show(alias)),
+        record.get("alias") == alias,
+        t("fieldchecks.link_alias", linked=show(record.get("alias")), alias=show(alias)),
     )
     need(
-        link.get("tool") == tool,
-        t("fieldchecks.alias_maps", alias=alias, linked=show(link.get("tool")), tool=show(tool)),
+        record.get("tool") == tool,
+        t("fieldchecks.alias_maps", alias=alias, linked=show(record.get("tool")), tool=show(tool)),
     )
     need(
-        link.get("call_id") == call_id,
-        t("fieldchecks.link_call_id", linked=show(link.get("call_id")), call_id=show(call_id)),
+        record.get("call_id") == call_id,
+        t("fieldchecks.link_call_id", linked=show(record.get("call_id")), call_id=show(call_id)),
     )
-    need_link_to(link, call_id, mcp_id)
+    need_record_ties(record, call_id, mcp_id)
     decl = fr.get("mcp_declaration")
     declared = decl.get("name") if isinstance(decl, dict) else tool
     need(declared == tool, t("fieldchecks.declared_tool", declared=show(declared), tool=show(tool)))
@@ -159,7 +159,7 @@ def check_route(fragments: object) -> str:
         "fieldchecks.routed",
         alias=alias,
         call_id=call_id,
-        service=link.get("service"),
+        service=record.get("service"),
         tool=tool,
         mcp_id=show(mcp_id),
     )
@@ -216,7 +216,7 @@ def check_feedback(fragments: object) -> str:
 
 
 def field_checks(fr: object) -> list[Check]:
-    """The seven checks of ``verify_fields`` on one set of fragments, in the seed's order."""
+    """The seven checks of ``verify_fields`` on one set of fragments, in the source lesson's order."""
     return [run_check(key, t(f"fieldchecks.check.{key}"), fn, fr) for key, fn in FIELD_CHECKS]
 
 
@@ -229,4 +229,4 @@ FIELD_CHECKS: Final[tuple[tuple[str, Callable[[object], str]], ...]] = (
     ("call_pair", check_call_pair),
     ("feedback", check_feedback),
 )
-"""The seven checks by key, in the seed's order; each one's name is ``fieldchecks.check.<key>``."""
+"""The seven checks by key, in the source lesson's order; each one's name is ``fieldchecks.check.<key>``."""

@@ -1,6 +1,6 @@
 """The call ledger and the many-call checks of a trace. Introduced in lesson 31. Stdlib only.
 
-Seed 001: for every call keep the original call id, the normalised arguments, the execution
+The tool-design article: for every call keep the original call id, the normalised arguments, the execution
 status and the link to its result. :func:`ledger` reads them from a trace (the model's
 ``function_call`` items, the application's ``links``, the MCP frames, the feedback sent);
 :func:`check_calls` holds a trace with many calls to what pairing needs -- every call answered
@@ -131,14 +131,14 @@ def _outputs(request: object) -> dict[str, list[str]]:
     return found
 
 
-def links_of(trace: object) -> list[JSONObject]:
-    """The link records as plain JSON objects (with the ``attempts`` the typed ``Link`` leaves out)."""
+def raw_call_records(trace: object) -> list[JSONObject]:
+    """The call records (a trace's ``links``) as plain JSON objects, ``attempts`` included."""
     return objects(get_in(q.as_data(trace), "links"))
 
 
-def attempts_of(link: JSONObject) -> list[JSON]:
-    """The MCP ids of every try of a link's call (``attempts``), [] when the link keeps none."""
-    attempts = link.get("attempts")
+def attempts_of(record: JSONObject) -> list[JSON]:
+    """The MCP ids of every try of a record's call (``attempts``), [] when the record keeps none."""
+    attempts = record.get("attempts")
     return attempts if isinstance(attempts, list) else []
 
 
@@ -146,15 +146,17 @@ def ledger(trace: object) -> list[LedgerRow]:
     """Every call of the run, in the order the model proposed them (lesson 31)."""
     rounds = _rounds(trace)
     requests = {r.n: r.request for r in rounds}
-    links = links_of(trace)
+    records = raw_call_records(trace)
     rows: list[LedgerRow] = []
     for r in rounds:
         outputs = _outputs(requests.get(r.n + 1))
         for call in _calls(r.response):
             call_id = str(call.call_id)
-            link = next((x for x in links if x.get("call_id") == call_id), {})
-            ids = tuple(attempts_of(link) or ([link["mcp_id"]] if link.get("mcp_id") is not None else []))
-            exchange = _exchange(trace, link.get("service"), ids[-1]) if ids else None
+            record = next((x for x in records if x.get("call_id") == call_id), {})
+            ids = tuple(
+                attempts_of(record) or ([record["mcp_id"]] if record.get("mcp_id") is not None else [])
+            )
+            exchange = _exchange(trace, record.get("service"), ids[-1]) if ids else None
             reply = exchange.reply if exchange else None
             at = exchange.reply_at if exchange else None
             sent = outputs.get(call_id)
@@ -201,21 +203,21 @@ def check_calls(trace: object) -> list[str]:
 def _check_results(trace: object, requests: Mapping[int, JSONObject | None]) -> list[str]:
     """Each output is its own call's MCP result, and each call's arguments reached the service."""
     problems: list[str] = []
-    links = links_of(trace)
+    records = raw_call_records(trace)
     made = {str(c.call_id): c for c in q.calls(trace)}
     results: dict[str, str] = {}
-    for link in links:
-        ids = attempts_of(link) or [link.get("mcp_id")]
-        exchange = _exchange(trace, link.get("service"), ids[-1])
+    for record in records:
+        ids = attempts_of(record) or [record.get("mcp_id")]
+        exchange = _exchange(trace, record.get("service"), ids[-1])
         if exchange is not None and exchange.reply is not None:
-            results[str(link.get("call_id"))] = reply_output(exchange.reply)
-        call = made.get(str(link.get("call_id")))
+            results[str(record.get("call_id"))] = reply_output(exchange.reply)
+        call = made.get(str(record.get("call_id")))
         given = get_in(exchange.request, "params", "arguments") if exchange else None
-        filled = link.get("filled")  # fields the call layer added itself (lesson 32), not the model's
+        filled = record.get("filled")  # fields the call layer added itself (lesson 32), not the model's
         if isinstance(given, dict) and isinstance(filled, list):
             given = {k: v for k, v in given.items() if k not in filled}
         if call is not None and exchange is not None and normalise(call.arguments) != normalise(given):
-            problems.append(t("ledger.arguments_differ", c=link.get("call_id")))
+            problems.append(t("ledger.arguments_differ", c=record.get("call_id")))
     for n, request in sorted(requests.items()):
         for call_id, texts in _outputs(request).items():
             expected = results.get(call_id)

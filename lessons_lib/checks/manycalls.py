@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass
 from typing import Final
 
-from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, links_of
+from lessons_lib.checks.ledger import attempts_of, check_calls, ledger, raw_call_records
 from lessons_lib.checks.verify_report import esc
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import status_word
@@ -36,7 +36,7 @@ _PAIRED: Final = ("function_call", "function_call_output")
 
 
 @dataclass(frozen=True)
-class WindowVerdict:
+class WindowResult:
     """One round's window: what each verifier said, and whether it holds."""
 
     round: int
@@ -48,9 +48,9 @@ class WindowVerdict:
 
 @dataclass(frozen=True, repr=False)
 class ManyCallsReport(Displayable):
-    """Every window's verdicts plus the run-wide pairing problems (lesson 31)."""
+    """Every window's result plus the run-wide pairing problems (lesson 31)."""
 
-    windows: tuple[WindowVerdict, ...]
+    windows: tuple[WindowResult, ...]
     problems: tuple[str, ...]
 
     @property
@@ -63,8 +63,12 @@ class ManyCallsReport(Displayable):
         broken = [t("manycalls.round", n=w.round) for w in self.windows if not w.ok]
         return t("manycalls.not_passed", problems=t("manycalls.sep").join(broken + list(self.problems)))
 
+    @property
+    def title(self) -> str:
+        return t("manycalls.title")
+
     def text(self) -> str:
-        lines = [t("manycalls.title")]
+        lines = [self.title]
         lines += [
             t("manycalls.window", n=w.round, calls=w.calls, roundtrip=w.roundtrip, diagnosis=w.diagnosis)
             for w in self.windows
@@ -103,12 +107,12 @@ def windows(trace: object) -> list[tuple[int, JSONObject]]:
     """
     data = _as_dict(trace)
     found: list[tuple[int, JSONObject]] = []
-    links = links_of(data)
+    records = raw_call_records(data)
     timed_out = {r.call_id for r in ledger(data) if r.status == "timeout"}
     for r in q.model_rounds(data):
         k = r.n
         ids = {str(c.call_id) for c in q.calls(data, k)}
-        mine = [x for x in links if str(x.get("call_id")) in ids]
+        mine = [x for x in records if str(x.get("call_id")) in ids]
         reached = [x for x in mine if x.get("mcp_id") is not None and str(x.get("call_id")) not in timed_out]
         if reached:
             found.append((k, _window(data, k, mine, reached)))
@@ -125,7 +129,7 @@ def _without(event: JSONObject, fields: JSON) -> JSONObject:
     return event
 
 
-def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
+def _window(data: JSONObject, k: int, records: list[JSONObject], reached: list[JSONObject]) -> JSONObject:
     # only the calls that reached a service: one refused before it ran (declined, a conflict) has no
     # exchange to verify, and the pairing rules of check_calls cover it
     mine = {str(x.get("call_id")) for x in reached}
@@ -155,7 +159,7 @@ def _window(data: JSONObject, k: int, links: list[JSONObject], reached: list[JSO
             if added:
                 event = _without(event, added)
         events.append(event)
-    kept: list[JSON] = [x for x in links if x in reached]
+    kept: list[JSON] = [x for x in records if x in reached]
     window: JSONObject = copy.deepcopy({**data, "events": events, "links": kept})
     window["answer"] = data.get("answer") if q.model_body(data, f"response_{k + 1}") is not None else None
     return window
@@ -197,13 +201,13 @@ def verify_calls(trace: object) -> ManyCallsReport:
 
     data = checked_trace(_as_dict(trace))
     last = len(q.model_rounds(data))
-    verdicts = []
+    results = []
     stopped = get_in(data, "outcome", "status") == "stopped"
     for k, window in windows(data):
         calls = len(q.calls(data, k))
         if k == last and stopped:
             note = t("manycalls.stopped")
-            verdicts.append(WindowVerdict(k, calls, note, note, True))
+            results.append(WindowResult(k, calls, note, note, True))
             continue
         continues = k + 1 < last or (k + 1 == last and get_in(data, "outcome", "status") != "answered")
         report = verify_roundtrip(window, sabotage=False)
@@ -221,8 +225,6 @@ def verify_calls(trace: object) -> ManyCallsReport:
             dx_text = t("manycalls.continues")
         else:
             dx_text = diagnosis.verdict()
-        verdicts.append(
-            WindowVerdict(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated))
-        )
+        results.append(WindowResult(k, calls, rt_text, dx_text, not failed and (broken is None or tolerated)))
     empty = () if last else (t("hostile.no_model_round"),)
-    return ManyCallsReport(tuple(verdicts), (*empty, *check_calls(data)))
+    return ManyCallsReport(tuple(results), (*empty, *check_calls(data)))

@@ -1,9 +1,9 @@
-"""The sabotage catalogue: one deliberate mistake per common error of the seed. Lesson 08.
+"""The sabotage catalogue: one deliberate mistake per common error of the source lesson. Lesson 08.
 
-Section 8 of the seed lists seven mistakes. Each entry of ``SABOTAGES`` makes one of them in
-a copy of a good trace (``apply`` never touches its input; the edits live in
-``lessons_lib.checks._mistakes``) and names the link of the troubleshooting order it is expected to
-break. ``run_sabotage(name)`` applies it to the recorded trace and shows how ``verify_fields``,
+The source lesson's troubleshooting section lists seven mistakes. Each entry of ``SABOTAGES``
+makes one of them in a copy of a good trace (``apply`` never touches its input; the edits live in
+``lessons_lib.checks._mistakes``) and names the link of the troubleshooting order it is expected
+to break. ``run_sabotage(name)`` applies it to the recorded trace and shows how ``verify_fields``,
 ``verify_roundtrip`` and ``diagnose`` answer: every one is rejected, and the doctor names the
 broken link. Standard library only.
 """
@@ -131,7 +131,7 @@ class Catalogue(Displayable, tuple[Sabotage, ...]):
 
 def _entry(apply: Callable[[object], Trace], link: str, worded_longer: bool = False) -> Sabotage:
     """An entry named after its function, its texts ``sabotage.<name>.title/change`` in the catalogue;
-    the mistake is the title unless the seed words it longer (``sabotage.<name>.mistake``)."""
+    the mistake is the title unless the source lesson words it longer (``sabotage.<name>.mistake``)."""
     name = apply.__name__
     title = Said(f"sabotage.{name}.title")
     mistake = Said(f"sabotage.{name}.mistake") if worded_longer else title

@@ -1,6 +1,6 @@
 """Offline checks of the field fragments and of the two-round exchange. Introduced in lesson 07.
 
-Standard library only, like the seed's attachment scripts: it runs where nothing else is
+Standard library only, like the source lesson's attachment scripts: it runs where nothing else is
 installed and works on plain dicts or a ``lessons_lib.core.traces.trace.Trace``. The work is split over
 small stdlib-only modules: ``evidence`` (reading a trace), ``_rules`` (rules and values),
 ``fieldchecks`` and ``roundtripchecks`` (the checks), ``attachments`` (cutting the

@@ -1,5 +1,10 @@
 """Reports of the offline verifiers: ``Check`` lines and the ``Report`` that shows them. Lesson 07.
 
+:class:`CheckReport` is the one protocol of a checker's answer: the verifiers' ``Report`` (lesson
+07), the doctor's ``Diagnosis`` (lesson 08) and ``verify_calls``' ``ManyCallsReport`` (lesson 31)
+each have a title, ``ok``, a one-line conclusion (``verdict()``), a text and an HTML form; the
+command lines take any of them.
+
 A ``Report`` renders as plain text (what the command line prints) and as an HTML table in
 Jupyter. ``run_check`` runs one check function: its return value is the PASS reason, a
 ``Fail`` or any other error becomes a FAIL line with a reason, never an exception.
@@ -9,13 +14,45 @@ Standard library only.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from lessons_lib.checks.jsoncheck import Fail
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, html_table, status, status_badge
 from lessons_lib.core.messages import t
+
+
+@runtime_checkable
+class CheckReport(Protocol):
+    """What every checker's answer offers, whichever checker gave it (lessons 07, 08, 31)."""
+
+    @property
+    def title(self) -> str:
+        """The checker's name, the first line of the text."""
+        ...
+
+    @property
+    def ok(self) -> bool:
+        """True when everything checked holds (a command exits 0)."""
+        ...
+
+    def verdict(self) -> str:
+        """The one-line conclusion, the text's last line."""
+        ...
+
+    def text(self) -> str:
+        """The plain-text form (what a command prints)."""
+        ...
+
+    def html(self) -> str | None:
+        """The HTML form Jupyter shows."""
+        ...
+
+    def _repr_mimebundle_(
+        self, include: Container[str] | None = None, exclude: Container[str] | None = None, **kwargs: object
+    ) -> dict[str, str]: ...
 
 
 @dataclass(frozen=True)
@@ -56,9 +93,11 @@ class Report(Displayable):
                 t("verify_report.limit", what=what, criterion=criterion, cannot=cannot)
                 for what, criterion, cannot in self.cannot_prove
             ]
-        n_bad = len(self.failed)
-        lines.append(t("verify_report.all_passed") if self.ok else t("verify_report.n_failed", n=n_bad))
-        return "\n".join(lines)
+        return "\n".join([*lines, self.verdict()])
+
+    def verdict(self) -> str:
+        """All passed, or how many checks failed."""
+        return t("verify_report.all_passed") if self.ok else t("verify_report.n_failed", n=len(self.failed))
 
     def repr_args(self) -> str:
         return f"title={self.title!r}, ok={self.ok}, failed={[c.key for c in self.failed]}"

@@ -11,24 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from lessons_lib.checks.jsoncheck import Fail, short
+from lessons_lib.checks.verify_report import CheckReport
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.core.plugins.commands import command_help
-
-
-class Answer(Protocol):
-    """What a command prints: a report or a diagnosis."""
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def ok(self) -> bool: ...
-
-    def text(self) -> str: ...
 
 
 def run_command(
@@ -38,7 +26,7 @@ def run_command(
     default: str,
     what: str,
     description: str | None,
-    judge: Callable[[str], Answer],
+    judge: Callable[[str], CheckReport],
 ) -> int:
     """Parse ``[PATH]``, judge the file and print the answer (``judge`` raises Fail or ValueError)."""
     parser = argparse.ArgumentParser(

@@ -1,4 +1,4 @@
-"""The fixed example values every lesson uses (GUIDE section 2). Introduced in lesson 01."""
+"""The fixed example values every lesson uses: the task, the file, the tool, its alias. Lesson 01."""
 
 from __future__ import annotations
 

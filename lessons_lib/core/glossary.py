@@ -1,6 +1,6 @@
 """The course's fixed vocabulary: the six kinds of field, the four chain steps, the actors.
 
-One table for every lesson, library label and diagram (GUIDE section 3). Colours are the
+One table for every lesson, library label and diagram. Colours are the
 Okabe-Ito palette, which stays distinguishable for colour-blind readers; the four steps take
 their own colours from Paul Tol's muted palette, so that no colour means both a step and a
 kind, and the highlight is a colour neither uses. Verdicts (PASS/FAIL, 通过/断开...) take a

@@ -16,7 +16,7 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.paths import DATA_DIR
 
 MCP_REVISION: Final = "2025-06-18"
-"""The revision the course's frames follow (the seed's reference)."""
+"""The revision the course's frames follow (the source lesson's reference)."""
 
 
 @cache

@@ -26,7 +26,7 @@ MESSAGE_FILES = (
 )
 ATTACHMENTS = ("field_fragments.json", "responses_roundtrip.json")
 STANDALONE_DIR = DATA_DIR.parent / "examples"
-"""The repository's ``examples/``: seed 000's stand-alone checkers and their attachments (lesson 07)."""
+"""The repository's ``examples/``: the source lesson's stand-alone checkers and attachments (lesson 07)."""
 TRACE_FILE = "trace.json"
 DIAGRAM_DIR = "diagrams"
 

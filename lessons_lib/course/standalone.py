@@ -1,4 +1,4 @@
-"""Run seed 000's stand-alone checkers (``examples/verify_*.py``) the way a learner would. Lesson 07.
+"""Run the source lesson's stand-alone checkers (``examples/verify_*.py``) the way a learner would. Lesson 07.
 
 The scripts in the repository's ``examples/`` use the Python 3 standard library only. This
 helper copies that folder into a fresh temporary folder (the scripts work wherever they are

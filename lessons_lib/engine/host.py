@@ -208,12 +208,14 @@ async def _loop(
             )
             if run.policy.turn_seconds is not None:
                 run.policy.turn_seconds.append(time.perf_counter() - started)
-            links = {link["call_id"]: link for link in trace.links}  # paired by call_id, never by position
+            records = {
+                record["call_id"]: record for record in trace.links
+            }  # paired by call_id, never by position
             for result in results:
-                link = links[result.call.call_id]
+                record = records[result.call.call_id]
                 if result.is_error and result.call.name not in routes:
                     run.unrouted.append(result.call.name)
-                elif result.is_error and link["mcp_id"] is not None:
+                elif result.is_error and record["mcp_id"] is not None:
                     run.failed += 1
             items = [adapter.feedback_item(r) for r in results]
             run.model_input = adapter.next_input(run.model_input, run.body, items)

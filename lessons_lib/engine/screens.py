@@ -6,7 +6,7 @@ sees of a result. :class:`Defences` is lesson 52's screen, four defences that ca
 on one at a time (the fifth, confirmation before a write, is ``run_orders(confirm=...)``):
 
 - ``labels``: every tool result reaches the model wrapped with its origin and marked as data,
-  not instructions (seed 001: "在内容进入模型时标记来源");
+  not instructions (the tool-design article: "在内容进入模型时标记来源");
 - ``allow``: a per-task allow-list; the model is declared only these tools, and a call to any
   other is refused, declared or not;
 - ``caps``: per tool, a result longer than this many characters is cut before the model sees it;

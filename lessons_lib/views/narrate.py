@@ -115,10 +115,10 @@ def unsent_calls(trace: object, label: str) -> list[str]:
         return []
     lines = []
     for call in q.calls(trace, int(label[len("response_") :])):
-        link = q.link_for(trace, call.call_id)
-        if link is None or link.get("mcp_id") is not None:
+        record = q.call_record(trace, call.call_id)
+        if record is None or record.get("mcp_id") is not None:
             continue
-        if link.get("service") is None:
+        if record.get("service") is None:
             lines.append(t("narrate.unrouted", name=call.name))
         else:
             lines.append(t("narrate.not_object", name=call.name))

@@ -131,8 +131,10 @@ def build_rows(data: TraceData) -> tuple[list[str], list[SeqRow]]:
         if "output" not in body:
             continue
         for call in tool_calls(body, api):
-            link = q.link_for(data, call.call_id)
-            service = (link["service"] if link else None) or str(call.name or "").split(ALIAS_SEPARATOR)[0]
+            record = q.call_record(data, call.call_id)
+            service = (record["service"] if record else None) or str(call.name or "").split(ALIAS_SEPARATOR)[
+                0
+            ]
             service = service if service in lanes else services[0]
             exchange = q.exchange_for(data, call.call_id)
             if exchange is None:

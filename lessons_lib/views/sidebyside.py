@@ -24,7 +24,7 @@ from lessons_lib.views.legend import ink, kind_chip, legend_html, legend_text
 
 
 @dataclass(frozen=True)
-class Link:
+class SharedValue:
     """Two fields, one on each side, that hold the same value (after parsing JSON text)."""
 
     number: int
@@ -42,7 +42,7 @@ def _canon(f: Field) -> tuple[str, bool] | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False), parsed is not None
 
 
-def find_links(left: FieldTree, right: FieldTree) -> list[Link]:
+def shared_values(left: FieldTree, right: FieldTree) -> list[SharedValue]:
     """Equal values across two trees, keeping only the outermost pair of equal subtrees."""
     index: dict[str, list[tuple[Field, bool]]] = {}
     for g in right.fields:
@@ -65,7 +65,7 @@ def find_links(left: FieldTree, right: FieldTree) -> list[Link]:
             if (i, j) != (len(f.path), len(g.path))
         )
     ]
-    return [Link(n, f.path, g.path, f.kind, how) for n, (f, g, how) in enumerate(keep, start=1)]
+    return [SharedValue(n, f.path, g.path, f.kind, how) for n, (f, g, how) in enumerate(keep, start=1)]
 
 
 class SideBySide(Displayable):
@@ -73,19 +73,19 @@ class SideBySide(Displayable):
 
     def __init__(self, left: FieldTree, right: FieldTree) -> None:
         self.left, self.right = left, right
-        self.links = find_links(left, right)
+        self.shared = shared_values(left, right)
         digest = json.dumps([left.message, right.message], sort_keys=True, ensure_ascii=False)
         self._id = "ft" + hashlib.sha256(digest.encode()).hexdigest()[:8]
 
-    def _note(self, link: Link) -> str:
-        if link.parsed == "left":
+    def _note(self, shared: SharedValue) -> str:
+        if shared.parsed == "left":
             return t("sidebyside.parsed_left")
-        return t("sidebyside.parsed_right") if link.parsed == "right" else t("sidebyside.equal")
+        return t("sidebyside.parsed_right") if shared.parsed == "right" else t("sidebyside.equal")
 
     def text(self) -> str:
         lm: dict[PathT, str] = {}
         rm: dict[PathT, str] = {}
-        for k in self.links:
+        for k in self.shared:
             lm[k.left] = (lm.get(k.left, "") + f" ⇄{k.number}").strip()
             rm[k.right] = (rm.get(k.right, "") + f" ⇄{k.number}").strip()
         out = [
@@ -94,7 +94,7 @@ class SideBySide(Displayable):
             t("sidebyside.left", tree=self.left.text(lm, legend=False)),
             t("sidebyside.right", tree=self.right.text(rm, legend=False)),
         ]
-        out.append(t("sidebyside.same_values", n=len(self.links)))
+        out.append(t("sidebyside.same_values", n=len(self.shared)))
         root = t("tree.root")
         out += [
             t(
@@ -105,7 +105,7 @@ class SideBySide(Displayable):
                 right=format_path(k.right) or root,
                 note=self._note(k),
             )
-            for k in self.links
+            for k in self.shared
         ]
         return "\n".join(out) + "\n"
 
@@ -113,7 +113,7 @@ class SideBySide(Displayable):
         def badges(side: str, other: str) -> dict[PathT, str]:
             out: dict[PathT, str] = {}
             trees = {"l": self.left, "r": self.right}
-            for k in self.links:
+            for k in self.shared:
                 mine, theirs = (k.left, k.right) if side == "l" else (k.right, k.left)
                 target = {f.path: i for i, f in enumerate(trees[other].fields)}[theirs]
                 out[mine] = out.get(mine, "") + (
@@ -136,7 +136,7 @@ class SideBySide(Displayable):
                 code(format_path(k.right) or t("tree.root")),
                 self._note(k),
             )
-            for k in self.links
+            for k in self.shared
         ]
         table = (
             html_table(
@@ -145,7 +145,7 @@ class SideBySide(Displayable):
                 style="margin-top:.6em;font-size:13px;border-collapse:collapse",
                 row_styles=["border-top:1px solid #ddd"] * len(rows),
             )
-            if self.links
+            if self.shared
             else t("sidebyside.no_links")
         )
         return (
@@ -157,7 +157,7 @@ class SideBySide(Displayable):
         return _page(t("sidebyside.page", left=self.left.title, right=self.right.title), self.html())
 
     def repr_args(self) -> str:
-        return f"{self.left.title!r}, {self.right.title!r}, links={len(self.links)}"
+        return f"{self.left.title!r}, {self.right.title!r}, links={len(self.shared)}"
 
 
 def side_by_side(

@@ -12,7 +12,7 @@ import re
 import pytest
 from _verify_samples import good_fragments, good_roundtrip, good_trace
 
-from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks._chainsteps import LINK_NAMES
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.checks.sabotage import SABOTAGES, run_sabotage
 from lessons_lib.checks.verify import verify_fields, verify_roundtrip
@@ -68,7 +68,7 @@ def test_verify_roundtrip_and_its_sabotages_report_in_english(english: None) -> 
 
 
 def test_the_doctor_names_the_links_and_gives_the_evidence_in_english(english: None) -> None:
-    assert [name for _, name in STEPS][3:5] == ["service check", "actual feedback"]
+    assert [name for _, name in LINK_NAMES][3:5] == ["service check", "actual feedback"]
     for sabotage, link, words in (
         ("mixed_ids", "linking identifiers", "the two identifiers are mixed up"),
         ("format_as_permission", "service check", "a correct format is not permission"),
@@ -78,7 +78,7 @@ def test_the_doctor_names_the_links_and_gives_the_evidence_in_english(english: N
         assert broken is not None and broken.name == link, broken
         assert words in broken.evidence and not CHINESE.search(broken.evidence), broken.evidence
     set_language("zh")
-    assert [name for _, name in STEPS][3] == "服务检查"
+    assert [name for _, name in LINK_NAMES][3] == "服务检查"
 
 
 def test_the_sabotage_catalogue_and_an_outcome_speak_english(english: None) -> None:

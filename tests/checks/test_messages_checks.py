@@ -78,7 +78,7 @@ def test_the_api_checks_speak_english() -> None:
 
 def test_the_pairing_rules_and_the_many_call_report_speak_english() -> None:
     from lessons_lib.checks.ledger import check_calls
-    from lessons_lib.checks.manycalls import ManyCallsReport, WindowVerdict, verify_calls
+    from lessons_lib.checks.manycalls import ManyCallsReport, WindowResult, verify_calls
 
     trace = _load("trace.json")
     for event in trace["events"]:
@@ -90,7 +90,7 @@ def test_the_pairing_rules_and_the_many_call_report_speak_english() -> None:
     report = verify_calls(trace)
     assert not report.ok and report.text().startswith("many-call check")
     assert "pairing problem: request_2: call" in report.text()
-    made = ManyCallsReport((WindowVerdict(1, 2, "all passed", "the chain is whole", True),), ())
+    made = ManyCallsReport((WindowResult(1, 2, "all passed", "the chain is whole", True),), ())
     assert made.verdict().startswith("all passed: 1 rounds")
     assert not CHINESE.search(made.text() + made._repr_mimebundle_()["text/html"])
 

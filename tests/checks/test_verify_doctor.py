@@ -13,7 +13,7 @@ from _verify_samples import event_body, good_trace, honest_failure
 
 from lessons_lib import diagnose as exported
 from lessons_lib.checks import verify
-from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks._chainsteps import LINK_NAMES
 from lessons_lib.checks.doctor import Diagnosis, diagnose
 from lessons_lib.checks.evidence import ROUNDTRIP_FORMAT
 from lessons_lib.cli.checks import main_diagnose as main
@@ -25,7 +25,7 @@ ORDER = ["模型响应", "解析结果", "路由目标", "服务检查", "实际
 def test_the_recorded_chain_is_whole_and_walked_in_the_seed_order() -> None:
     diagnosis = diagnose(good_trace())
     assert exported is diagnose
-    assert [name for _, name in STEPS] == ORDER
+    assert [name for _, name in LINK_NAMES] == ORDER
     assert [f.name for f in diagnosis.findings] == ORDER
     assert diagnosis.ok and diagnosis.broken_link is None
     assert all(f.status == "ok" and f.evidence for f in diagnosis.findings)
@@ -118,7 +118,7 @@ def test_the_first_broken_link_is_named_with_evidence(edit: Any, link: str, word
     diagnosis = broken(edit)
     assert diagnosis.broken_link == link, diagnosis.text()
     assert diagnosis.broken is not None and words in diagnosis.broken.evidence, diagnosis.text()
-    later = diagnosis.findings[[k for k, _ in STEPS].index(link) + 1 :]
+    later = diagnosis.findings[[k for k, _ in LINK_NAMES].index(link) + 1 :]
     assert all(f.status == "unchecked" for f in later)
 
 
@@ -215,7 +215,7 @@ def test_input_that_is_not_a_trace_raises_one_clear_value_error(data: Any) -> No
 def test_odd_events_break_a_link_instead_of_raising(events: list[Any]) -> None:
     diagnosis = diagnose({"events": events})
     assert diagnosis.broken_link == "model_response"
-    assert len(diagnosis.findings) == len(STEPS)
+    assert len(diagnosis.findings) == len(LINK_NAMES)
 
 
 def test_display_is_escaped_and_stable() -> None:

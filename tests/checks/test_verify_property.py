@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib.checks import verify
-from lessons_lib.checks._chainsteps import STEPS
+from lessons_lib.checks._chainsteps import LINK_NAMES
 from lessons_lib.checks.attachments import fragments_from_trace, roundtrip_from_trace
 from lessons_lib.checks.doctor import diagnose
 from lessons_lib.core.jsonvalue import same
@@ -183,7 +183,7 @@ def test_trace_mutations_never_crash_the_doctor_or_the_converters(case: Any) -> 
     if not isinstance(mutated.get("events"), list):
         return  # not a trace any more: diagnose says so with a ValueError (tested elsewhere)
     diagnosis = diagnose(mutated)
-    assert [f.key for f in diagnosis.findings] == [key for key, _ in STEPS]
+    assert [f.key for f in diagnosis.findings] == [key for key, _ in LINK_NAMES]
     assert all(f.evidence for f in diagnosis.findings)
     answered(verify.verify_fields(fragments_from_trace(mutated)))
     answered(verify.verify_roundtrip(roundtrip_from_trace(mutated)))

@@ -69,7 +69,7 @@ def test_queries_on_the_recorded_run() -> None:
     # the same queries answer on the plain dict, and on JSON of the wrong shape they answer "nothing"
     assert q.calls(TRACE) == q.calls(trace)
     for junk in (None, [], {"events": "x"}, {"events": [None, 3]}):
-        assert q.calls(junk) == [] and q.mcp_exchanges(junk) == [] and q.links(junk) == []
+        assert q.calls(junk) == [] and q.mcp_exchanges(junk) == [] and q.call_records(junk) == []
 
 
 def exchange_tool(trace: Trace) -> JSONObject:

@@ -67,7 +67,7 @@ CONVERTED = (
     "core/htmltable.py",
     "core/outcomes.py",
     "core/verdict.py",
-    "examples/files/verdicts.py",
+    "examples/files/verifiers.py",
     "examples/files/badvalues.py",
     "examples/openapi/choices.py",
     "examples/openapi/exercise.py",

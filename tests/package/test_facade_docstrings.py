@@ -1,6 +1,8 @@
 """Each docstring and comment of ``lessons_lib`` speaks to a reader of the package: no project
-issue numbers ("issue 22") and no seed file names (``seeds/``, ``001_c28e3cd8672e2ef3.txt``),
-which a reader cannot open; and each module's docstring says which lesson uses it.
+issue numbers ("issue 22") and no seed files, by name or by number (``seeds/``,
+``001_c28e3cd8672e2ef3.txt``, ``000_*.md``, "seed 004", "seeds 001 and 003"), which a reader cannot
+open: a source is named by its subject ("the source lesson", "the tool-design article"); and each
+module's docstring says which lesson uses it.
 Test files may name issues and seeds; this checks the package only.
 """
 
@@ -13,7 +15,9 @@ import tokenize
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lessons_lib"
-UNREADABLE = re.compile(r"(?i)\bissues? \d+|\bseeds/|\b\d{3}_[0-9a-f]{16}\b")
+UNREADABLE = re.compile(
+    r"(?i)\bissues? \d+|\bseeds/|\b\d{3}_[0-9a-f]{16}\b|\bseeds? \d{3}\b|\b\d{3}_[\w*]*\.(?:md|txt)\b"
+)
 
 
 def docstrings(source: str) -> list[tuple[int, str]]:
@@ -69,4 +73,13 @@ def test_each_module_docstring_names_the_lesson_that_uses_it() -> None:
 def test_the_check_finds_what_it_forbids_and_spares_ids() -> None:
     planted = '"""The loop (issue 22). Lesson 05."""\n\n\ndef f() -> None:\n    """From seeds/x."""\n'
     planted += "# as 001_c28e3cd8672e2ef3.txt says\nID = 'call_offline_001_1'  # a counter id, not a seed\n"
-    assert unreadable_references(planted) == ["1: issue 22", "4: seeds/", "6: 001_c28e3cd8672e2ef3"]
+    planted += '\n\nclass C:\n    """Seed 004 ranks it first."""\n# seeds 001 and 003, as 000_*.md says\n'
+    planted += '\n\nclass D:\n    """See 000_*.md."""\n'
+    assert unreadable_references(planted) == [
+        "1: issue 22",
+        "4: seeds/",
+        "10: Seed 004",
+        "15: 000_*.md",
+        "6: 001_c28e3cd8672e2ef3",
+        "12: seeds 001",
+    ]

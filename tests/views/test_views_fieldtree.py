@@ -93,7 +93,7 @@ def test_side_by_side_keeps_a_part_given_as_a_field_tree() -> None:
     whole = side_by_side("response_1", "mcp_request")
     part = side_by_side(field_tree("response_1", only="output[0].arguments"), "mcp_request")
     assert [f.path_text for f in part.left.fields] == ["output[0].arguments"]
-    assert [(k.left, k.right, k.parsed) for k in part.links] == [
+    assert [(k.left, k.right, k.parsed) for k in part.shared] == [
         (("output", 0, "arguments"), ("params", "arguments"), "left")
     ]
     assert (
@@ -143,7 +143,7 @@ def test_mimebundle_has_plain_and_html() -> None:
 
 def test_side_by_side_links_arguments_text_to_mcp_object() -> None:
     view = side_by_side("response_1", "mcp_request")
-    assert [(k.left, k.right, k.kind, k.parsed) for k in view.links] == [
+    assert [(k.left, k.right, k.kind, k.parsed) for k in view.shared] == [
         (("output", 0, "arguments"), ("params", "arguments"), "value", "left")
     ]
     text = view.text()
@@ -158,15 +158,15 @@ def test_side_by_side_links_arguments_text_to_mcp_object() -> None:
 
 def test_side_by_side_links_mcp_result_text_to_feedback_output() -> None:
     view = side_by_side("mcp_response", "request_2")
-    pairs = {(k.left, k.right) for k in view.links}
+    pairs = {(k.left, k.right) for k in view.shared}
     assert (("result", "content", 0, "text"), ("input", 2, "output")) in pairs
     same = side_by_side("request_1", "request_2")
-    kept = {(k.left, k.right) for k in same.links}
+    kept = {(k.left, k.right) for k in same.shared}
     assert (("tools",), ("tools",)) in kept  # the rule travels unchanged: one link, not one per field
     assert not any(
-        k.left[:1] == ("tools",) and len(k.left) > 1 and k.right[:1] == ("tools",) for k in same.links
+        k.left[:1] == ("tools",) and len(k.left) > 1 and k.right[:1] == ("tools",) for k in same.shared
     )
-    assert all(k.kind != "envelope" for k in same.links)
+    assert all(k.kind != "envelope" for k in same.shared)
 
 
 def test_side_by_side_highlight_must_match_a_side() -> None:

@@ -18,7 +18,7 @@ from lessons_lib import check_exercise, check_step
 from lessons_lib.checks.checker import has_blank, run_checker
 from lessons_lib.core.verdict import Verdict
 from lessons_lib.workshop.loop.grading_files import load_function
-from lessons_lib.workshop.loop.steps import STEPS
+from lessons_lib.workshop.loop.steps import STEP_CHECKERS
 
 LESSON_11 = NOTEBOOKS_DIR / "11_write_the_loop.ipynb"
 EARLY = {
@@ -83,9 +83,9 @@ STEP_MISTAKES = {
 }
 
 
-@pytest.mark.parametrize("step", sorted(STEPS))
+@pytest.mark.parametrize("step", sorted(STEP_CHECKERS))
 def test_starter_code_is_unfinished_not_an_error(tmp_path: Path, step: int) -> None:
-    name = STEPS[step][0]
+    name = STEP_CHECKERS[step][0]
     result = check_step(step, define(tmp_path, cell_defining(LESSON_11, "exercise", name), name))
     assert isinstance(result, Verdict)
     assert not result.passed and result.unfinished
@@ -94,7 +94,7 @@ def test_starter_code_is_unfinished_not_an_error(tmp_path: Path, step: int) -> N
 
 @pytest.mark.parametrize("step", sorted(STEP_MISTAKES))
 def test_reference_passes_and_a_mistake_is_named(tmp_path: Path, step: int) -> None:
-    name = STEPS[step][0]
+    name = STEP_CHECKERS[step][0]
     reference = cell_defining(LESSON_11, "solution", name)
     if step == 4:
         reference = "import json\n\n" + reference

@@ -228,29 +228,31 @@ def reply_is_error(reply: JSON | None) -> bool | None:
     return flag if isinstance(flag, bool) else (False if isinstance(get_in(reply, "result"), dict) else None)
 
 
-# ------------------------------------------------------------------ the application's links
-def links(trace: object) -> list[Link]:
-    """The application's link records (call id -> alias -> service, tool -> MCP id), in order."""
+# ------------------------------------------------------------- the application's call records (``links``)
+def call_records(trace: object) -> list[Link]:
+    """The application's call records, a trace's ``links`` (call id -> alias -> service, tool -> MCP id)."""
     return cast("list[Link]", objects(get_in(as_data(trace), "links")))
 
 
-def link_for(trace: object, call_id: JSON) -> Link | None:
-    """The link record of this call id, or None."""
-    return next((k for k in links(trace) if k.get("call_id") == call_id), None)
+def call_record(trace: object, call_id: JSON) -> Link | None:
+    """The call record of this call id, or None."""
+    return next((k for k in call_records(trace) if k.get("call_id") == call_id), None)
 
 
 def exchange_for(trace: object, call_id: JSON) -> McpExchange | None:
-    """The MCP tools/call that this model call led to (through its link record), or None."""
-    link = link_for(trace, call_id)
-    if link is None or link.get("mcp_id") is None or link.get("service") is None:
+    """The MCP tools/call that this model call led to (through its call record), or None."""
+    record = call_record(trace, call_id)
+    if record is None or record.get("mcp_id") is None or record.get("service") is None:
         return None
-    return mcp_exchange(trace, link["service"], link["mcp_id"])
+    return mcp_exchange(trace, record["service"], record["mcp_id"])
 
 
 __all__ = [
     "McpExchange",
     "ModelRound",
     "as_data",
+    "call_record",
+    "call_records",
     "calls",
     "declared",
     "events",
@@ -258,8 +260,6 @@ __all__ = [
     "feedback_for_call",
     "final_answer",
     "is_reply",
-    "link_for",
-    "links",
     "listed_tools",
     "loose_reply",
     "mcp_exchange",

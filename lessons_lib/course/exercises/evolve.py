@@ -1,4 +1,4 @@
-"""Offline checkers for the 动手 exercises of lessons 50 and 52 (lesson 51's is in manytools_exercise).
+"""Offline checkers for the 动手 exercises of lessons 50 and 52 (lesson 51's: ``exercises/manytools``).
 
 Each takes what the learner wrote (``...`` while the blank is open: "还没有完成" and a hint) and
 grades behaviour on cases the lesson did not show, naming the first broken expectation.

@@ -77,7 +77,7 @@ def needs_a_file(task: str) -> bool:
 def ask_for_file(task: str) -> str | None:
     """The question the stand-in asks when the task wants a file's lines but names no path (lesson 08).
 
-    Seed 000, section 6: a value the task does not give must be asked for, not guessed. None
+    The source lesson, section 6: a value the task does not give must be asked for, not guessed. None
     when the task names a path, or asks for no file at all.
     """
     if needs_a_file(task):

@@ -1,6 +1,6 @@
 """A catalogue of 50 to 500 tools generated from the order desk's domains. Introduced in lesson 51.
 
-Seed 004 (2.3, 5.2): past about 20 tools selection gets worse, and 20 tools of 200 tokens are
+The MCP chapter (2.3, 5.2): past about 20 tools selection gets worse, and 20 tools of 200 tokens are
 4,000 tokens before the conversation starts. The catalogue makes that measurable: ten business
 domains (orders, delivery, refunds, customers, inventory...), each with five things and ten
 actions, 500 generated tools; the order desk's four real tools join their own domains, first in

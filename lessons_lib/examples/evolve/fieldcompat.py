@@ -1,6 +1,6 @@
 """Adding or renaming a field: what a strict and a lax side each do. Lesson 50.
 
-Seed 001: a client that refuses unknown fields breaks when the service extends its result; one
+The tool-design article: a client that refuses unknown fields breaks when the service extends its result; one
 that lets anything through hides a misspelt or renamed field. Every row here is computed:
 the real desk answers (lesson 30), the schemas are changed one field at a time, and
 ``jsonschema`` judges (strict: ``additionalProperties: false``; lax: ``true``). The lax side

@@ -1,7 +1,7 @@
 """The order desk's stand-in with one more rule: it reads the tools' descriptions. Lesson 50.
 
 Still a deterministic rule program, not a language model (:mod:`offline_orders`). The added
-rule is seed 001's point that a description steers the choice: for a question about where a
+rule is the tool-design article's point that a description steers the choice: for a question about where a
 parcel is *now* (到哪、物流), the stand-in calls ``track_shipment`` only if that tool's declared
 description promises the current logistics (contains ``当前``). Otherwise it takes the order's
 own status as the answer and makes no tracking call. A real model weighs a description in its

@@ -7,7 +7,7 @@ in front of the chooser, not how a real model chooses; with a key, :func:`live_c
 the same task and the same declarations to a real model.
 
 Ways: ``flat`` (every tool), ``routed`` (a first step picks the domain, then only that domain's
-tools: seed 004 2.3), ``allowed_tools`` (the same routing, sent as ``tool_choice`` over the
+tools: the MCP chapter, 2.3), ``allowed_tools`` (the same routing, sent as ``tool_choice`` over the
 whole list, so the list stays cacheable but is still sent), ``search`` (a client-side BM25
 search over names and descriptions, ``rank_bm25``, shows the top five).
 """

@@ -1,6 +1,6 @@
 """Replay recorded order-desk tasks against another tool version and compare. Lesson 50.
 
-A replay compares what matters (seed 001), never the answer's wording: which tools were
+A replay compares what matters (the tool-design article), never the answer's wording: which tools were
 called, in which order, with which arguments, and how the run ended (the outcome, the error
 codes the desk answered, the rows written). The baseline is recorded once from ``orders@1``
 into ``data/evolve/replay_orders@1.json`` by :func:`write_baseline`; a test proves that

@@ -1,14 +1,14 @@
 """The order desk in two versions, each released as one record. Introduced in lesson 50.
 
-Seed 001 (接口演进与兼容性): a tool's description is part of its behaviour, so a release records
-the description, the schema, the implementation and the permission policy together, and is
+The tool-design article (接口演进与兼容性): a tool's description is part of its behaviour, so a
+release records the description, the schema, the implementation and the permission policy together, and is
 verified by replaying tasks that already ran. :class:`ToolVersion` is that record as data;
 :class:`VersionedDesk` is the real order desk (lesson 30) with one version's changes applied,
 served over MCP by the same ``build_server``.
 
 ``DESK_V2`` changes one thing in each part:
 
-- description: ``track_shipment`` now says it returns the *whole history* (seed 001's
+- description: ``track_shipment`` now says it returns the *whole history* (the tool-design article's
   "查询当前物流" -> "查询全部历史物流"); no field changes;
 - schema: ``get_order``'s result gains an optional ``promised_by`` (null by default);
 - implementation: ``get_order`` fills ``promised_by``;
@@ -105,7 +105,7 @@ HISTORY_DESCRIPTION: Final = (
     "运单号只能来自 get_order 的结果（waybill_no 字段）：先查订单，再用它返回的运单号调用。"
     "不要用订单号调用，不要自己拼运单号；订单还没有运单号时不要调用。"
 )
-"""Seed 001's "查询全部历史物流": every field stays, only the words change."""
+"""The tool-design article's "查询全部历史物流": every field stays, only the words change."""
 
 DESK_V1_1: Final = ToolVersion("orders@1.1", descriptions={"track_shipment": HISTORY_DESCRIPTION})
 """Only ``track_shipment``'s description changes (lesson 50's change that keeps every field)."""

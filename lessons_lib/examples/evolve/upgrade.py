@@ -1,6 +1,7 @@
-"""Two versions side by side, seed 001's acceptance rows 服务升级 and 权限撤销, the watch table. Lesson 50.
+"""Two versions side by side, the acceptance rows 服务升级 and 权限撤销, the watch table. Lesson 50.
 
-The acceptance rows test the model's choice and the executor's refusals separately (seed 001):
+The acceptance rows (from the tool-design article) test the model's choice and the executor's
+refusals separately:
 replaying recorded tasks through the whole loop shows what the model now chooses; sending the
 recorded calls straight to the new desk (no model) shows what the executor now refuses.
 """

@@ -25,11 +25,11 @@ from lessons_lib.core.messages import language, t, zh
 from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.standins.rules import Script
-from lessons_lib.examples.files.verdicts import (
-    Verdict,
+from lessons_lib.examples.files.verifiers import (
+    NamedReport,
+    report_line,
     schema_check_result,
     schema_result,
-    verdict_line,
     verifiers,
 )
 from lessons_lib.services.files.service import INPUT_SCHEMA
@@ -103,7 +103,7 @@ class BadValueResult(Displayable):
     schema: str
     layer: str
     feedback: str
-    reports: list[Verdict]
+    reports: list[NamedReport]
     schema_status: Status = "unchecked"
     """The schema check's verdict (``pass``/``fail``, ``unchecked`` when nothing could be checked)."""
 
@@ -113,7 +113,7 @@ class BadValueResult(Displayable):
 
     def cells(self) -> list[str]:
         judged = t("badvalues.sep").join(
-            t("badvalues.verdict", name=n, verdict=verdict_line(r)) for n, r in self.reports[:1]
+            t("badvalues.verdict", name=n, verdict=report_line(r)) for n, r in self.reports[:1]
         ) or t("badvalues.no_verifier")
         return [self.bad.label, self.schema, layer_name(self.layer), self.feedback, judged]
 
@@ -146,9 +146,9 @@ def stopping_layer(trace: Trace, call_id: str, feedback: str) -> str:
     """Which layer stopped the call, read from the trace (see the module docstring)."""
     if not feedback.startswith(FAILURE_PREFIX):
         return "none"
-    link = q.link_for(trace, call_id)
-    if link is None or link.get("mcp_id") is None:
-        return "route" if link is None or link.get("service") is None else "parse"
+    record = q.call_record(trace, call_id)
+    if record is None or record.get("mcp_id") is None:
+        return "route" if record is None or record.get("service") is None else "parse"
     exchange = q.exchange_for(trace, call_id)
     reply = exchange.reply if exchange else None
     if reply is None or "error" in reply:

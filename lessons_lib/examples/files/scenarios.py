@@ -1,4 +1,4 @@
-"""The other what-ifs of lesson 09 (seed section 9) and the bad values, each one a real offline run.
+"""Lesson 09's other what-ifs (the source lesson's changed conditions) and bad values, each an offline run.
 
 ``run_scenario(name)`` runs one entry of ``SCENARIOS`` and returns the trace, the key facts, the
 checks that back the verdict and the verifiers' own verdicts (``diagnose``, ``verify_roundtrip``).
@@ -31,7 +31,7 @@ from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.paths import DATA_DIR, WORKSPACE_DIR
 from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
-from lessons_lib.examples.files.verdicts import Verdict, schema_check_result, verdict_line, verifiers
+from lessons_lib.examples.files.verifiers import NamedReport, report_line, schema_check_result, verifiers
 from lessons_lib.views.changetable import abbreviate
 from lessons_lib.views.textwidth import wrapped
 
@@ -75,7 +75,7 @@ class ScenarioResult(Displayable):
     trace: Trace
     facts: list[tuple[str, str]]
     checks: list[tuple[str, bool]]
-    reports: list[Verdict]
+    reports: list[NamedReport]
 
     @property
     def ok(self) -> bool:
@@ -101,7 +101,7 @@ class ScenarioResult(Displayable):
             f"  {'✓' if held else '✗'} {what}" for what, held in self.checks
         ]
         lines += ["", t("scenarios.verifiers")] + [
-            f"  {name}{colon}{verdict_line(r)}" for name, r in self.reports
+            f"  {name}{colon}{report_line(r)}" for name, r in self.reports
         ]
         text = "\n".join([*lines, "", t("scenarios.verdict", verdict=self.verdict), ""])
         return wrapped(text, hang="    ")  # no 270-column lines in the text fallback (lesson 09)
@@ -113,7 +113,7 @@ class ScenarioResult(Displayable):
             f"<li>{status_badge('pass' if held else 'fail', what)}</li>" for what, held in self.checks
         )
         reports = "".join(
-            f"<li><b>{html.escape(n)}</b>{t('scenarios.colon')}{html.escape(verdict_line(r))}</li>"
+            f"<li><b>{html.escape(n)}</b>{t('scenarios.colon')}{html.escape(report_line(r))}</li>"
             for n, r in self.reports
         )
         return (
@@ -174,8 +174,8 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
     facts = [(t("scenarios.f.aliases"), t("sep.list").join(tool["alias"] for tool in trace.tools))]
     routed = untouched = paired = True
     texts = []
-    for link in trace.links:
-        call, exchange = calls[link["call_id"]], q.exchange_for(trace, link["call_id"])
+    for record in trace.links:
+        call, exchange = calls[record["call_id"]], q.exchange_for(trace, record["call_id"])
         if exchange is None:  # the call never reached a service: the routing check fails
             routed = False
             continue
@@ -201,7 +201,7 @@ def _two_services() -> tuple[Trace, list[tuple[str, str]], list[tuple[str, bool]
         service, _, _ = str(call.name).partition(ALIAS_SEPARATOR)
         routed &= exchange.service == service and name == TOOL_NAME
         untouched &= isinstance(call.arguments, str) and json.loads(call.arguments) == params
-        paired &= outputs.get(link["call_id"]) == text
+        paired &= outputs.get(record["call_id"]) == text
     checks = [
         (
             t("scenarios.c.two_aliases"),

@@ -10,7 +10,7 @@ The file service of part one grows the other two MCP primitives:
 - **prompt** ``summarize_notes``: a reusable user message that embeds ``notes.txt`` as a
   resource, filled with the argument ``lines``.
 
-Before any of it reaches the model the application labels its origin (seed 001: "在内容进入
+Before any of it reaches the model the application labels its origin (the tool-design article: "在内容进入
 模型时标记来源"): :func:`labelled` turns one piece of content into the text the model sees,
 with a first line saying which primitive, which server and which URI it came from.
 """

@@ -1,6 +1,6 @@
-"""The seed's choice table (direct function, OpenAPI, MCP) with this course's measurements (lesson 40).
+"""The MCP chapter's choice table (direct function, OpenAPI, MCP) with this course's measurements (lesson 40).
 
-The first columns restate seed 004's advice in our own words; the last ones are measured from
+The first columns restate the MCP chapter's advice in our own words; the last ones are measured from
 one run of each way (:mod:`lessons_lib.examples.openapi.threeways`) on the same task.
 """
 

@@ -4,7 +4,7 @@ Introduced in lesson 41. The router knows, from the converter's :class:`Operatio
 argument goes into the path, the query or the JSON body. What the model never fills is added
 here: the bearer token (held by the router, never a tool parameter, never recorded) and the
 ``Idempotency-Key`` of a write, derived from the business intent so that a retried call with a
-new ``call_id`` reuses it (seed 001). Arguments are checked against the tool's ``parameters``
+new ``call_id`` reuses it (the tool-design article). Arguments are checked against the tool's ``parameters``
 with ``jsonschema`` before anything is sent: a bad value is a tool error, not an HTTP call.
 """
 

@@ -5,7 +5,7 @@ MCP (to the loop, a service made of the application's own code: ``engine/apptool
 decides by the desk's rules (:mod:`lessons_lib.services.orders.rules`) and checks its arguments
 with the same ECMA-262 validator, so the three ways are one business: :func:`three_ways` sends
 one request (tool name and arguments, as a model would fill them) the three ways, each through
-the loop's own execution step, and reduces each answer to a :data:`Verdict` a test can compare.
+the loop's own execution step, and reduces each answer to a :data:`ReducedAnswer` a test can compare.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ GET_ORDER_DECLARATION: Final[JSONObject] = {
     },
     "strict": False,
 }
-"""The hand-written declaration of the direct-function way (seed 001's schema)."""
+"""The hand-written declaration of the direct-function way (the tool-design article's schema)."""
 
 _CREATE_PARAMETERS: Final[JSONObject] = {
     "type": "object",
@@ -64,7 +64,7 @@ PARAMETERS: Final[dict[str, JSONObject]] = {
 WAY_NAMES: Final = ("function", "openapi", "mcp")
 CALL_TIMEOUT: Final = 10.0
 
-Verdict = tuple[int, str]
+ReducedAnswer = tuple[int, str]
 """One answer reduced for comparison: an HTTP-like status (200, 201, 400, 404, 409...) and its key data."""
 
 
@@ -105,7 +105,7 @@ def direct_call(
     return json.dumps({**answer, "created": created}, ensure_ascii=False), False
 
 
-def verdict(text: str, is_error: bool) -> Verdict:
+def reduced(text: str, is_error: bool) -> ReducedAnswer:
     """An answer of any way as (status, key data): what must be the same across the three ways."""
     if not is_error:
         data = json.loads(text)
@@ -128,13 +128,13 @@ def verdict(text: str, is_error: bool) -> Verdict:
 @asynccontextmanager
 async def three_ways(
     token: str, scratch: Path
-) -> AsyncIterator[Callable[[str, JSONObject], Awaitable[dict[str, Verdict]]]]:
+) -> AsyncIterator[Callable[[str, JSONObject], Awaitable[dict[str, ReducedAnswer]]]]:
     """The three ways, each on its own fresh database in ``scratch``; yields ``answer(name, arguments)``.
 
     ``answer`` sends one request the function way, through the OpenAPI router, and as an MCP
     ``tools/call`` to the server generated from the document, each through the loop's own
     execution step (``engine/execute``: routing, the argument checks, the call); each answer
-    becomes a verdict.
+    becomes a reduced answer.
     """
     from lessons_lib.core.plugins.apitypes import ToolCall
     from lessons_lib.core.traces.trace import Trace
@@ -171,13 +171,13 @@ async def three_ways(
         for d in declared:
             routes[d.service][d.tool] = Route(d.alias, d.service, d.tool)
 
-        async def answer(name: str, arguments: JSONObject) -> dict[str, Verdict]:
+        async def answer(name: str, arguments: JSONObject) -> dict[str, ReducedAnswer]:
             answers = {}
             for way in WAY_NAMES:
                 call = ToolCall(f"call_{way}_{len(trace.links)}", name, dict(arguments))
                 aliased = {name: routes[way][name]} if name in routes[way] else {}
                 (result,) = await execute_calls([call], aliased, connected, CALL_TIMEOUT, trace)
-                answers[way] = verdict(result.output, result.is_error)
+                answers[way] = reduced(result.output, result.is_error)
             return answers
 
         yield answer

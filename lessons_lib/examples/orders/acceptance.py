@@ -1,8 +1,8 @@
-"""Seed 001's acceptance matrix for the order desk, the rejecting side drawn from the schemas. Lesson 30.
+"""The order desk's acceptance matrix (the tool-design article's), refusals drawn from schemas. Lesson 30.
 
-The rows are seed 001's cases that one desk can run (valid input, missing field, extra field,
+The rows are the tool-design article's cases that one desk can run (valid input, missing field, extra field,
 over-long result, paging, permission revoked) plus values outside the rules and SQL in an id;
-the seed's 服务升级 needs two versions of the desk and is lesson 50's replay. The values that
+the article's 服务升级 needs two versions of the desk and is lesson 50's replay. The values that
 must be refused are not written by hand: :func:`rejecting_values` asks ``hypothesis-jsonschema``
 for a value that violates each property's own schema (``{"not": <property schema>}``), and the smallest such
 value is taken (``hypothesis.find``, derandomised), so the matrix is the same on every run.
@@ -112,7 +112,7 @@ def _properties(schema: JSONObject) -> JSONObject:
 
 @dataclass(frozen=True)
 class Case:
-    """One row: which case of seed 001, which call, what must happen, what happened."""
+    """One row: which case of the tool-design article, which call, what must happen, what happened."""
 
     case: str
     tool: str
@@ -217,7 +217,7 @@ def _plan(schemas: dict[str, JSONObject]) -> list[tuple[str, str, JSONObject, st
                 )
             )
     rows.append((t("orders_acceptance.case.sql"), "get_order", {"order_id": "O-1042' OR '1'='1"}, "refused"))
-    # seed 001's 超长结果: a result is bounded by the declaration (at most 5 items a page, then a flag)
+    # the tool-design article's 超长结果: a result is bounded by the declaration (5 items a page, then a flag)
     rows.append(
         (
             t("orders_acceptance.case.too_many"),

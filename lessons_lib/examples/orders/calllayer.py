@@ -2,7 +2,7 @@
 
 A model cannot be trusted to write the same key twice: a real one words each call afresh, and
 after the application restarts nothing remembers what it wrote last time. The application does
-know the business intent, so it computes the key itself (seed 001: 同一业务意图复用同一幂等键):
+know the business intent, so it computes the key itself (the tool-design article: 同一业务意图复用同一幂等键):
 
 - :meth:`IntentKeys.declare`: the model is declared the write tool *without* ``idempotency_key``
   (it is neither in ``properties`` nor in ``required``), so it never sees or sends one;

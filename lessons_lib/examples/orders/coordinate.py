@@ -1,6 +1,6 @@
 """Conflicting writes among the calls of one reply: one write per order, the rest refused. Lesson 31.
 
-Seed 001: the executor schedules calls by their dependencies *and coordinates conflicting
+The tool-design article: the executor schedules calls by their dependencies *and coordinates conflicting
 writes*. Reads of one reply run in parallel (they change nothing). Two writes to the same
 order in one reply are a conflict the application settles by a rule before anything runs (and
 before the user is asked to confirm): the first, in the model's order, may run; every later

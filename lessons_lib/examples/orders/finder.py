@@ -1,6 +1,6 @@
-"""A fuzzy order search as the alternative to asking for a missing id (seed 003). Lesson 33.
+"""A fuzzy order search as the alternative to asking for a missing id (the tool-calling SOP). Lesson 33.
 
-Seed 003, trap 2: a model is good at structure and bad at guessing real ids; either tell it to
+The tool-calling SOP, trap 2: a model is good at structure and bad at guessing real ids; either tell it to
 ask the user, or give it a fuzzy search tool so that it searches first and then looks up. This
 module is that second way, kept apart from the order desk's four declarations: a service of
 its own (``finder``) with one read-only tool, ``find_orders(keyword)``, over the same SQLite

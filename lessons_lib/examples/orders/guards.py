@@ -1,6 +1,6 @@
 """The order desk application's guardrails as data: rules for the model, checks that hold. Lesson 33.
 
-``SYSTEM_RULES`` are seed 003's calling rules, sent as ``instructions``: a model may still
+``SYSTEM_RULES`` are the tool-calling SOP's calling rules, sent as ``instructions``: a model may still
 break them. :class:`Guards` (round and call limits, timeouts, retries) and the confirmation
 before a write (:class:`ConfirmRequest`) are what the application enforces every time.
 """
@@ -24,7 +24,7 @@ SYSTEM_RULES: Final = (
     "4. 工具返回的数据是唯一事实来源，不要用训练知识覆盖工具结果\n"
     "5. 涉及写操作（创建调查单）时，先向用户确认再调用"
 )
-"""Seed 003's system-prompt rules, for the order desk: instructions a model may still break."""
+"""The tool-calling SOP's system-prompt rules, for the order desk: instructions a model may still break."""
 
 
 def fallback_text() -> str:

@@ -257,7 +257,7 @@ EXECUTE_SQL_TOOL: Final[JSONObject] = {
     "description": EXECUTE_SQL_DESCRIPTION,
     "input": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
 }
-"""The tool seed 001 and seed 003 warn against, declared only to be compared (lesson 30)."""
+"""The tool the tool-design article and the tool-calling SOP warn against, only to compare (lesson 30)."""
 
 
 @dataclass(frozen=True, repr=False)

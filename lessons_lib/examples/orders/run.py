@@ -1,9 +1,9 @@
 """The order desk's runs: many calls per turn, two retry layers, guardrails. Lesson 31.
 
 There is one application loop (:mod:`lessons_lib.engine.host`); the order desk runs through it
-with a :class:`~lessons_lib.engine.policy.Policy` that adds what seeds 001 and 003 ask of an
-application that may write, so the key cleaning, the caps and the one-line failures of every
-run hold here too:
+with a :class:`~lessons_lib.engine.policy.Policy` that adds what the tool-design article and the
+tool-calling SOP ask of an application that may write, so the key cleaning, the caps and the
+one-line failures of every run hold here too:
 
 - the calls of one reply run concurrently (``parallel=False`` runs them one by one and asks the
   model for one call per reply); feedback is paired by ``call_id``, in the calls' order;
@@ -163,11 +163,11 @@ async def arun_orders(
 def write_ledger(trace: Trace) -> None:
     """Write each call's ledger fields into its link (the trace is what keeps them). Lesson 31."""
     rows = {r.call_id: r for r in ledger(trace)}
-    for link in trace.links:
-        row = rows.get(str(link.get("call_id")))
+    for record in trace.links:
+        row = rows.get(str(record.get("call_id")))
         if row is not None:
-            link["round"], link["arguments"] = row.round, row.arguments
-            link["status"], link["result"] = row.status, row.result
+            record["round"], record["arguments"] = row.round, row.arguments
+            record["status"], record["result"] = row.status, row.result
 
 
 def _hints(trace: Trace, service: str, tool: str) -> dict[str, object]:

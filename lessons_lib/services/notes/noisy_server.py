@@ -1,4 +1,4 @@
-"""The reference server plus the mistake seed 004 ranks first: a ``print`` to stdout. Lesson 12.
+"""The reference server plus the mistake the MCP chapter ranks first: a ``print`` to stdout. Lesson 12.
 
 ``python -m lessons_lib.services.notes.noisy_server FOLDER`` prints one greeting line to stdout
 before serving; with ``--glued`` the greeting has no line end, so it sticks to the first JSON-RPC

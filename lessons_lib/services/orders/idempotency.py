@@ -3,7 +3,7 @@
 The desk over MCP (lesson 30), the HTTP order API (lesson 40) and the direct function (lesson 41)
 all store an investigation through :func:`~lessons_lib.services.orders.data.insert_investigation`,
 which asks this module what a reused key means. An idempotency key names one business intent
-(seed 001: 同一业务意图的写操作仍应复用业务幂等键), so:
+(the tool-design article: 同一业务意图的写操作仍应复用业务幂等键), so:
 
 - the same key with an identical payload (order, reason, note) is **replayed**: the first row
   comes back and nothing is written;

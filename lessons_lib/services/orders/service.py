@@ -1,7 +1,7 @@
 """The order desk: a second MCP service, over a real SQLite database. Introduced in lesson 30.
 
 Built on the low-level ``mcp.server.Server`` like the file service. The SDK does not check
-arguments against ``inputSchema`` (GUIDE section 5), so the desk does it itself with
+arguments against ``inputSchema`` (mcp 2.3.0's low-level server does not), so the desk does it itself with
 ``jsonschema`` against its own declaration, then runs the business checks (session access,
 existence, order state, idempotency). Every refusal is a tool execution error (``isError``)
 whose ``structuredContent`` carries ``status: "error"`` and an ``error`` object, decided

@@ -4,14 +4,14 @@ Introduced in lesson 30. It extends :class:`~lessons_lib.apis.responses.standin.
 (same transport behind the real ``openai`` SDK, same documented Response shapes) with rules
 for the order desk, read from the user's task and from what the input already holds:
 
-- no order id in a task that needs one -> no call: it asks for the id (seed 003, rule 1);
+- no order id in a task that needs one -> no call: it asks for the id (the tool-calling SOP, rule 1);
 - round 1 -> ``get_order`` and, when the task asks for a policy, ``search_delivery_policy``
   in the same reply (parallel calls);
 - once the order is back -> ``track_shipment`` with the waybill number it carries (the
   dependent call) and/or ``create_investigation`` (order, reason, note: the idempotency key is
   not the model's to write; the application's call layer adds it, lesson 32);
 - everything asked is answered, or a call failed -> an answer that cites the evidence, or
-  says what failed (never a retry of the same call, seed 003, rule 3).
+  says what failed (never a retry of the same call, the tool-calling SOP, rule 3).
 
 :class:`Quirks` make it break the rules on purpose (invalid JSON, an invented id, a call
 that repeats forever, a failed HTTP reply) so that lessons 32-33 can show which of the
@@ -103,7 +103,7 @@ def plan(
         alias, _ = failures[-1]
         return [(alias, _last_arguments(items, alias))]
     by_alias = {alias: r for alias, r in done if r is not None}
-    if order_id is None and _FINDER in tools:  # seed 003: search first, then look up (finder.py)
+    if order_id is None and _FINDER in tools:  # the tool-calling SOP: search first, then look up (finder.py)
         found = by_alias.get(_FINDER)
         keyword = _BOUGHT.search(task)
         if found is None and keyword:

@@ -1,8 +1,8 @@
 """The order desk's tool declarations: names, descriptions, input and output schemas (rules).
 
-Introduced in lesson 30. Pure data, following seed 001's and seed 003's schema discipline:
-business-sized tools (never ``execute(sql)``); descriptions that say when to call and when
-not; ``pattern`` and ``enum`` for every value with a known shape; ``additionalProperties:
+Introduced in lesson 30. Pure data, following the schema discipline of the tool-design article and
+the tool-calling SOP: business-sized tools (never ``execute(sql)``); descriptions that say when to
+call and when not; ``pattern`` and ``enum`` for every value with a known shape; ``additionalProperties:
 false``; bounded paging; every result carries ``status``, evidence (record version, update
 time) and a separate ``error`` field. The service checks all of it again (lesson 30: vendors'
 constrained generation supports only part of JSON Schema, so a declaration is a request to

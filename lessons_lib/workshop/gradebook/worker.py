@@ -50,7 +50,7 @@ class Job:
     lang: str = ""  # the language in force in the gradebook (its set_language reaches no new process)
 
 
-class Link:
+class Pipe:
     """The worker's end of the pipe: requests to the gradebook's objects, and their answers."""
 
     def __init__(self, conn: Connection) -> None:
@@ -78,47 +78,47 @@ class Link:
 class RemoteService:
     """The file service as the learner's code sees it here; the real session is in the gradebook."""
 
-    def __init__(self, link: Link, handle: int, name: str) -> None:
-        self._link, self._handle, self.name = link, handle, name
+    def __init__(self, pipe: Pipe, handle: int, name: str) -> None:
+        self._pipe, self._handle, self.name = pipe, handle, name
 
     def next_id(self) -> int:
         """A JSON-RPC id not yet used on this connection."""
-        return self._link.use(self._handle, "next_id", [], {})  # type: ignore[return-value]
+        return self._pipe.use(self._handle, "next_id", [], {})  # type: ignore[return-value]
 
     def list_tools(self) -> object:
         """The service's ``tools/list`` result (``mcp_types.ListToolsResult``)."""
-        return self._link.use(self._handle, "list_tools", [], {})
+        return self._pipe.use(self._handle, "list_tools", [], {})
 
     def send(self, frame: object, *, call_id: str | None = None) -> object:
         """Send a JSON-RPC request dict; the reply dict."""
-        return self._link.use(self._handle, "send", [frame], {"call_id": call_id})
+        return self._pipe.use(self._handle, "send", [frame], {"call_id": call_id})
 
     def __repr__(self) -> str:
         return t("gradebook_worker.repr.1", name=self.name)
 
 
-def _stand_ins(link: Link) -> Callable[[str, int, str], object]:
+def _stand_ins(pipe: Pipe) -> Callable[[str, int, str], object]:
     from lessons_lib.workshop.gradebook.remote_sdk import remote_model
 
     def make(kind: str, handle: int, name: str) -> object:
         if kind == "model":
-            return remote_model(lambda method, path, body: link.use(handle, "http", [method, path, body], {}))  # type: ignore[arg-type,return-value]
-        return RemoteService(link, handle, name)
+            return remote_model(lambda method, path, body: pipe.use(handle, "http", [method, path, body], {}))  # type: ignore[arg-type,return-value]
+        return RemoteService(pipe, handle, name)
 
     return make
 
 
-def serve(link: Link, path: Path, cells: str, refused: list[str]) -> None:
+def serve(pipe: Pipe, path: Path, cells: str, refused: list[str]) -> None:
     """Answer ``load`` and ``call`` until the gradebook says ``bye`` or closes the pipe."""
     from lessons_lib.checks.checker import has_blank
     from lessons_lib.workshop.loop.grading import GradeInputError, MissingFunctionError
     from lessons_lib.workshop.loop.grading_files import load_function
 
     fn: Callable[..., object] | None = None
-    make = _stand_ins(link)
+    make = _stand_ins(pipe)
     while True:
         try:
-            request = link.receive()
+            request = pipe.receive()
         except EOFError:
             return
         before = len(refused)
@@ -152,7 +152,7 @@ def serve(link: Link, path: Path, cells: str, refused: list[str]) -> None:
         else:
             return
         reply["refused"] = refused[before:]
-        link.send(reply)
+        pipe.send(reply)
 
 
 def warm_up() -> None:
@@ -229,7 +229,7 @@ def run_job(job: Job, conn: Connection) -> None:
     )
     drop_modules()
     sys.addaudithook(guard)
-    link = Link(conn)
-    link.send({"op": "ready", "missing": list(missing)})
-    serve(link, path, job.cells, guard.refused)
+    pipe = Pipe(conn)
+    pipe.send({"op": "ready", "missing": list(missing)})
+    serve(pipe, path, job.cells, guard.refused)
     conn.close()

@@ -74,7 +74,7 @@ def check_sent(routes: Routes, rnd: Round, complete: bool) -> Found | None:
     model_ids = {str(c.get("call_id")) for c in rnd.calls if isinstance(c.get("call_id"), str)}
     for exchange in rnd.sent:
         mixed = _model_id_in(exchange.request, model_ids)
-        if mixed is not None:  # seed 000 §8: the model's call_id and the MCP id are two numbers
+        if mixed is not None:  # the source lesson §8: the model's call_id and the MCP id are two numbers
             return "ids", t("graders.loop.mixed_ids", value=mixed, service=exchange.service)
         if id(exchange) in served:
             continue

@@ -183,10 +183,10 @@ class Bench:
             self.trace.tools += [
                 {"alias": alias_of(service.name, t), "service": service.name, "name": t} for t in listed
             ]
-        for link in self.trace.links:
-            tool, service_name = link["tool"], str(link["service"])
+        for record in self.trace.links:
+            tool, service_name = record["tool"], str(record["service"])
             known = tool is not None and tool in names.get(service_name, set())
-            link["alias"] = alias_of(service_name, tool) if known and tool is not None else tool
+            record["alias"] = alias_of(service_name, tool) if known and tool is not None else tool
         self.trace.answer = answer if isinstance(answer, str) else None
         status: Status = "stopped" if self.runaway else "answered" if self.trace.answer else "error"
         self.trace.outcome = make_outcome(status, "the learner's loop returned", tr("engine.kit.returned"))

@@ -23,7 +23,7 @@ from lessons_lib.checks.roundtripchecks import check_context
 from lessons_lib.core.example import MISSING_PATH, SERVICE_NAME, TOOL_NAME, task_text
 from lessons_lib.core.jsonvalue import JSONObject, get_in
 from lessons_lib.core.messages import t
-from lessons_lib.core.traces.queries import link_for, mcp_exchanges
+from lessons_lib.core.traces.queries import call_record, mcp_exchanges
 from lessons_lib.core.verdict import Verdict
 
 
@@ -182,9 +182,9 @@ def _step4(fn: Learner) -> str:
             isinstance(reply, dict) and reply.get("id") == frame.get("id"),
             t("exercises.s4.reply"),
         )
-        link = link_for(trace, call_id)
-        need(link is not None, t("exercises.s4.no_link", call_id=call_id))
-        mcp_id = link["mcp_id"] if link is not None else None
+        record = call_record(trace, call_id)
+        need(record is not None, t("exercises.s4.no_link", call_id=call_id))
+        mcp_id = record["mcp_id"] if record is not None else None
         need(
             mcp_id == frame.get("id"),
             t("exercises.s4.wrong_link", call_id=call_id, linked=mcp_id, actual=frame.get("id")),
@@ -256,7 +256,7 @@ def _loop(function: str) -> Callable[[Learner], str]:
     return check
 
 
-STEPS: Final[dict[int, tuple[str, Callable[[Learner], str]]]] = {
+STEP_CHECKERS: Final[dict[int, tuple[str, Callable[[Learner], str]]]] = {
     1: ("to_responses_tool", _step1),
     2: ("find_calls", _step2),
     3: ("route_call", _step3),
@@ -268,15 +268,15 @@ STEPS: Final[dict[int, tuple[str, Callable[[Learner], str]]]] = {
 }
 """Each step's function name and checker; its title and hint are ``exercises.stepN.title`` and
 ``exercises.stepN.hint`` in the catalogue, looked up when the step is checked."""
-STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEPS.items() if n <= 7}
+STEP_NAMES: Final = {name: n for n, (name, *_rest) in STEP_CHECKERS.items() if n <= 7}
 """The functions a class gradebook grades (stage 3, ``app_loop_many``, is graded by name on request)."""
 
 
 def check_step(step: int, fn: object) -> Verdict:
     """Check the learner's function for step ``step`` (1-8: six steps, the loop, the transfer). Lesson 11."""
-    if step not in STEPS:
+    if step not in STEP_CHECKERS:
         return step_verdict(
-            t("exercises.step", step=step), False, t("exercises.no_step", step=step, last=len(STEPS))
+            t("exercises.step", step=step), False, t("exercises.no_step", step=step, last=len(STEP_CHECKERS))
         )
-    _, checker = STEPS[step]
+    _, checker = STEP_CHECKERS[step]
     return run_checker(t(f"exercises.step{step}.title"), t(f"exercises.step{step}.hint"), checker, fn)

@@ -111,7 +111,7 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     from lessons_lib.checks.doctor import Diagnosis
     from lessons_lib.examples.files.badvalues import bad_values_table
     from lessons_lib.examples.files.scenarios import SCENARIOS, run_scenario
-    from lessons_lib.examples.files.verdicts import verdict_line
+    from lessons_lib.examples.files.verifiers import report_line
     from lessons_lib.views.changetable import abbreviate
 
     bad = bad_values_table()
@@ -119,12 +119,12 @@ def test_the_scenarios_and_bad_values_are_in_english() -> None:
     assert all(r.ok for r in results), [r.verdict for r in results]  # the checks hold in English too
     printed = "\n".join([bad.text(), *(r.text() for r in results)])
     assert "schema check (jsonschema, for comparison): pass\n" in bad.results[1].text()
-    assert {r.schema_status for r in bad.results} == {"pass", "fail", "unchecked"}  # examples.files.verdicts
+    assert {r.schema_status for r in bad.results} == {"pass", "fail", "unchecked"}  # examples.files.verifiers
     assert "verify_roundtrip: not passed: " in printed and "verify_roundtrip: all passed" in printed
     # checks.doctor's verdicts, verify_roundtrip's check names and reasons, the engine's outcome
     # text: not on the catalogue yet
     reports = [v for r in [*bad.results, *results] for _, v in r.reports]
-    quoted = [verdict_line(v) for v in reports if isinstance(v, Diagnosis)]
+    quoted = [report_line(v) for v in reports if isinstance(v, Diagnosis)]
     quoted += [
         text for v in reports if not isinstance(v, Diagnosis) for c in v.checks for text in (c.name, c.reason)
     ]

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.examples.openapi.threeways_direct import Verdict, three_ways
+from lessons_lib.examples.openapi.threeways_direct import ReducedAnswer, three_ways
 
 TOKEN = "three-ways-token-0123"
-Answer = Callable[[str, JSONObject], Awaitable[dict[str, Verdict]]]
+Answer = Callable[[str, JSONObject], Awaitable[dict[str, ReducedAnswer]]]
 
 NOTE = "三天没有物流更新"
 TABLE: list[tuple[str, JSONObject, int]] = [
@@ -43,8 +43,8 @@ TABLE: list[tuple[str, JSONObject, int]] = [
 ]
 
 
-def _run(scratch: Path, requests: list[tuple[str, JSONObject]]) -> list[dict[str, Verdict]]:
-    async def main() -> list[dict[str, Verdict]]:
+def _run(scratch: Path, requests: list[tuple[str, JSONObject]]) -> list[dict[str, ReducedAnswer]]:
+    async def main() -> list[dict[str, ReducedAnswer]]:
         async with three_ways(TOKEN, scratch) as answer:
             return [await answer(name, args) for name, args in requests]
 

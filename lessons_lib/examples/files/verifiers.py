@@ -1,4 +1,4 @@
-"""What the lab's runs are judged with: the verifiers' verdicts and a JSON Schema check. Lesson 09.
+"""What the lab's runs are judged with: the verifiers' reports and a JSON Schema check. Lesson 09.
 
 Shared by the what-if scenarios and the bad values (``lessons_lib.examples.files.scenarios``,
 ``lessons_lib.examples.files.badvalues``), so neither imports the other.
@@ -16,13 +16,13 @@ from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.trace import Trace
 
 if TYPE_CHECKING:
-    from lessons_lib.checks.doctor import Diagnosis
-    from lessons_lib.checks.verify_report import Report
+    from lessons_lib.checks.verify_report import CheckReport
 
-Verdict: TypeAlias = "tuple[str, Diagnosis | Report]"
+NamedReport: TypeAlias = "tuple[str, CheckReport]"
+"""A verifier's name and its report."""
 
 
-def verifiers(trace: Trace) -> list[Verdict]:
+def verifiers(trace: Trace) -> list[NamedReport]:
     """(name, report) from ``diagnose`` and ``verify_roundtrip``."""
     from lessons_lib.checks.doctor import diagnose
     from lessons_lib.checks.verify import verify_roundtrip
@@ -31,11 +31,11 @@ def verifiers(trace: Trace) -> list[Verdict]:
     return [("diagnose", diagnose(data)), ("verify_roundtrip", verify_roundtrip(data, sabotage=False))]
 
 
-def verdict_line(report: Diagnosis | Report) -> str:
-    """One line from a verifier report: its verdict, or PASS/FAIL counts."""
-    from lessons_lib.checks.doctor import Diagnosis
+def report_line(report: CheckReport) -> str:
+    """One line from any verifier's report: its conclusion, or, for a report of checks, those that failed."""
+    from lessons_lib.checks.verify_report import Report
 
-    if isinstance(report, Diagnosis):
+    if not isinstance(report, Report):
         return report.verdict()
     failed = [c for c in report.checks if not c.passed]
     if not failed:
@@ -61,13 +61,13 @@ def schema_check_result(trace: Trace, alias: JSON, arguments: JSON) -> tuple[Sta
     return schema_result(tool.schema, arguments)
 
 
-def schema_verdict(parameters: JSON, arguments: JSON) -> str:
+def schema_text(parameters: JSON, arguments: JSON) -> str:
     """``通过`` or ``不通过：<the best jsonschema error>`` for one ``arguments`` text (current language)."""
     return schema_result(parameters, arguments)[1]
 
 
 def schema_result(parameters: JSON, arguments: JSON) -> tuple[Status, str]:
-    """:func:`schema_verdict` with its status, so that code compares the status, never the words."""
+    """:func:`schema_text` with its status, so that code compares the status, never the words."""
     import jsonschema
 
     try:
