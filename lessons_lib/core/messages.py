@@ -29,10 +29,7 @@ from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
-
-if TYPE_CHECKING:
-    from lessons_lib.core.jsonvalue import JSON, JSONObject
+from typing import Final, Literal
 
 Language = Literal["zh", "en"]
 LANGUAGES: Final[tuple[Language, ...]] = ("zh", "en")
@@ -101,11 +98,11 @@ def language() -> Language:
     return "en" if _runs_in_english_folder() else "zh"
 
 
-def _once(name: str) -> Callable[[list[tuple[str, JSON]]], JSONObject]:
+def _once(name: str) -> Callable[[list[tuple[str, object]]], dict[str, object]]:
     """A ``json`` hook refusing a key written twice in one file (``json.loads`` keeps the last)."""
 
-    def pairs(items: list[tuple[str, JSON]]) -> JSONObject:
-        seen: JSONObject = {}
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: dict[str, object] = {}
         for key, value in items:
             if key in seen:
                 raise ValueError(f"catalogue key {key!r} is written twice in {name}")
