@@ -44,7 +44,7 @@ from lessons_lib.workshop.gradebook.worker import USES, Job, run_job
 from lessons_lib.workshop.loop.grading import GradeReport
 
 if TYPE_CHECKING:
-    from lessons_lib.workshop.loop.grading_files import Learner
+    from lessons_lib.checks.checker import Learner
 
 STARTUP: Final = 60
 """Seconds a grading process may take to say ``ready`` (a ``spawn`` imports the SDKs first)."""
