@@ -20,7 +20,6 @@ def listed_tools(declarations: Iterable[JSONDict], output_schema: bool = True) -
     """
     import mcp_types as types
 
-
     return [
         types.Tool(
             name=t["name"],
