@@ -95,7 +95,7 @@ async def _stdio() -> AsyncIterator[Any]:
 def _http(url: str, auth: bool) -> Callable[[], AbstractAsyncContextManager[Any]]:
     @asynccontextmanager
     async def open_session() -> AsyncIterator[Any]:
-        from lessons_lib.engine.http.auth import oauth_client, oauth_session
+        from lessons_lib.engine.http.oauthclient import oauth_client, oauth_session
 
         async with oauth_session(url, oauth_client(url) if auth else None) as session:  # type: ignore[arg-type]
             yield session

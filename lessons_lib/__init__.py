@@ -2,11 +2,13 @@
 
 One tool call followed end to end: ``read_text_file`` on an MCP file service, declared to an
 OpenAI Responses model, run by an application loop. Importing this package is cheap and has
-no side effects but one: every public name below is loaded from its module on first use, and
+no side effects but one: every public name is loaded from its module on first use, and
 the process's first ``import jsonschema`` builds its IRI grammars on first use too
 (:mod:`lessons_lib.engine.lazyschema`: the same checks, about 1-3 s less per kernel).
-Type checkers and IDEs read the ``if TYPE_CHECKING:`` block instead, which imports every name
-from its module; it is generated from ``_EXPORTS`` by ``python tests/package/test_facade_typed.py``.
+The kernel's names are listed in ``_EXPORTS``; each example's come from its entry
+(``lessons_lib/examples/<name>/__init__.py``, found by :mod:`lessons_lib.core.plugins.exampleregistry`).
+Type checkers and IDEs read the ``if TYPE_CHECKING:`` block instead, which imports every name from
+its module; it is generated from both by ``python tests/package/test_facade_typed.py``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from lessons_lib.engine import lazyschema as _lazyschema
 __version__ = "0.1.0"
 _lazyschema.install()
 
-# public name -> module that defines it (``module:name`` when the module's name for it differs)
+# the kernel's public names -> module that defines it (``module:name`` when its name there differs)
 _EXPORTS: dict[str, str] = {
     # vocabulary and example values
     "KINDS": "lessons_lib.core.glossary",
@@ -39,14 +41,9 @@ _EXPORTS: dict[str, str] = {
     "task_text": "lessons_lib.core.example",
     "FAILURE_PREFIX": "lessons_lib.core.example",
     # engine (lessons 01-06)
-    "FileService": "lessons_lib.services.files.service",
-    "build_server": "lessons_lib.services.files.service",
-    "read_text_file": "lessons_lib.services.files.service",
-    "service_reads": "lessons_lib.services.files.service",
     "run_chain": "lessons_lib.engine.host",
     "Limits": "lessons_lib.engine.host",
     "Script": "lessons_lib.engine.standins.rules",
-    "INPUT_SCHEMA": "lessons_lib.services.files.service",
     "Trace": "lessons_lib.core.traces.trace",
     "load_trace": "lessons_lib.core.traces.trace",
     "load_fixture": "lessons_lib.course.record",
@@ -82,17 +79,6 @@ _EXPORTS: dict[str, str] = {
     "spec_definition": "lessons_lib.core.specfields",
     "try_live": "lessons_lib.course.live",
     "environment_check": "lessons_lib.course.envcheck",
-    # what-if (lesson 09)
-    "compare_runs": "lessons_lib.examples.files.whatif",
-    "head_lab": "lessons_lib.examples.files.widgets",
-    "compare_head": "lessons_lib.examples.files.whatif",
-    "compare_tail": "lessons_lib.examples.files.whatif",
-    "head_view": "lessons_lib.examples.files.widgets",
-    "SCENARIOS": "lessons_lib.examples.files.scenarios",
-    "run_scenario": "lessons_lib.examples.files.scenarios",
-    "BAD_VALUES": "lessons_lib.examples.files.badvalues",
-    "run_bad_value": "lessons_lib.examples.files.badvalues",
-    "bad_values_table": "lessons_lib.examples.files.badvalues",
     # write the loop yourself (lessons 03, 06, 07, 11)
     "workbench": "lessons_lib.workshop.loop.kit",
     "check_step": "lessons_lib.workshop.loop.steps",
@@ -113,113 +99,30 @@ _EXPORTS: dict[str, str] = {
     "api_side_by_side": "lessons_lib.apis.apimap",
     "check_feedback_message": "lessons_lib.apis.exercise",
     "compare_tool_choices": "lessons_lib.apis.choices",
-    # part two, module three: OpenAPI, MCP structure, revisions (lessons 40-44)
-    "run_three_ways": "lessons_lib.examples.openapi.threeways",
-    "choice_table": "lessons_lib.examples.openapi.choices",
-    "openapi_document": "lessons_lib.examples.openapi.app",
-    "operations": "lessons_lib.examples.openapi.tools",
-    "resolve": "lessons_lib.examples.openapi.tools",
-    "flatten": "lessons_lib.examples.openapi.tools",
-    "responses_tool": "lessons_lib.examples.openapi.tools",
-    "chat_tool": "lessons_lib.examples.openapi.tools",
-    "strict_report": "lessons_lib.examples.openapi.tools",
+    # the standards' own checks (lessons 40-44)
     "tool_errors": "lessons_lib.engine.specs",
     "openai_errors": "lessons_lib.engine.specs",
     "mcp_errors": "lessons_lib.engine.specs",
     "frame_errors": "lessons_lib.engine.specs",
-    "call_order_tool": "lessons_lib.examples.openapi.router",
-    "check_declaration": "lessons_lib.examples.openapi.exercise",
-    "tour_structure": "lessons_lib.examples.mcp.structure",
-    "labelled": "lessons_lib.examples.mcp.structure",
-    "record_revisions": "lessons_lib.examples.mcp.revisions",
-    "REVISIONS": "lessons_lib.examples.mcp.revisions",
-    "revision_table": "lessons_lib.examples.mcp.revisiontable",
-    "call_structured": "lessons_lib.examples.mcp.structured",
-    "feedback_items": "lessons_lib.examples.mcp.structured:feedback_per_api",
-    # the order desk: many calls, failures, guardrails (lessons 30-33)
-    "create_database": "lessons_lib.services.orders.data",
-    "ORDER_TOOLS": "lessons_lib.services.orders.tools",
-    "OrderDesk": "lessons_lib.services.orders.service",
-    "run_orders": "lessons_lib.examples.orders.run",
-    "sent_key": "lessons_lib.examples.orders.calllayer",
-    "run_finder": "lessons_lib.examples.orders.finder",
-    "intent_key": "lessons_lib.examples.orders.calllayer",
-    "Guards": "lessons_lib.examples.orders.guards",
-    "SYSTEM_RULES": "lessons_lib.examples.orders.guards",
-    "Quirks": "lessons_lib.services.orders.standin",
-    "order_scenarios": "lessons_lib.examples.orders.lab",
-    "run_order_scenario": "lessons_lib.examples.orders.lab",
-    "ledger_table": "lessons_lib.examples.orders.lab",
-    "TRACK": "lessons_lib.examples.orders.lab",
-    "INVESTIGATE": "lessons_lib.services.orders.wiretext",
-    "execute_sql_demo": "lessons_lib.examples.orders.lab",
-    "acceptance_matrix": "lessons_lib.examples.orders.acceptance",
-    "rejecting_values": "lessons_lib.examples.orders.acceptance",
-    "EXECUTE_SQL_TOOL": "lessons_lib.examples.orders.lab",
-    "call_flow": "lessons_lib.examples.orders.callflow",
-    "lookup_key": "lessons_lib.examples.orders.reconcile",
+    # exercises and checks of part two (lessons 30-52)
     "check_named_choice": "lessons_lib.course.exercises.parttwo",
     "check_chained_request": "lessons_lib.course.exercises.parttwo",
     "check_layer_choice": "lessons_lib.course.exercises.parttwo",
     "check_resource_and_prompt": "lessons_lib.course.exercises.parttwo",
     "check_new_revision_call": "lessons_lib.course.exercises.parttwo",
     "check_output_schema": "lessons_lib.course.exercises.parttwo",
-    "cancel_notice": "lessons_lib.examples.orders.reconcile",
     "verify_calls": "lessons_lib.checks.manycalls",
     "check_calls": "lessons_lib.checks.ledger",
-    "try_call_sabotages": "lessons_lib.examples.orders.sabotage",
-    "check_waybill_schema": "lessons_lib.examples.orders.exercises",
-    "check_pairing": "lessons_lib.examples.orders.exercises",
-    "check_intent_key": "lessons_lib.examples.orders.exercises",
-    "check_confirm": "lessons_lib.examples.orders.exercises",
-    # part two, module four: tools that change, many tools, orders inside tool output (lessons 50-52)
-    "DESK_V1": "lessons_lib.examples.evolve.toolversions",
-    "DESK_V1_1": "lessons_lib.examples.evolve.toolversions",
-    "DESK_V2": "lessons_lib.examples.evolve.toolversions",
-    "run_version": "lessons_lib.examples.evolve.toolversions",
-    "fingerprint": "lessons_lib.examples.evolve.toolwatch",
-    "watch_upgrade": "lessons_lib.examples.evolve.toolwatch",
-    "load_baseline": "lessons_lib.examples.evolve.toolreplay",
-    "replay_version": "lessons_lib.examples.evolve.toolreplay",
-    "release_table": "lessons_lib.examples.evolve.upgrade",
-    "acceptance_rows": "lessons_lib.examples.evolve.upgrade",
-    "watch_table": "lessons_lib.examples.evolve.upgrade",
-    "field_changes": "lessons_lib.examples.evolve.fieldcompat",
-    "versioned_names": "lessons_lib.examples.evolve.fieldcompat",
     "check_fingerprint": "lessons_lib.course.exercises.evolve",
-    "ATTACK_TASK": "lessons_lib.examples.evolve.injection",
-    "NOTES_DIR": "lessons_lib.examples.evolve.injection",
-    "DEFENCES": "lessons_lib.examples.evolve.injection",
-    "run_attack": "lessons_lib.examples.evolve.injection",
-    "attack_table": "lessons_lib.examples.evolve.injection",
     "Defences": "lessons_lib.engine.screens",
     "check_screen": "lessons_lib.course.exercises.evolve",
-    "SIZES": "lessons_lib.examples.evolve.catalogue",
-    "catalogue": "lessons_lib.examples.evolve.catalogue",
-    "declared_catalogue": "lessons_lib.examples.evolve.catalogue",
-    "token_count": "lessons_lib.examples.evolve.catalogue",
-    "tokenizer_label": "lessons_lib.examples.evolve.catalogue",
-    "input_tokens_request": "lessons_lib.examples.evolve.manytools_requests",
-    "responses_allowed": "lessons_lib.examples.evolve.manytools_requests",
-    "chat_allowed": "lessons_lib.examples.evolve.manytools_requests",
-    "responses_deferred": "lessons_lib.examples.evolve.manytools_requests",
-    "anthropic_search": "lessons_lib.examples.evolve.manytools_requests",
-    "openai_shape_errors": "lessons_lib.examples.evolve.manytools_requests",
-    "anthropic_type_errors": "lessons_lib.examples.evolve.manytools_requests",
-    "SELECTION_TASKS": "lessons_lib.examples.evolve.selection",
-    "route_domain": "lessons_lib.examples.evolve.selection",
-    "search_tools": "lessons_lib.examples.evolve.selection",
-    "shown": "lessons_lib.examples.evolve.selection",
-    "selection_table": "lessons_lib.examples.evolve.selection",
-    "misses": "lessons_lib.examples.evolve.selection",
-    "live_choice": "lessons_lib.examples.evolve.selection",
     "check_allowed": "lessons_lib.course.exercises.manytools",
     # quick reference (lesson 10)
     "quick_reference": "lessons_lib.course.cheatsheet",
     "command_list": "lessons_lib.course.cheatsheet",
 }
 
-if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.py
+if TYPE_CHECKING:  # generated from _EXPORTS and the examples by tests/package/test_facade_typed.py
     from lessons_lib.apis.apimap import api_map as api_map
     from lessons_lib.apis.apimap import api_side_by_side as api_side_by_side
     from lessons_lib.apis.choices import compare_tool_choices as compare_tool_choices
@@ -405,18 +308,32 @@ if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.
     from lessons_lib.workshop.server.loop import notes_service as notes_service
 
 
-__all__ = sorted(_EXPORTS)
+def _example_names() -> list[str]:
+    """The examples' public names, from their entries (finding them imports no example's module)."""
+    from lessons_lib.core.plugins.exampleregistry import public_parts
+
+    return list(public_parts())
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__all__":  # every public name: the kernel's and the examples'
+        return sorted({*_EXPORTS, *_example_names()})
     target = _EXPORTS.get(name)
-    if target is None:
+    if target is not None:
+        module, _, defined = target.partition(":")
+        value = getattr(importlib.import_module(module), defined or name)
+    elif name.startswith("__"):
         raise AttributeError(f"module 'lessons_lib' has no attribute {name!r}")
-    module, _, defined = target.partition(":")
-    value = getattr(importlib.import_module(module), defined or name)
+    else:
+        from lessons_lib.core.plugins.exampleregistry import public_parts
+
+        part = public_parts().get(name)
+        if part is None:
+            raise AttributeError(f"module 'lessons_lib' has no attribute {name!r}")
+        value = part.load(name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | set(_example_names()))

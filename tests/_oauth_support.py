@@ -13,7 +13,7 @@ from typing import Any
 import httpx2
 from _engine_support import INITIALIZE, MCP_HEADERS
 
-from lessons_lib.engine.http.auth import LocalAuthority
+from lessons_lib.engine.http.authority import LocalAuthority
 from lessons_lib.engine.http.serve import LoopbackServer, serving
 
 FILES_SCOPE = "files:read"
@@ -68,7 +68,7 @@ def read_notes(url: str, auth: httpx2.Auth, hops: Any = None) -> Any:
     """One real ``tools/call`` of ``read_text_file`` over Streamable HTTP, authorised by ``auth``."""
     import anyio
 
-    from lessons_lib.engine.http.auth import oauth_session
+    from lessons_lib.engine.http.oauthclient import oauth_session
 
     async def main() -> Any:
         async with oauth_session(url, auth, hops) as session:

@@ -21,7 +21,6 @@ from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.core.traces.trace import dump_json
-from lessons_lib.engine.apis import load
 from lessons_lib.engine.models import RecordingTransport
 from lessons_lib.engine.redact import OFFLINE_KEY
 from lessons_lib.engine.runsync import run_sync
@@ -62,7 +61,7 @@ class Reply:
 
 
 def _transport(api: str) -> httpx2.AsyncBaseTransport:
-    return cast("httpx2.AsyncBaseTransport", load(api_entry(api).replay_standin)())
+    return cast("httpx2.AsyncBaseTransport", api_entry(api).replay_standin())
 
 
 async def _send(api: str, client: object, body: RequestBody) -> None:
@@ -86,7 +85,7 @@ async def areplay(api: str, bodies: Sequence[RequestBody]) -> list[Reply]:
             replies.append(Reply(code or 0, body))
 
     http = httpx2.AsyncClient(transport=RecordingTransport(_transport(api), sink))
-    client, errors = load(api_entry(api).replay_client)(http)  # the API's own SDK, named by its entry
+    client, errors = api_entry(api).replay_client(http)  # the API's own SDK, held by its entry
     async with client:
         for body in bodies:
             try:

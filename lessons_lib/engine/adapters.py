@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t as tr
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.tracetypes import Status
 
 if TYPE_CHECKING:

@@ -18,14 +18,14 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import anyio
 
 from lessons_lib.core.echo import hostile, short
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.core.traces.tracetypes import Event, Link
 from lessons_lib.engine.adapters import CallResult, Declared, marked
@@ -125,20 +125,14 @@ class Service:
         return outcome[0]
 
 
-FOLDER_SERVICE = "lessons_lib.services.files.service:build_server"
-"""The service a folder path stands for (the file service); imported on first use."""
-
-
 async def connect(
     stack: AsyncExitStack, services: Mapping[str, ServiceSpec], trace: Trace
 ) -> tuple[dict[str, Service | AppService], list[Declared]]:
     """Connect every service (``initialize``, ``tools/list``) and list what to declare."""
     from mcp import Client
 
-    from lessons_lib.engine.apis import load
+    from lessons_lib.core.plugins.serviceregistry import serve_folder  # a folder: the file service's
     from lessons_lib.engine.wire import FramedTransport
-
-    build_server = load(FOLDER_SERVICE)
 
     connected: dict[str, Service | AppService] = {}
     declared: list[Declared] = []
@@ -153,7 +147,9 @@ async def connect(
 
             client = Client(HttpFramedTransport.to(spec, service.sink), mode=spec.mode)
         else:
-            server = build_server(Path(spec), name) if isinstance(spec, str | Path) else spec(name)
+            server = (
+                cast("Server", serve_folder(Path(spec), name)) if isinstance(spec, str | Path) else spec(name)
+            )
             client = Client(FramedTransport(server, service.sink), mode="legacy")
         service.session = await stack.enter_async_context(client)
         connected[name] = service

@@ -29,6 +29,7 @@ from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH, SERVICE_NAME, c
 from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import make_outcome
 from lessons_lib.core.paths import WORKSPACE_DIR
+from lessons_lib.core.plugins.apiregistry import api_or_reference
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import JsonObject, ModelAdapter, ModelReply, Stop
 from lessons_lib.engine.apis import open_api
@@ -89,7 +90,7 @@ async def arun_chain(
     script: Script | None = None,
     limits: Limits | None = None,
     stale_routes: Mapping[str, str] | None = None,
-    api: str = "responses",
+    api: str | None = None,
     tool_choice: object = None,
     policy: Policy | None = None,
 ) -> Trace:
@@ -99,14 +100,16 @@ async def arun_chain(
     service name to a folder (served by the file service) or a server factory; the default
     is ``{"fs": data/workspace}``. ``stale_routes`` (alias -> tool name) plays an application
     whose alias map is out of date: it sends that name to the service instead of the one
-    ``tools/list`` declared (lesson 05's protocol error). ``api`` is ``"responses"``,
-    ``"chat"`` or ``"anthropic"`` (lesson 20); ``tool_choice`` replaces the loop's own choice
-    (``required``) on the first request (lessons 08 and 21). ``policy`` adds an example's
+    ``tools/list`` declared (lesson 05's protocol error). ``api`` names a model API of
+    the registry (lesson 20; None: the reference API, Responses); ``tool_choice`` replaces the
+    loop's own choice (``required``) on the first request (lessons 08 and 21). ``policy`` adds an example's
     hooks (:mod:`lessons_lib.engine.policy`: confirmation, retries, its own stand-in...).
     """
     check_lines(head, tail)
     limits, policy = limits or Limits(), policy or DEFAULT_POLICY
-    adapter, setting, public = open_api(api, live=live, model=model, tool_choice=tool_choice)
+    adapter, setting, public = open_api(
+        api_or_reference(api), live=live, model=model, tool_choice=tool_choice
+    )
     adapter.settings.update(policy.settings)
     if not live and policy.label is not None:
         public["label"] = policy.label
@@ -270,7 +273,7 @@ def run_chain(
     script: Script | None = None,
     limits: Limits | None = None,
     stale_routes: Mapping[str, str] | None = None,
-    api: str = "responses",
+    api: str | None = None,
     tool_choice: object = None,
     policy: Policy | None = None,
 ) -> Trace:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import CallResult, Declared, marked
 

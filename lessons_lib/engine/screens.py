@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.engine.adapters import CallResult, marked
 
 UNTRUSTED: Final = "untrusted_data"

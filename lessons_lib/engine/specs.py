@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.core.plugins.apiregistry import api_entry, apis
 
 if TYPE_CHECKING:
     from referencing import Registry
@@ -132,8 +133,10 @@ def _methods(revision: str) -> frozenset[str]:
 
 
 def tool_errors(api: str, declaration: JSON) -> list[str]:
-    """Errors of one tool declaration: ``api`` is ``"responses"`` or ``"chat"`` (lesson 41)."""
-    names = {"responses": "FunctionTool", "chat": "ChatCompletionTool"}
-    if api not in names:
-        raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-    return openai_errors(names[api], declaration)
+    """Errors of one tool declaration of ``api`` against the OpenAI specification's component its
+    registry entry names (``tool_schema``: Responses, Chat Completions). Lesson 41."""
+    component = api_entry(api).tool_schema
+    if not component:
+        have = ", ".join(e.name for e in apis() if e.tool_schema)
+        raise ValueError(f"no tool schema for the model API '{api}' in data/specs; there is one for {have}")
+    return openai_errors(component, declaration)

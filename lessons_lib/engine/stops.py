@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from lessons_lib.core.echo import short
 from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import make_outcome
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.tracetypes import Outcome
 from lessons_lib.engine.adapters import Stop
 

@@ -1,1 +1,5 @@
-"""The services wing: one folder per MCP service the course ships (files, orders, notes); each is one server definition, served over stdio or HTTP (lessons 02, 12, 30, 60)."""
+"""The services wing: one folder per MCP service the course ships (files, orders, notes).
+
+Each is one server definition, declared by the ``ENTRY`` of its ``__init__``
+(:mod:`lessons_lib.core.plugins.serviceregistry`) and served over stdio or HTTP (lessons 02, 12, 30, 60).
+"""

@@ -6,23 +6,22 @@ the sequence diagram; ``native_rows`` puts those labels on the rows that
 ``lessons_lib.views.sequence.build_rows`` computed from the Responses view of the same trace
 (so the missing-message rules are written once), and renames the Responses item names in
 the missing rows. The readers are the trace queries' own (``lessons_lib.core.plugins.apishapes``); each
-API's words are in its folder (``apis/<name>/words.py``), found through the API registry.
+API's words are in its folder (``apis/<name>/words.py``), held by its registry entry.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import replace
-from types import ModuleType
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
 from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.plugins.apitypes import ApiWords
 from lessons_lib.core.traces.trace import event_number
-from lessons_lib.core.traces.tracetypes import ModelApi, TraceData
+from lessons_lib.core.traces.tracetypes import TraceData
 
 
 class _Row(Protocol):
@@ -40,15 +39,20 @@ class _Row(Protocol):
 RowT = TypeVar("RowT", bound=_Row)
 
 
-def _words(api: str) -> ModuleType:
-    """The API's words module (``apis/<name>/words.py``), named by the API registry's entry."""
-    return importlib.import_module(api_entry(api).words)
+def _words(api: str) -> ApiWords:
+    """The API's words (``apis/<name>/words.py``), held by its registry entry."""
+    words = api_entry(api).words
+    if words is None:
+        raise ValueError(
+            f"the model API '{api}' names its parts in the Responses words; it has no words of its own"
+        )
+    return words
 
 
 def phrase(api: str, name: str) -> str:
     """One of the API's phrases in the current language: ``feedback_line``, ``answer_line`` or
     ``function_call_output`` (the catalogue's ``apis_words.<api>.<name>``). Lesson 20."""
-    return t(f"{_words(api).MESSAGES}.{name}")
+    return t(f"{_words(api).messages}.{name}")
 
 
 def renames(api: str) -> dict[str, str]:
@@ -56,8 +60,8 @@ def renames(api: str) -> dict[str, str]:
     w = _words(api)
     return {
         "function_call_output": phrase(api, "function_call_output"),
-        "function_call": w.CALL,
-        "call_id": w.CALL_ID,
+        "function_call": w.call,
+        "call_id": w.call_id,
     }
 
 
@@ -67,7 +71,7 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _api(api: str) -> ModelApi:
+def _api(api: str) -> str:
     return api_entry(api).name
 
 
@@ -88,12 +92,12 @@ def model_summary(label: str, body: JSONObject, api: str) -> str:
     if label.startswith("response_"):
         w = _words(a)
         parts = [
-            f"{w.CALL} {c.name} id={c.call_id} {w.ARGUMENTS}={_short(c.arguments)}"
+            f"{w.call} {c.name} id={c.call_id} {w.arguments}={_short(c.arguments)}"
             for c in tool_calls(body, a)
         ]
         said = answer_text(body, a)
         if said:
-            parts.append(f"{w.ANSWER} {_short(said)}")
+            parts.append(f"{w.answer} {_short(said)}")
         return "; ".join(parts) or t("apiviews.nothing")
     error = body.get("error")
     message = error.get("message", body) if isinstance(error, dict) else body
@@ -107,12 +111,12 @@ def model_lines(label: str, body: JSONObject, api: str) -> list[str]:
     if label.startswith("request_"):
         lines = []
         for f in feedback_items(body, a):
-            lines += [phrase(a, "feedback_line"), f"{w.CALL_ID}={f.call_id}"]
+            lines += [phrase(a, "feedback_line"), f"{w.call_id}={f.call_id}"]
         return lines or ([t("apiviews.task_and_tools")] if body.get("tools") else [t("apiviews.task")])
     if label.startswith("response_"):
         lines = []
         for c in tool_calls(body, a):
-            lines += [f"{w.CALL} {c.name}", f"id={c.call_id}"]
+            lines += [f"{w.call} {c.name}", f"id={c.call_id}"]
         if answer_text(body, a):
             lines.append(phrase(a, "answer_line"))
         return lines

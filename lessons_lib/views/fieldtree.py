@@ -29,6 +29,7 @@ from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
 from lessons_lib.core.traces.trace import event_number
+from lessons_lib.views.legend import kind_chip, legend_html, legend_text
 from lessons_lib.views.textwidth import shorten, width
 
 _PREVIEW = 38  # display columns of a value preview in text
@@ -62,38 +63,6 @@ def _preview(value: Any, cols: int = _PREVIEW) -> str:
 
 def _kind_label(f: Field) -> str:
     return t("tree.unclassified") if f.match.unclassified else kind_short(f.kind)
-
-
-def _named(name: str, identifier: str) -> str:
-    """``值 value`` in Chinese, ``value`` in English: the identifier follows a name that differs."""
-    return name if name == identifier else f"{name} {identifier}"
-
-
-def _ink(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour``."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
-
-
-def _chip(kind: str, label: str) -> str:
-    colour = KINDS[kind].colour  # type: ignore[index]
-    return (
-        f'<span style="background:{colour};color:{_ink(colour)};border-radius:3px;padding:0 .35em;'
-        f'font-size:85%;white-space:nowrap">{html.escape(label)}</span>'
-    )
-
-
-def legend_html() -> str:
-    chips = " ".join(
-        f'{_chip(k, s.name)} <span style="color:#555">{html.escape(s.meaning)}</span>'
-        for k, s in KINDS.items()
-    )
-    return f'<div style="margin:.2em 0 .5em 0;line-height:1.9">{t("tree.legend", items=chips)}</div>'
-
-
-def legend_text() -> str:
-    items = [_named(kind_short(k), k) for k in KINDS] + [_named(t("tree.unclassified"), "unclassified")]
-    return t("tree.legend", items=" · ".join(items))
 
 
 class FieldTree(Displayable):
@@ -228,7 +197,7 @@ class FieldTree(Displayable):
         def row(f: Field) -> str:
             key = self._key(f.path)
             hl = f.path in self.highlighted
-            chip = _chip(f.kind, _kind_label(f))
+            chip = kind_chip(f.kind, _kind_label(f))
             title = f' title="{html.escape(f.match.pattern or t("tree.unclassified_title"))}"'
             style = f"border-left:4px solid {KINDS[f.kind].colour};padding-left:.4em"
             if hl:

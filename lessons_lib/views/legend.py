@@ -2,15 +2,18 @@
 
 One colour, one meaning: a kind's colour is never a step's (``glossary.STEP_COLOURS``), and
 the legend shows each colour as a swatch, never as its hex code, which tells a learner nothing.
-Verdicts (``glossary.STATUSES``) follow as badges: mark, word and their own colours.
+Verdicts (``glossary.STATUSES``) follow as badges: mark, word and their own colours. The same
+colours mark each field's kind in field trees and side-by-side views (:func:`kind_chip`), under a
+one-line legend of the kinds (:func:`legend_html`, :func:`legend_text`; lesson 03).
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from lessons_lib.core.display import Displayable
-from lessons_lib.core.glossary import KINDS, STATUSES, STEP_COLOURS, STEPS, status_word, step_name
+from lessons_lib.core.glossary import KINDS, STATUSES, STEP_COLOURS, STEPS, kind_short, status_word, step_name
 from lessons_lib.core.htmltable import Cell, code, html_table, markup, status_badge
 from lessons_lib.core.messages import t
 
@@ -57,3 +60,38 @@ class ColourLegend(Displayable):
 def colour_legend() -> ColourLegend:
     """The course's colour legend as swatches (lesson 00)."""
     return ColourLegend()
+
+
+def _named(name: str, identifier: str) -> str:
+    """``值 value`` in Chinese, ``value`` in English: the identifier follows a name that differs."""
+    return name if name == identifier else f"{name} {identifier}"
+
+
+def ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
+def kind_chip(kind: str, label: str) -> str:
+    """``label`` on the colour of field kind ``kind`` (HTML): how field trees and side by side mark it."""
+    colour = KINDS[kind].colour  # type: ignore[index]
+    return (
+        f'<span style="background:{colour};color:{ink(colour)};border-radius:3px;padding:0 .35em;'
+        f'font-size:85%;white-space:nowrap">{html.escape(label)}</span>'
+    )
+
+
+def legend_html() -> str:
+    """The kinds' one-line legend above a field tree: each kind's chip and meaning (HTML)."""
+    chips = " ".join(
+        f'{kind_chip(k, s.name)} <span style="color:#555">{html.escape(s.meaning)}</span>'
+        for k, s in KINDS.items()
+    )
+    return f'<div style="margin:.2em 0 .5em 0;line-height:1.9">{t("tree.legend", items=chips)}</div>'
+
+
+def legend_text() -> str:
+    """The kinds' one-line legend above a field tree in a terminal."""
+    items = [_named(kind_short(k), k) for k in KINDS] + [_named(t("tree.unclassified"), "unclassified")]
+    return t("tree.legend", items=" · ".join(items))

@@ -19,16 +19,8 @@ from lessons_lib.core.glossary import KINDS, Kind, kind_short
 from lessons_lib.core.htmltable import Cell, code, html_table, markup
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
-from lessons_lib.views.fieldtree import (
-    FieldTree,
-    _chip,
-    _ink,
-    _page,
-    json_text_value,
-    legend_html,
-    legend_text,
-    load_message,
-)
+from lessons_lib.views.fieldtree import FieldTree, _page, json_text_value, load_message
+from lessons_lib.views.legend import ink, kind_chip, legend_html, legend_text
 
 
 @dataclass(frozen=True)
@@ -126,7 +118,7 @@ class SideBySide(Displayable):
                 target = {f.path: i for i, f in enumerate(trees[other].fields)}[theirs]
                 out[mine] = out.get(mine, "") + (
                     f' <a href="#{self._id}-{other}-{target}" style="background:{KINDS[k.kind].colour};'
-                    f"color:{_ink(KINDS[k.kind].colour)};border-radius:8px;padding:0 .4em;"
+                    f"color:{ink(KINDS[k.kind].colour)};border-radius:8px;padding:0 .4em;"
                     f'text-decoration:none;font-size:85%">⇄{k.number}</a>'
                 )
             return out
@@ -139,7 +131,7 @@ class SideBySide(Displayable):
         rows = [
             (
                 Cell(f"⇄{k.number}", nowrap=True),
-                markup(_chip(k.kind, kind_short(k.kind)), nowrap=True),
+                markup(kind_chip(k.kind, kind_short(k.kind)), nowrap=True),
                 code(format_path(k.left) or t("tree.root")),
                 code(format_path(k.right) or t("tree.root")),
                 self._note(k),

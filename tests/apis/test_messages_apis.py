@@ -74,7 +74,7 @@ def test_each_apis_words_labels_and_titles_follow_the_language(api: str) -> None
     from lessons_lib.core.plugins.apiregistry import api_entry
     from lessons_lib.views.apiviews import phrase, renames
 
-    words = importlib.import_module(api_entry(api).words)
+    words = api_entry(api).words
     adapter = importlib.import_module(f"lessons_lib.apis.{api}.adapter")
     chinese = phrase(api, "feedback_line")
     set_language("en")

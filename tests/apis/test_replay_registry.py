@@ -1,15 +1,18 @@
 """``replay`` and ``api_of_body`` ask the API's registry entry (issue 22): no API name is compared.
 
-A fourth API planted in the registry, with the Chat stand-in and its own ``replay_client``, is
-replayed through that client, with its own ``shape`` its bodies are recognised, and with its own
-``kinds`` (this module's ``TABLES`` and ``DETECTORS``) its messages get their types and field
-kinds; the three real APIs' fixtures are each recognised as their own API.
+A fourth API planted in the registry (an entry named in ``LESSONS_LIB_APIS``), with the Chat
+stand-in and its own ``replay_client``, is replayed through that client, with its own
+``is_body`` its bodies are recognised, and with its own ``tables`` and ``detectors`` (this
+module's ``TABLES`` and ``DETECTORS``) its messages get their types and field kinds; the three
+real APIs' fixtures are each recognised as their own API.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +20,23 @@ import pytest
 
 from lessons_lib.apis.replay import openai_client, replay
 from lessons_lib.core.fieldkinds.kindrows import ID, SET, Detector, E, S, V
-from lessons_lib.core.plugins.apiregistry import REGISTRY
+from lessons_lib.core.plugins.apiregistry import ApiEntry, api_entry
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 USED: list[str] = []
+PLANTED: list[str] = []
+
+
+def plant(monkeypatch: pytest.MonkeyPatch, **parts: Any) -> ApiEntry:
+    """A fourth API, the Chat entry with ``parts`` replaced, named ``toy`` in ``LESSONS_LIB_APIS``."""
+    entry = dataclasses.replace(api_entry("chat"), name="toy", order=9, **parts)
+    name = f"planted_toy_api_{len(PLANTED)}"  # a new name each time: the registry caches by the names
+    module = types.ModuleType(name)
+    module.ENTRY = entry  # type: ignore[attr-defined]
+    PLANTED.append(name)
+    monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setenv("LESSONS_LIB_APIS", name)
+    return entry
 
 
 def toy_client(http: Any) -> tuple[Any, tuple[type[BaseException], ...]]:
@@ -30,8 +46,7 @@ def toy_client(http: Any) -> tuple[Any, tuple[type[BaseException], ...]]:
 
 
 def test_a_planted_api_is_replayed_through_its_own_entrys_client(monkeypatch: pytest.MonkeyPatch) -> None:
-    toy = dataclasses.replace(REGISTRY["chat"], replay_client=f"{__name__}:toy_client")
-    monkeypatch.setitem(REGISTRY, "toy", toy)
+    plant(monkeypatch, replay_client=toy_client)
     body = json.loads((DATA / "chat" / "request_2.json").read_text(encoding="utf-8"))
     USED.clear()
     reply = replay("toy", body)
@@ -40,11 +55,11 @@ def test_a_planted_api_is_replayed_through_its_own_entrys_client(monkeypatch: py
     assert replay("toy", broken).status == 400 and USED == ["toy", "toy"]
 
 
-def test_each_entry_names_its_sdks_replay_client() -> None:
-    assert REGISTRY["anthropic"].replay_client == "lessons_lib.apis.anthropic.adapter:replay_client"
-    assert {REGISTRY[a].replay_client for a in ("responses", "chat")} == {
-        "lessons_lib.apis.replay:openai_client"
-    }
+def test_each_entry_holds_its_sdks_replay_client() -> None:
+    from lessons_lib.apis import anthropic, openaisdk
+
+    assert api_entry("anthropic").replay_client is anthropic.replay_client
+    assert {api_entry(a).replay_client for a in ("responses", "chat")} == {openaisdk.replay_client}
     body = json.loads((DATA / "anthropic" / "request_2.json").read_text(encoding="utf-8"))
     reply = replay("anthropic", body)
     assert reply.ok and reply.body["type"] == "message"
@@ -67,8 +82,7 @@ def test_api_of_body_asks_each_entrys_shape_in_the_registrys_order(monkeypatch: 
     assert api_of_body(bare) == "chat"  # a messages list without Anthropic's marks
     assert api_of_body({**bare, "tools": [{"name": "t", "input_schema": {}}]}) == "anthropic"
     assert api_of_body({"object": "toy.reply"}) is None and api_of_body([]) is None
-    toy = dataclasses.replace(REGISTRY["chat"], name="toy", shape=f"{__name__}:toy_shape")
-    monkeypatch.setitem(REGISTRY, "toy", toy)
+    plant(monkeypatch, is_body=toy_shape)
     assert api_of_body({"object": "toy.reply"}) == "toy"
     assert api_of({"request_1": {"object": "toy.reply"}}) == "toy"
 
@@ -93,8 +107,7 @@ def test_a_planted_apis_kinds_are_found_through_its_entry(monkeypatch: pytest.Mo
     reply = {"object": "toy.reply", "id": "r1", "answer": "01 ..."}
     request = {"model": "m", "toy_mode": "fast", "messages": [{"role": "user", "content": "hi"}]}
     assert detect_type(reply) == "unclassified" and detect_type(request) == "chat_request"
-    toy = dataclasses.replace(REGISTRY["chat"], name="toy", kinds=__name__)
-    monkeypatch.setitem(REGISTRY, "toy", toy)
+    plant(monkeypatch, tables=TABLES, detectors=DETECTORS)
     assert detect_type(reply) == "toy_reply" and detect_type(request) == "toy_request"
     assert [kind_of(reply, p) for p in ("id", "answer", "object")] == ["identifier", "result", "envelope"]
     assert kind_of(request, "messages[0].content") == "value" and kind_of(request, "toy_mode") == "setting"
@@ -102,5 +115,5 @@ def test_a_planted_apis_kinds_are_found_through_its_entry(monkeypatch: pytest.Mo
     assert "toy_reply" in field_tree(reply).text()  # a type without a catalogue title shows its name
     chat = json.loads((DATA / "chat" / "request_2.json").read_text(encoding="utf-8"))
     assert detect_type(chat) == "chat_request"  # the real APIs' messages keep their types
-    monkeypatch.delitem(REGISTRY, "toy")
+    monkeypatch.delenv("LESSONS_LIB_APIS")
     assert detect_type(reply) == "unclassified" and detect_type(request) == "chat_request"

@@ -19,7 +19,7 @@ import pytest
 from _engine_support import DATA_DIR, REPO_ROOT, cli
 
 from lessons_lib.cli import checks, diagram, tree
-from lessons_lib.core.plugins.commands import COMMANDS
+from lessons_lib.core.plugins.commands import command_table
 
 GOOD = json.loads((DATA_DIR / "trace.json").read_text(encoding="utf-8"))
 JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", [], {}, [None], {"a": None}]
@@ -106,7 +106,7 @@ def test_malformed_traces_get_one_line_and_no_traceback(
 
 
 def test_help_texts_speak_to_a_learner() -> None:
-    for name in COMMANDS:
+    for name in command_table():
         if name == "refresh":
             continue  # a maintainer's command; it needs the notebook tools
         done = cli(name, "--help")

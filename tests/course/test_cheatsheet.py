@@ -9,8 +9,12 @@ import pytest
 from conftest import REPO_ROOT
 
 from lessons_lib import cli
+from lessons_lib.core.plugins.commands import command_table
 from lessons_lib.course import cheatsheet, record
-from lessons_lib.course.cheatsheet import EXAMPLES, command_list, preview, quick_reference
+from lessons_lib.course.cheatsheet import command_list, preview, quick_reference
+
+EXAMPLES = {name: command.example for name, command in command_table().items()}
+"""Each command's example in the cheat sheet (its row in the command table)."""
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +77,15 @@ def test_missing_data_gives_one_clear_message(monkeypatch: pytest.MonkeyPatch, t
         quick_reference()
 
 
-def test_every_command_has_one_example() -> None:
-    assert list(EXAMPLES) == list(cli.COMMANDS)
+ORDER = ["serve", "run", "record", "verify-fields", "verify-roundtrip", "verify-calls", "diagnose", "tree"]
+ORDER += ["diagram", "whatif", "grade", "grade-server", "conformance", "mcp-revisions", "mcp-structure"]
+ORDER += ["openapi", "tool-replay", "tool-catalogue", "injection", "trust", "refresh", "edition"]
+
+
+def test_every_command_has_one_example_in_the_order_lesson_10_shows() -> None:
     listed = command_list()
-    assert [r[0] for r in listed.rows] == list(cli.COMMANDS)
-    assert all(example.split()[0] == name for name, (example, _, _) in EXAMPLES.items())
+    assert [r[0] for r in listed.rows] == list(EXAMPLES) == ORDER
+    assert all(example.split()[0] == name for name, example in EXAMPLES.items())
     assert "python -m lessons_lib whatif --head 20 --vs 5 --changed" in listed.text()
 
 
@@ -92,12 +100,12 @@ def test_examples_run(
 ) -> None:
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path))  # trust signs into a scratch database
     monkeypatch.chdir(REPO_ROOT)  # examples name files relative to the repository root
-    assert cli.main(EXAMPLES[name][0].split()) == 0
+    assert cli.main(EXAMPLES[name].split()) == 0
     assert capsys.readouterr().out.strip()
 
 
 def test_record_example_runs_into_another_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main([*EXAMPLES["record"][0].split(), "--out", str(tmp_path)]) == 0
+    assert cli.main([*EXAMPLES["record"].split(), "--out", str(tmp_path)]) == 0
     assert (tmp_path / "request_1.json").is_file()
     assert json.loads((tmp_path / "request_1.json").read_text(encoding="utf-8")) == record.load_fixture(
         "request_1"
@@ -106,6 +114,6 @@ def test_record_example_runs_into_another_folder(tmp_path: Path, capsys: pytest.
 
 def test_serve_example_is_a_real_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        cli.main([*EXAMPLES["serve"][0].split(), "--help"])
+        cli.main([*EXAMPLES["serve"].split(), "--help"])
     assert exc.value.code == 0
     assert "--root" in capsys.readouterr().out

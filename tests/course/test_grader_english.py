@@ -20,7 +20,8 @@ from lessons_lib.workshop.loop.grading_cases import LINK_ZH, LOOP_CASES, MANY_CA
 from lessons_lib.workshop.loop.grading_files import grade_file, load_function
 from lessons_lib.workshop.server.cases import SCHEMA_REJECTS, Hidden, invalid
 from lessons_lib.workshop.server.grading import judge
-from lessons_lib.workshop.server.judges import EXPECTATIONS, Seen
+from lessons_lib.workshop.server.judges import EXPECTATIONS
+from lessons_lib.workshop.server.seen import Seen
 
 CHINESE = re.compile(r"[\u3400-\u9fff]")
 CATALOGUE = Path(__file__).parents[1] / "loop_catalogue"

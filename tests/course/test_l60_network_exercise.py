@@ -145,7 +145,7 @@ def test_wrong_audience_checks_are_named(answer: Any, case: str) -> None:
 
 
 def test_each_string_audience_case_is_what_the_course_verifier_decides() -> None:
-    from lessons_lib.engine.http.auth import LocalAuthority
+    from lessons_lib.engine.http.authority import LocalAuthority
 
     authority = LocalAuthority("https://auth.example")
     verifier = authority.verifier(SERVICE)

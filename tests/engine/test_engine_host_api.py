@@ -17,7 +17,7 @@ from _engine_support import NOTES, cli, notes_lines, spy_reads, stable
 from _fake_openai import FAKE_KEY, FakeOpenAI, message, response_body
 
 from lessons_lib.apis.responses.adapter import ResponsesAdapter
-from lessons_lib.core.plugins.apiregistry import REGISTRY
+from lessons_lib.core.plugins.apiregistry import names
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.adapters import ModelAdapter
 from lessons_lib.engine.apis import make_adapter
@@ -78,7 +78,7 @@ def _outputs(api: FakeOpenAI, n: int) -> list[dict[str, Any]]:
 
 def test_the_responses_adapter_meets_the_protocol() -> None:
     adapter: ModelAdapter = make_adapter("responses")
-    assert isinstance(adapter, ResponsesAdapter) and list(REGISTRY) == ["responses", "chat", "anthropic"]
+    assert isinstance(adapter, ResponsesAdapter) and names() == ("responses", "chat", "anthropic")
     with pytest.raises(ValueError, match="unknown model API 'nope'; known: responses, chat, anthropic"):
         make_adapter("nope")
     with pytest.raises(ValueError, match="unknown model API"):

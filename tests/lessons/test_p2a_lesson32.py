@@ -14,7 +14,7 @@ import json
 import pytest
 from _engine_support import REPO_ROOT
 
-from lessons_lib.core.plugins.apiregistry import REGISTRY
+from lessons_lib.core.plugins.apiregistry import names
 from lessons_lib.engine import adapters
 from lessons_lib.engine.apis import client_retries
 from lessons_lib.examples.orders.callflow import call_flow
@@ -22,7 +22,7 @@ from lessons_lib.examples.orders.lab import run_scenario
 
 
 def test_the_course_clients_do_not_retry() -> None:
-    assert client_retries() == dict.fromkeys(REGISTRY, 0)
+    assert client_retries() == dict.fromkeys(names(), 0)
 
 
 def test_the_numbers_come_from_the_clients_the_adapters_build(monkeypatch: pytest.MonkeyPatch) -> None:

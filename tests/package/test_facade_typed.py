@@ -1,7 +1,8 @@
-"""The facade (``lessons_lib/__init__.py``) stays lazy and is typed: every name of its table is
-imported from its real module under ``if TYPE_CHECKING:`` (as openai-python does), so that mypy
-and IDEs see the real types. The block is generated from the table: run this file as a script
-(``python tests/package/test_facade_typed.py``) to rewrite it after a name is added.
+"""The facade (``lessons_lib/__init__.py``) stays lazy and is typed: every public name (the kernel's
+table ``_EXPORTS`` and the examples' entries) is imported from its real module under
+``if TYPE_CHECKING:`` (as openai-python does), so that mypy and IDEs see the real types. The block
+is generated from both: run this file as a script (``python tests/package/test_facade_typed.py``)
+to rewrite it after a name is added.
 """
 
 from __future__ import annotations
@@ -16,10 +17,29 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FACADE = REPO / "lessons_lib" / "__init__.py"
-BEGIN = "if TYPE_CHECKING:  # generated from _EXPORTS by tests/package/test_facade_typed.py"
+BEGIN = "if TYPE_CHECKING:  # generated from _EXPORTS and the examples by tests/package/test_facade_typed.py"
 
 
 def exports() -> dict[str, str]:
+    """Every public name -> ``module`` (or ``module:name``): the kernel's table and the examples'."""
+    return {**kernel_exports(), **example_exports()}
+
+
+def example_exports() -> dict[str, str]:
+    """The examples' public names, each with the module its entry imports it from."""
+    sys.path.insert(0, str(REPO))
+    try:
+        from lessons_lib.core.plugins.exampleregistry import public_parts
+    finally:
+        sys.path.remove(str(REPO))
+    found = {}
+    for name, part in public_parts().items():
+        module, own = part.module().__name__, part.own_name(name)
+        found[name] = module if own == name else f"{module}:{own}"
+    return found
+
+
+def kernel_exports() -> dict[str, str]:
     """The facade's table ``_EXPORTS``, read from the source (importing it would load nothing)."""
     tree = ast.parse(FACADE.read_text(encoding="utf-8"))
     for node in tree.body:
@@ -70,7 +90,7 @@ def test_the_typed_block_names_the_same_names_and_modules_as_the_table() -> None
 
 def test_a_drifted_table_is_caught() -> None:
     """The comparison fails when the table gains a name the block lacks, or moves one."""
-    table = exports()
+    table = kernel_exports()
     assert imported_under_type_checking() != {**table, "extra_name": "lessons_lib.core.glossary"}
     moved = dict(table, run_chain="lessons_lib.workshop.loop.kit")
     assert imported_under_type_checking() != moved
@@ -117,15 +137,15 @@ def test_mypy_sees_the_real_types_of_facade_names(tmp_path: Path) -> None:
 
 
 def _rewrite() -> None:
-    """Replace the facade's generated block (or add it before ``__all__``) from its table."""
+    """Replace the facade's generated block (or add it before its first function) from the names."""
     text = FACADE.read_text(encoding="utf-8")
     block = typed_block(exports())
     if BEGIN in text:
         start = text.index(BEGIN)
-        end = text.index("\n__all__", start)
+        end = text.index("\n\ndef ", start)
         text = text[:start] + block + "\n" + text[end:]
     else:
-        text = text.replace("\n__all__", "\n" + block + "\n__all__", 1)
+        text = text.replace("\n\ndef ", "\n" + block + "\n\ndef ", 1)
     FACADE.write_text(text, encoding="utf-8")
     subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--fix", "--select", "I", str(FACADE)], check=False

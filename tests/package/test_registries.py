@@ -1,89 +1,49 @@
-"""The API and example registries: the only places that know the names (issue 22).
+"""The registries: the only places that know the plug-ins' names (issues 22 and 35).
 
-A toy example written into a temporary folder (a one-tool MCP service and one stand-in
-scenario) registers itself and runs through ``run_chain``, the chain doctor, ``verify-calls``
-and the command line, and no file of the package changes. The command table, the facade, the
-cheat sheet, the README and the API plug-ins are held to the registries' entries.
+A toy example, copied from CONTRIBUTING's "Add an example" into one folder outside the package
+(a one-tool MCP service, one command, one public name), runs through ``run_chain``, the chain
+doctor, ``verify-calls``, the command line, the cheat sheet and the facade, and no file of the
+package changes. The command table, the facade, the cheat sheet, the README and the API plug-ins
+are held to the entries.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from _engine_support import clean_env
 
 import lessons_lib
-from lessons_lib.core.plugins import apishapes
-from lessons_lib.core.plugins.apiregistry import REGISTRY, api_entry
-from lessons_lib.core.plugins.commands import COMMANDS
-from lessons_lib.core.plugins.exampleregistry import EXAMPLES, example_entry
+from lessons_lib.core.plugins import discover
+from lessons_lib.core.plugins.apiregistry import api_entry, names
+from lessons_lib.core.plugins.commands import KERNEL, command_table
+from lessons_lib.core.plugins.exampleregistry import (
+    ExampleEntry,
+    example_entries,
+    example_entry,
+    public_parts,
+)
+from lessons_lib.core.plugins.serviceregistry import service_entries, service_for
 
 PACKAGE = Path(lessons_lib.__file__).resolve().parent
 REPO = PACKAGE.parent
 
-TOY = '''
-"""A toy example: one MCP tool (shout) and one stand-in scenario, registered from outside."""
 
-from __future__ import annotations
-
-import json
-import sys
-
-from lessons_lib.core.plugins.exampleregistry import ExampleEntry, register_example
-
-TASK = "把 hello 变成大写"
-
-
-def build_server(name: str):
-    import mcp_types as types
-    from mcp.server import Server
-
-    tool = types.Tool(
-        name="shout",
-        description="Upper-case a text.",
-        input_schema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-    )
-
-    async def on_list_tools(ctx, params):
-        return types.ListToolsResult(tools=[tool])
-
-    async def on_call_tool(ctx, params):
-        text = str((params.arguments or {}).get("text", ""))
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text.upper())])
-
-    return Server(name, version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-
-
-def scenario():
-    """The stand-in's moves: call toy__shout with these arguments."""
-    from lessons_lib import Script
-
-    return Script(tool="toy__shout", arguments=json.dumps({"text": "hello"}))
-
-
-def run():
-    from lessons_lib import Limits, run_chain
-
-    # generous bounds: a loaded CI machine must still reach the answer
-    limits = Limits(call_timeout=60, total_timeout=240)
-    return run_chain(TASK, services={"toy": build_server}, script=scenario(), limits=limits)
-
-
-def main(argv) -> int:
-    trace = run()
-    print(trace.to_json(), end="")
-    return 0 if trace.outcome.get("status") == "answered" else 1
-
-
-register_example(ExampleEntry("toy", "a one-tool toy", "none", "toy_example", run="toy_example:main"))
-'''
+def contributing_toy() -> str:
+    """The toy example of CONTRIBUTING.md ("Add an example"): its one Python block."""
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text[text.index("## Add an example") :]
+    section = section[: section.index("\n## ", 1)]
+    (block,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    return block
 
 
 def _package_digest() -> str:
@@ -95,23 +55,41 @@ def _package_digest() -> str:
 
 @pytest.fixture
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "plugins"
-    folder.mkdir()
-    (folder / "toy_example.py").write_text(textwrap.dedent(TOY), encoding="utf-8")
-    monkeypatch.syspath_prepend(str(folder))
+    """One new folder, ``toy_example/``, on ``sys.path`` and named in ``LESSONS_LIB_EXAMPLES``."""
+    plugins = tmp_path / "plugins"
+    (plugins / "toy_example").mkdir(parents=True)
+    (plugins / "toy_example" / "__init__.py").write_text(contributing_toy(), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(plugins))
     monkeypatch.setenv("LESSONS_LIB_EXAMPLES", "toy_example")
-    yield folder
-    EXAMPLES.pop("toy", None)
+    yield plugins
     sys.modules.pop("toy_example", None)
+    vars(lessons_lib).pop("shout_run", None)  # the facade keeps a name once asked for
+
+
+def _cli(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lessons_lib", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=cwd,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_a_toy_example_runs_everywhere_without_changing_the_package(toy: Path, tmp_path: Path) -> None:
-    before = _package_digest()
-    entry = example_entry("toy")  # imports the plug-in named in LESSONS_LIB_EXAMPLES
-    assert entry.run == "toy_example:main"
-    import toy_example  # type: ignore[import-not-found]
+    from lessons_lib.course.cheatsheet import command_list
 
-    trace = toy_example.run()
+    before = _package_digest()
+    entry = example_entry("toy")  # found through LESSONS_LIB_EXAMPLES: no register call, no table
+    assert [c.name for c in entry.commands] == ["toy-shout"]
+    assert list(command_table())[-1] == "toy-shout"
+    assert ("toy-shout", "toy-shout", "run the toy once, print its trace", "99") in command_list().rows
+    assert "shout_run" in dir(lessons_lib) and "shout_run" in lessons_lib.__all__
+
+    trace = lessons_lib.shout_run()  # the facade finds the toy's public name through its entry
     assert trace.outcome["status"] == "answered", trace.outcome
     request, reply = trace.mcp_pair()
     assert request["params"] == {"name": "shout", "arguments": {"text": "hello"}}
@@ -119,85 +97,135 @@ def test_a_toy_example_runs_everywhere_without_changing_the_package(toy: Path, t
     assert lessons_lib.diagnose(trace).ok
     assert lessons_lib.verify_calls(trace).ok
 
-    env = clean_env(LESSONS_LIB_EXAMPLES="toy_example", PYTHONPATH=f"{toy}{__import__('os').pathsep}{REPO}")
-    done = subprocess.run(
-        [sys.executable, "-m", "lessons_lib", "run", "--example", "toy"],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        cwd=tmp_path,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    saved = tmp_path / "toy.json"
-    saved.write_text(done.stdout, encoding="utf-8")
-    assert json.loads(done.stdout)["outcome"]["status"] == "answered"
-    for command in (["verify-calls", str(saved)], ["diagnose", str(saved)]):
-        checked = subprocess.run(
-            [sys.executable, "-m", "lessons_lib", *command],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            timeout=300,
-            check=False,
-        )
-        assert checked.returncode == 0, (command, checked.stdout, checked.stderr)
+    env = clean_env(LESSONS_LIB_EXAMPLES="toy_example", PYTHONPATH=f"{toy}{os.pathsep}{REPO}")
+    for command in (["toy-shout"], ["run", "--example", "toy"]):
+        done = _cli(env, tmp_path, *command)
+        assert done.returncode == 0, (command, done.stderr)
+        saved = tmp_path / "toy.json"
+        saved.write_text(done.stdout, encoding="utf-8")
+        assert json.loads(done.stdout)["outcome"]["status"] == "answered"
+        for check in (["verify-calls", str(saved)], ["diagnose", str(saved)]):
+            checked = _cli(env, tmp_path, *check)
+            assert checked.returncode == 0, (check, checked.stdout, checked.stderr)
+    listed = _cli(env, tmp_path, "--help")
+    assert "toy-shout" in listed.stdout and "run the toy once, print its trace" in listed.stdout
     assert _package_digest() == before
 
 
 def test_unknown_names_are_a_clear_error_never_a_default() -> None:
     with pytest.raises(ValueError, match="unknown model API 'gemini'; known: responses, chat, anthropic"):
         api_entry("gemini")
-    with pytest.raises(ValueError, match="unknown example 'nope'; known: files, orders, openapi, mcp"):
+    with pytest.raises(
+        ValueError, match="unknown example 'nope'; known: files, orders, openapi, mcp, evolve, network"
+    ):
         example_entry("nope")
     with pytest.raises(ValueError, match="unknown model API"):
         lessons_lib.run_chain(api="gemini")
 
 
-def test_every_api_is_one_folder_one_entry_and_its_shapes() -> None:
-    assert set(apishapes.SHAPES) == set(REGISTRY)
-    views = {n for n, e in REGISTRY.items() if e.view}
-    assert views == {n for n, e in REGISTRY.items() if not e.reference}
-    for name in views:  # each API's half of the Responses map and its field kinds are in its folder
-        assert REGISTRY[name].view == f"lessons_lib.apis.{name}.view", name
-        assert REGISTRY[name].kinds == f"lessons_lib.apis.{name}.kinds", name
-    for name in REGISTRY:
-        assert (PACKAGE / "apis" / name / "__init__.py").is_file(), name
+# the API plug-ins (one folder, one entry of objects, no name in the kernel, a toy fourth API):
+# tests/package/test_plugins_apis.py
 
 
-def test_no_module_outside_the_api_registry_compares_api_names() -> None:
-    pattern = re.compile(r"\bapi (==|!=) ")
-    found = [
-        f"{p.relative_to(PACKAGE)}:{n}"
-        for p in PACKAGE.rglob("*.py")
-        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if pattern.search(line) and p.name != "apiregistry.py"
+def test_a_toy_service_is_one_folder_the_workbench_and_the_conformance_servers_find(
+    toy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service folder named in ``LESSONS_LIB_SERVICES`` (its ``ENTRY``: the toy's ``ServiceEntry``)."""
+    from lessons_lib.workshop.loop.kit_standin import listed_tools
+
+    (toy / "toy_service").mkdir()
+    (toy / "toy_service" / "__init__.py").write_text(
+        "from toy_example import SHOUT as ENTRY\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("LESSONS_LIB_SERVICES", "toy_service")
+    try:
+        assert service_for("toy").title == "upper-case a text"
+        assert [t["name"] for t in listed_tools("toy")] == ["shout"]  # lesson 11's bench builds it
+        assert service_for("fs").folder is not None  # any other name: the file service, renamed
+    finally:
+        sys.modules.pop("toy_service", None)
+
+
+def test_every_example_and_service_folder_declares_one_entry() -> None:
+    folders = sorted(p.parent.name for p in (PACKAGE / "examples").glob("*/__init__.py"))
+    assert sorted(e.name for e in example_entries()) == folders
+    services = sorted(p.parent.name for p in (PACKAGE / "services").glob("*/__init__.py"))
+    assert sorted(s.name for s in service_entries()) == services
+    assert [e.name for e in example_entries()] == ["files", "orders", "openapi", "mcp", "evolve", "network"]
+
+
+def test_the_command_table_is_the_kernels_and_the_entries() -> None:
+    table = command_table()
+    from_entries = [c for e in example_entries() for c in e.commands]
+    assert sorted(table) == sorted(c.name for c in (*KERNEL, *from_entries))
+    assert all(table[c.name] is c for c in from_entries)  # the entry's own object: its function, its words
+    assert [c.order for c in table.values()] == sorted(c.order for c in table.values())
+
+
+def test_the_facade_names_are_the_kernels_and_the_entries() -> None:
+    kernel = set(lessons_lib._EXPORTS)
+    examples = set(public_parts())
+    assert not kernel & examples
+    assert set(lessons_lib.__all__) == kernel | examples and len(kernel | examples) == 183
+    assert not [
+        m
+        for m in lessons_lib._EXPORTS.values()
+        if m.startswith(("lessons_lib.examples", "lessons_lib.services"))
     ]
+    for name, part in public_parts().items():  # each name is where its entry says (imports every module)
+        assert hasattr(part.module(), part.own_name(name)), name
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [s for v in value for s in _strings(v)]
+    if hasattr(value, "__dataclass_fields__"):
+        return [s for f in value.__dataclass_fields__ for s in _strings(getattr(value, f))]
+    return []
+
+
+def test_no_entry_holds_a_module_path_string() -> None:
+    looks_like_a_path = re.compile(r"^[\w.]*lessons_lib[\w.]*(:\w+)?$|^[\w]+(\.[\w]+)+:\w+$")
+    found = [
+        s for e in (*example_entries(), *service_entries()) for s in _strings(e) if looks_like_a_path.match(s)
+    ]
+    assert found == []
+    assert _strings(ExampleEntry("x", "a.b:c", "1")) == ["x", "a.b:c", "1"]  # the walk sees every text
+
+
+def test_no_kernel_module_names_a_plug_in_in_its_code() -> None:
+    """Strings in the kernel's code (not its docstrings) never name an example's or a service's
+    module: the kernel finds them by their entries."""
+    named = re.compile(r"lessons_lib\.(examples|services)\.")
+    found = []
+    for layer in ("core", "checks", "engine", "views"):
+        for path in (PACKAGE / layer).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}  # docstrings
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                    if named.search(node.value):
+                        found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert found == []
 
 
-def test_commands_and_facade_names_are_the_example_registrys() -> None:
-    for name, entry in EXAMPLES.items():
-        assert (REPO / entry.package.replace(".", "/") / "__init__.py").is_file(), name
-        owned = {c for c, (module, _, _) in COMMANDS.items() if module.startswith(entry.package + ".")}
-        assert owned == set(entry.commands), name
-        homes = (entry.package + ".", entry.package.replace(".examples.", ".services.") + ".")
-        exported = {n for n, module in lessons_lib._EXPORTS.items() if module.startswith(homes)}
-        assert exported == set(entry.facade), name
-    for module, func, _ in COMMANDS.values():  # every command's function is where the table says
-        source = (REPO / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
-        assert f"def {func}(" in source, (module, func)
+def test_the_cheat_sheet_and_the_readme_follow_the_entries() -> None:
+    from lessons_lib.course.cheatsheet import command_list
 
-
-def test_the_cheat_sheet_and_the_readme_follow_the_registries() -> None:
-    from lessons_lib.course.cheatsheet import EXAMPLES as SHEET
-
-    assert set(SHEET) == set(COMMANDS)
+    assert [r[0] for r in command_list().rows] == list(command_table())
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    for name in EXAMPLES:
-        assert f"examples/{name}/" in readme, name
-    for name in REGISTRY:
+    for entry in example_entries():
+        assert f"examples/{entry.name}/" in readme, entry.name
+    for name in names():
         assert f"apis/{name}/" in readme, name
+
+
+def test_a_named_plug_in_that_is_missing_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LESSONS_LIB_EXAMPLES", "no_such_toy")
+    with pytest.raises(
+        ValueError, match="LESSONS_LIB_EXAMPLES names 'no_such_toy', which cannot be imported"
+    ):
+        example_entries()
+    assert discover.named_in("LESSONS_LIB_EXAMPLES") == ["no_such_toy"]

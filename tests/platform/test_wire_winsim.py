@@ -10,7 +10,7 @@ from __future__ import annotations
 from test_net_winsim import serve_in_profile
 from test_platform_winsim import in_profile, pytestmark
 
-from lessons_lib.engine.http.auth import CONSENT_LABEL
+from lessons_lib.engine.http.authserver import CONSENT_LABEL
 
 __all__ = ["pytestmark"]  # skipped where there is nothing to simulate
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,

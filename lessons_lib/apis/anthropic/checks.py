@@ -10,17 +10,12 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from lessons_lib.checks.apis.parts import (
-    CheckRow,
-    TrialRow,
-    drop_assistant_message,
-    messages_of,
-    request_2,
-)
+from lessons_lib.checks.apis.parts import drop_assistant_message, messages_of, request_2
 from lessons_lib.checks.evidence import result_text
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apitypes import CheckRow, TrialRow
 
 
 def _anthropic_uses(rt: JSONObject) -> list[JSONObject]:

@@ -1,6 +1,6 @@
 """Field kinds of the Anthropic Messages shapes, and how to tell them (lessons 20-22).
 
-Found by the kernel through the API registry's ``kinds`` entry (``core.kindtables``,
+Held by the API's entry (``tables``, ``detectors``), read by the kernel (``core.kindtables``,
 ``core.msgtype``), in the declared-table method of lesson 03: one table per message type, the
 first matching pattern gives a field's kind. ``input_schema`` is the rule, a ``tool_use``
 block's ``input`` object the call's value, a ``tool_result`` block's content the result,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,

@@ -2,7 +2,7 @@
 
 ``arguments`` must be JSON text, each ``role: "tool"`` message answers one ``tool_call_id``, and
 the assistant message holding the calls is sent again just before them. ``checks.verify_apis``
-runs these through the API registry's ``checks`` entry. Standard library only.
+runs these through the API's registry entry (``checks``, ``trials``). Standard library only.
 """
 
 from __future__ import annotations
@@ -10,16 +10,11 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from lessons_lib.checks.apis.parts import (
-    CheckRow,
-    TrialRow,
-    drop_assistant_message,
-    messages_of,
-    request_2,
-)
+from lessons_lib.checks.apis.parts import drop_assistant_message, messages_of, request_2
 from lessons_lib.checks.jsoncheck import Fail, list_of, need, obj, show
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apitypes import CheckRow, TrialRow
 
 
 def _chat_message(rt: JSONObject) -> JSONObject:

@@ -1,6 +1,6 @@
 """Field kinds of the Chat Completions shapes, and how to tell them (lessons 20-22).
 
-Found by the kernel through the API registry's ``kinds`` entry (``core.kindtables``,
+Held by the API's entry (``tables``, ``detectors``), read by the kernel (``core.kindtables``,
 ``core.msgtype``), in the declared-table method of lesson 03: one table per message type, the
 first matching pattern gives a field's kind. ``function.parameters`` is the rule, the model's
 ``arguments`` text the call's value, a ``role: "tool"`` message's content the result,

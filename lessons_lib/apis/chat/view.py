@@ -1,6 +1,6 @@
 """Chat Completions messages in the Responses places (``checks.apiview.responses_view``). Lesson 20.
 
-The kernel finds this module through the API registry's ``view`` entry. Standard library only.
+Held by the API's registry entry (``reply_items``, ``message_items``). Standard library only.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lessons_lib.core.jsonvalue import objects
 from lessons_lib.core.messages import t as tr
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.engine.adapters import (
     AdapterState,
     CallResult,

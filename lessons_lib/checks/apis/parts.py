@@ -1,22 +1,14 @@
 """What the model APIs' own round-trip checks share (``apis/<name>/checks.py``). Lesson 22.
 
-The rows each API's checks module lists, the two readers of a round trip's messages, and the
-sabotage that Chat and Anthropic share (the assistant message holding the calls is not
-re-sent). Standard library only.
+The two readers of a round trip's messages and the sabotage that Chat and Anthropic share (the
+assistant message holding the calls is not re-sent); the rows each API lists are typed in
+``core.plugins.apitypes``. Standard library only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from lessons_lib.checks.jsoncheck import list_of, obj
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
-
-CheckFn = Callable[[JSONObject], str]
-CheckRow = tuple[str, str, str, CheckFn]
-"""(key, title, link of the doctor's troubleshooting order, check)."""
-TrialRow = tuple[str, str, Callable[[JSONObject], JSONObject]]
-"""(key, title, sabotage): a copy broken this way must be rejected."""
 
 
 def messages_of(rt: JSONObject, key: str) -> list[JSON]:

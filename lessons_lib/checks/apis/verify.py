@@ -2,50 +2,49 @@
 
 ``verify_roundtrip`` and ``diagnose`` accept a trace or round trip of any of the three APIs.
 For Chat and Anthropic they first run that API's own checks (``apis/<name>/checks.py``, found
-through the API registry's ``checks`` entry), which judge what only that API can get wrong, in
+held by its registry entry's ``checks`` and ``trials``), which judge what only that API can get wrong, in
 that API's own words; then the six Responses checks on the same exchange moved to the
 Responses places (``lessons_lib.checks.apis.view.responses_view``). Each check names the link of
 the doctor's troubleshooting order it belongs to. Each API's built-in sabotages (``TRIALS``
-there): a copy broken that way must be rejected. Standard library only.
+there, the entry's ``trials``): a copy broken that way must be rejected. Standard library only.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Callable
-from typing import Any
 
 from lessons_lib.checks.verify_report import Check, run_check
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apiregistry import REGISTRY
+from lessons_lib.core.plugins.apiregistry import api_entry
+from lessons_lib.core.plugins.apitypes import CheckRow, TrialRow
 
 
-def _rows(api: str, name: str) -> tuple[Any, ...]:
-    """The ``CHECKS`` or ``TRIALS`` of the API's checks module, named by the API registry (none
-    for an API without one, such as Responses); the kernel never imports a plug-in itself."""
-    entry = REGISTRY.get(api)
-    if entry is None or not entry.checks:
-        return ()
-    return tuple(getattr(importlib.import_module(entry.checks), name))
+def _checks(api: str) -> tuple[CheckRow, ...]:
+    """The API's own checks, held by its registry entry (none for Responses)."""
+    return tuple(api_entry(api).checks)
+
+
+def _trials(api: str) -> tuple[TrialRow, ...]:
+    return tuple(api_entry(api).trials)
 
 
 def api_checks(rt: JSONObject, api: str) -> list[Check]:
     """The API's own checks on one round trip, in order (none for Responses)."""
-    return [run_check(key, t(title), fn, rt) for key, title, _, fn in _rows(api, "CHECKS")]
+    return [run_check(key, t(title), fn, rt) for key, title, _, fn in _checks(api)]
 
 
 def api_problems(rt: JSONObject, api: str) -> list[tuple[str, str]]:
     """(link, reason) of every API check that fails, for the doctor."""
-    links = {key: link for key, _, link, _ in _rows(api, "CHECKS")}
+    links = {key: link for key, _, link, _ in _checks(api)}
     return [(links[c.key], c.reason) for c in api_checks(rt, api) if not c.passed]
 
 
 def api_trials(rt: JSONObject, api: str, judge: Callable[[JSONObject], list[Check]]) -> list[Check]:
     """Each of the API's sabotages on a copy: PASS when ``judge`` (all checks) rejects it."""
     out = []
-    for key, title, sabotage in _rows(api, "TRIALS"):
+    for key, title, sabotage in _trials(api):
         try:
             broken = sabotage(copy.deepcopy(rt))
         except Exception as exc:  # a round trip too malformed to sabotage

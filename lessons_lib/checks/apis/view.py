@@ -5,52 +5,42 @@ Anthropic Messages exchange carries the same parts in other places (the map tabl
 20), so ``responses_view`` rewrites a request or a response into the Responses places, part
 for part, without repairing anything: a missing ``tool_call_id`` stays missing, a stringified
 ``input`` stays a string, a ``tool_result`` stays where it was sent; each API's half of the map
-is in its folder (``apis/<name>/view.py``), named by the API registry. The API-specific checks
+is in its folder (``apis/<name>/view.py``), held by its registry entry. The API-specific checks
 (``lessons_lib.checks.apis.verify``) judge what that map cannot express. Standard library only.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
-from collections.abc import Callable
-from types import ModuleType
-from typing import Final, cast
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
-from lessons_lib.core.plugins.apiregistry import REGISTRY, api_entry, is_reference
+from lessons_lib.core.plugins.apiregistry import api_entry, apis, names, reference_api
 from lessons_lib.core.traces.tracetypes import FORMAT as TRACE_FORMAT
 
-APIS: Final = tuple(REGISTRY)
-API_TITLES: Final = {name: entry.title for name, entry in REGISTRY.items()}
+
+def api_title(api: str) -> str:
+    """The API's title (``Chat Completions``...), from its registry entry."""
+    return api_entry(api).title
 
 
 def api_of_body(body: object) -> str | None:
     """The API whose shape one model request or response has (``responses``...), else None.
 
-    Each API's own test (``apis/<name>/shapes.py``) is named by its registry entry's ``shape``
-    and asked in the registry's order; the kernel never imports a plug-in itself."""
+    Each API's own test (its entry's ``is_body``, in ``apis/<name>/shapes.py``) is asked in the
+    registry's order."""
     if not isinstance(body, dict):
         return None
-    for name, entry in REGISTRY.items():
-        if entry.shape and _ref(entry.shape)(body):
-            return name
-    return None
-
-
-def _ref(ref: str) -> Callable[[JSONObject], bool]:
-    """The function a registry ref (``module:name``) names, its module imported on first use."""
-    module, _, name = ref.partition(":")
-    return cast("Callable[[JSONObject], bool]", getattr(importlib.import_module(module), name))
+    return next((entry.name for entry in apis() if entry.is_body(body)), None)
 
 
 def api_of(data: object) -> str:
-    """The API of a trace (its ``model.api``, else its first model request) or a round trip."""
+    """The API of a trace (its ``model.api``, else its first model request) or a round trip;
+    the reference API when nothing says otherwise."""
     if isinstance(data, dict):
         model = data.get("model")
         named = model.get("api") if isinstance(model, dict) else data.get("api")
-        if named in APIS:
-            return str(named)
+        if isinstance(named, str) and named in names():
+            return named
         if isinstance(data.get("events"), list):
             first = next(
                 (
@@ -60,9 +50,9 @@ def api_of(data: object) -> str:
                 ),
                 None,
             )
-            return api_of_body(first) or "responses"
-        return api_of_body(data.get("request_1")) or "responses"
-    return "responses"
+            return api_of_body(first) or reference_api()
+        return api_of_body(data.get("request_1")) or reference_api()
+    return reference_api()
 
 
 def _tools(api: str, tools: JSON) -> JSON:
@@ -78,11 +68,6 @@ def _tools(api: str, tools: JSON) -> JSON:
     return out
 
 
-def _view(api: str) -> ModuleType:
-    """The API's view module (``apis/<name>/view.py``), named by the registry."""
-    return importlib.import_module(api_entry(api).view)
-
-
 def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
     return {"id": body.get("id"), "object": "response", "status": "completed", "output": output}
 
@@ -90,15 +75,15 @@ def _response(body: JSONObject, output: list[JSON]) -> JSONObject:
 def responses_view(api: str, body: JSON) -> JSON:
     """One Chat or Anthropic request or response, its parts moved to the Responses places."""
     body = copy.deepcopy(body)
-    if is_reference(api) or not isinstance(body, dict):
-        return body
-    view = _view(api)
-    output = view.reply_items(body)
+    entry = api_entry(api)
+    if entry.reply_items is None or entry.message_items is None or not isinstance(body, dict):
+        return body  # the reference API's messages are in the Responses places already
+    output = entry.reply_items(body)
     if output is not None:
         return _response(body, output)
     messages = body.get("messages")
     items = (
-        [i for m in objects(messages) for i in view.message_items(m)]
+        [i for m in objects(messages) for i in entry.message_items(m)]
         if isinstance(messages, list)
         else messages
     )

@@ -4,7 +4,7 @@ One table per message type, read top to bottom: the first pattern that matches a
 gives its kind. ``NEST`` marks a subtree that is a message of its own (a trace event's body, a
 Responses input item). ``TABLES`` holds the kernel's own (Responses, MCP, the trace and the
 attachments); each other API's are in its folder (``apis/<name>/kinds.py``), named by its
-registry entry's ``kinds`` and merged by :func:`tables` on first use. Standard library only.
+registry entry's ``tables`` and merged by :func:`tables` on first use. Standard library only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Final
 from lessons_lib.core.fieldkinds.kindrows import ID, NEST, SET, E, R, Row, S, V, at, deep
 from lessons_lib.core.fieldpath import Pattern
 from lessons_lib.core.messages import catalogue, t
-from lessons_lib.core.plugins.apiregistry import kinds_module, kinds_refs
+from lessons_lib.core.plugins.apiregistry import apis
 
 # fmt: off
 RESPONSES_TOOL: Final[list[Row]] = [
@@ -155,15 +155,16 @@ _COMPILED: dict[str, tuple[list[Row], list[tuple[Pattern, str, str | None]]]] = 
 
 
 def tables() -> dict[str, list[Row]]:
-    """The kernel's ``TABLES`` and every API's own (its registry entry's ``kinds`` module, loaded
-    on first use), in the registry's order."""
-    refs = kinds_refs()
-    merged = _MERGED.get(refs)
+    """The kernel's ``TABLES`` and every API's own (its registry entry's ``tables``), in the
+    registry's order."""
+    entries = apis()
+    key = tuple(e.name for e in entries)
+    merged = _MERGED.get(key)
     if merged is None:
         merged = dict(TABLES)
-        for ref in refs:
-            merged.update(kinds_module(ref).TABLES)
-        _MERGED[refs] = merged
+        for entry in entries:
+            merged.update(entry.tables or {})
+        _MERGED[key] = merged
     return merged
 
 

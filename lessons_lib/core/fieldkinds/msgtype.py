@@ -3,8 +3,8 @@
 The type picks the table in :mod:`lessons_lib.core.fieldkinds.kindtables`. The kernel's own shape tests
 are ``FIRST_DETECTORS`` (a trace, the attachments, MCP) and ``RESPONSES_DETECTORS`` (the
 reference API); every other API's are in its folder (``apis/<name>/kinds.py``), named by its
-registry entry's ``kinds`` and tried between the two, tier by tier (the rule is in
-``core.apiregistry``). Standard library only.
+registry entry's ``detectors`` and tried between the two, tier by tier (the rule is in
+``core.plugins.apiregistry``). Standard library only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Final, TypeGuard
 
 from lessons_lib.core.fieldkinds.kindrows import TIERS, Detector
 from lessons_lib.core.jsonvalue import JSON, JSONObject
-from lessons_lib.core.plugins.apiregistry import kinds_module, kinds_refs
+from lessons_lib.core.plugins.apiregistry import apis
 
 _MCP_METHODS: Final = ("tools/call", "tools/list", "initialize")
 
@@ -91,15 +91,16 @@ _MERGED: dict[tuple[str, ...], list[tuple[str, Test]]] = {}
 
 def detectors() -> list[tuple[str, Test]]:
     """Every shape test in the order tried: ``FIRST_DETECTORS``, each API's ``DETECTORS`` (its
-    registry entry's ``kinds`` module, loaded on first use) tier by tier, the registry's order
-    within a tier, then ``RESPONSES_DETECTORS``."""
-    refs = kinds_refs()
-    merged = _MERGED.get(refs)
+    registry entry's ``detectors``) tier by tier, the registry's order within a tier, then
+    ``RESPONSES_DETECTORS``."""
+    entries = apis()
+    key = tuple(e.name for e in entries)
+    merged = _MERGED.get(key)
     if merged is None:
-        plugged: list[Detector] = [d for ref in refs for d in kinds_module(ref).DETECTORS]
+        plugged: list[Detector] = [d for entry in entries for d in entry.detectors]
         ranked = sorted(plugged, key=lambda d: TIERS.index(d.tier))  # stable: the registry's order
         merged = [*FIRST_DETECTORS, *((d.name, d.test) for d in ranked), *RESPONSES_DETECTORS]
-        _MERGED[refs] = merged
+        _MERGED[key] = merged
     return merged
 
 

@@ -15,16 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol, cast
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
-from lessons_lib.core.plugins.apishapes import (
-    DeclaredTool,
-    Feedback,
-    ToolCall,
-    answer_text,
-    declared_tools,
-    feedback_items,
-    tool_calls,
-)
-from lessons_lib.core.traces.tracetypes import DEFAULT_API, MODEL_APIS, Event, Link, ModelApi
+from lessons_lib.core.plugins.apiregistry import names, reference_api
+from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
+from lessons_lib.core.plugins.apitypes import DeclaredTool, Feedback, ToolCall
+from lessons_lib.core.traces.tracetypes import Event, Link
 
 
 class _HasDict(Protocol):
@@ -50,10 +44,10 @@ def _body(event: Event) -> JSONObject | None:
     return body if isinstance(body, dict) else None
 
 
-def model_api(trace: object) -> ModelApi:
-    """Which model API the run spoke; a trace without ``model.api`` spoke Responses."""
+def model_api(trace: object) -> str:
+    """Which model API the run spoke; a trace without ``model.api`` spoke the reference (Responses)."""
     api = get_in(as_data(trace), "model", "api")
-    return next((a for a in MODEL_APIS if a == api), DEFAULT_API)
+    return api if isinstance(api, str) and api in names() else reference_api()
 
 
 # ------------------------------------------------------------------ the model side

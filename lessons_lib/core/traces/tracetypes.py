@@ -13,14 +13,9 @@ from collections.abc import Mapping
 from typing import Final, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from lessons_lib.core.jsonvalue import JSONObject
+from lessons_lib.core.plugins.apiregistry import names
 
 FORMAT: Final = "lessons_lib.trace/1"
-
-ModelApi: TypeAlias = Literal["responses", "chat", "anthropic"]
-"""Which model API the run spoke: OpenAI Responses, OpenAI Chat Completions, Anthropic Messages."""
-MODEL_APIS: Final[tuple[ModelApi, ...]] = ("responses", "chat", "anthropic")
-DEFAULT_API: Final[ModelApi] = "responses"
-"""A trace without ``model.api`` (every trace of part one) spoke the Responses API."""
 
 Channel: TypeAlias = Literal["mcp", "model"]
 CHANNELS: Final[tuple[Channel, ...]] = ("mcp", "model")
@@ -34,7 +29,8 @@ class ModelInfo(TypedDict):
     mode: str
     name: str
     label: str
-    api: NotRequired[ModelApi]
+    api: NotRequired[str]
+    """Which model API the run spoke (a name of ``core.plugins.apiregistry``); absent: the reference API."""
 
 
 class ToolEntry(TypedDict):
@@ -189,7 +185,7 @@ def check_trace(data: object) -> TraceData:
     for key in ("mode", "name", "label"):
         _str(model, key, "trace.model")
     if "api" in model:
-        _one_of(model["api"], MODEL_APIS, "trace.model.api")
+        _one_of(model["api"], names(), "trace.model.api")
     for n, tool in enumerate(_list(top, "tools", "trace")):
         entry = _obj(tool, f"trace.tools[{n}]")
         for key in ("alias", "service", "name"):

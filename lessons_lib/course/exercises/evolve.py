@@ -19,7 +19,7 @@ from lessons_lib.examples.evolve.injection import ATTACK_TASK, NOTES_DIR, TARGET
 from lessons_lib.examples.orders.exercises import LearnerFunction, found, learner_function
 
 if TYPE_CHECKING:
-    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.core.plugins.apitypes import ToolCall
     from lessons_lib.engine.adapters import CallResult
 
 

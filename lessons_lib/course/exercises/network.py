@@ -4,7 +4,7 @@ Each checker calls the learner's function on cases the lesson never showed and n
 broken expectation. The expectations are those of the course's real servers: lesson 60's Origin
 rule is the SDK's ``TransportSecuritySettings`` as :func:`lessons_lib.engine.http.serve.security`
 configures it (``tests/course/test_l60_network_exercise.py`` checks each case against it); lesson 61's
-audience rule is :class:`lessons_lib.engine.http.auth.AudienceVerifier`'s.
+audience rule is :class:`lessons_lib.engine.http.protected.AudienceVerifier`'s.
 """
 
 from __future__ import annotations

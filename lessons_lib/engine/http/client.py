@@ -26,7 +26,7 @@ from lessons_lib.engine.wire import ConnectingTransport
 if TYPE_CHECKING:
     import httpx2
 
-    from lessons_lib.engine.http.auth import Hops
+    from lessons_lib.engine.http.oauthclient import Hops
     from lessons_lib.engine.wire import Streams
 
 MCP_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id")
@@ -44,8 +44,8 @@ class McpUrl:
     """An MCP service reached over Streamable HTTP at ``url``, speaking ``revision``.
 
     With ``oauth`` the connection is authorised by the course's OAuth client (lesson 61,
-    :func:`lessons_lib.engine.http.auth.oauth_client`): on the service's first 401 it runs the flow,
-    each hop recorded in ``hops`` (a :class:`lessons_lib.engine.http.auth.Hops`; nothing secret in it).
+    :func:`lessons_lib.engine.http.oauthclient.oauth_client`): on the service's first 401 it runs the flow,
+    each hop recorded in ``hops`` (a :class:`lessons_lib.engine.http.oauthclient.Hops`; nothing secret in it).
     """
 
     url: str
@@ -63,7 +63,7 @@ class McpUrl:
 
     def flow(self) -> list[str]:
         """The OAuth flow's hops of the runs so far (lesson 61's sequence): hosts by role, no port."""
-        from lessons_lib.engine.http.auth import sequence
+        from lessons_lib.engine.http.oauthclient import sequence
 
         service = httpx_netloc(self.url)
         hops = [hop for recorded in self.hops for hop in recorded]
@@ -92,7 +92,7 @@ def _key(direction: str, frame: JSONObject) -> tuple[str, str]:
 
 def _headers(headers: httpx2.Headers) -> dict[str, str]:
     """The MCP headers only (never ``Authorization`` nor ``Location``), each value redacted."""
-    from lessons_lib.engine.http.auth import redact_secrets
+    from lessons_lib.engine.http.secretfilter import redact_secrets
 
     found = {name: redact_secrets(headers[name]) for name in MCP_HEADERS if name in headers}
     if "mcp-session-id" in found:
@@ -188,7 +188,7 @@ class HttpFramedTransport(TappedTransport):
             transport = cls(service.url, record)
             transport._challenges = service.challenges
             return transport
-        from lessons_lib.engine.http.auth import Hops, oauth_client
+        from lessons_lib.engine.http.oauthclient import Hops, oauth_client
 
         hops = Hops()
         service.hops.append(hops)

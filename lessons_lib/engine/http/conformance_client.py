@@ -6,7 +6,7 @@ scenario in ``MCP_CONFORMANCE_SCENARIO``, the revision in ``MCP_CONFORMANCE_PROT
 for some scenarios, data in ``MCP_CONFORMANCE_CONTEXT`` (a JSON object: pre-registered client
 credentials). The client is the course's own: the SDK's ``Client`` over
 :class:`~lessons_lib.engine.http.client.HttpFramedTransport` (the transport of ``run --mcp-url``),
-authorised by :func:`~lessons_lib.engine.http.auth.oauth_client` (the flow of ``--mcp-oauth``, the
+authorised by :func:`~lessons_lib.engine.http.oauthclient.oauth_client` (the flow of ``--mcp-oauth``, the
 consent played by the course's stand-in). It does what an application does: connect, list the
 tools, call each with arguments made from its input schema. No scenario is special-cased: what it
 cannot pass is in ``data/conformance/client-expected-failures.yaml`` with the reason.
@@ -61,7 +61,7 @@ async def _auth(url: str, context: JSONObject) -> Any:
     from mcp.shared.auth import OAuthClientInformationFull
     from pydantic import AnyUrl
 
-    from lessons_lib.engine.http.auth import REDIRECT_URI, oauth_client
+    from lessons_lib.engine.http.oauthclient import REDIRECT_URI, oauth_client
 
     provider = oauth_client(url)
     if isinstance(context.get("client_id"), str):
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT", "{}"))
         called = anyio.run(session, args[-1], revision, context if isinstance(context, dict) else {})
     except Exception as exc:  # noqa: BLE001  (the suite reads the exit code; one line says why)
-        from lessons_lib.engine.http.auth import redact_secrets
+        from lessons_lib.engine.http.secretfilter import redact_secrets
 
         print(f"conformance client: {type(exc).__name__}: {redact_secrets(str(exc))}"[:300], file=sys.stderr)
         return 1

@@ -8,8 +8,7 @@ named by ``Mcp-Session-Id``, ``DELETE`` ends it, an unknown id is 404) and 2026-
 each POST names ``MCP-Protocol-Version``, ``server/discover``). What is chosen here:
 
 - the address: 127.0.0.1 unless told otherwise, port 0 = the system picks a free one; the socket is
-  bound here (``SO_EXCLUSIVEADDRUSE`` on Windows, where ``SO_REUSEADDR`` would let another process
-  take the port; ``SO_REUSEADDR`` elsewhere, so a restart does not wait for TIME_WAIT);
+  bound before the app is built (:mod:`lessons_lib.engine.http.sockets`);
 - Host/Origin checks against DNS rebinding (``TransportSecuritySettings``: loopback names plus the
   bound host; the SDK answers a bad Host 421, a bad Origin 403);
 - a request-body limit, :data:`MAX_BODY` (the SDK answers 413 before parsing).
@@ -21,8 +20,6 @@ for a test, a notebook cell or the conformance check and stops at the end of its
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
 import socket
 import threading
 import time
@@ -30,6 +27,9 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from lessons_lib.engine.http.serverlog import sdk_logs_one_line
+from lessons_lib.engine.http.sockets import bind, origin_of
 
 if TYPE_CHECKING:
     import uvicorn
@@ -112,40 +112,6 @@ def build_app(server: HttpServable, options: HttpOptions = HttpOptions()) -> Sta
     )
 
 
-def socket_options(system: str = os.name) -> list[tuple[int, int]]:
-    """The (level, option) pairs set to 1 before binding: exclusive on Windows, reuse elsewhere.
-
-    On Windows ``SO_REUSEADDR`` lets a second process bind a port already in use (and steal its
-    connections); ``SO_EXCLUSIVEADDRUSE`` (``-5``, ``~SO_REUSEADDR``) forbids that. Elsewhere
-    ``SO_REUSEADDR`` only lets a restarted server bind while old connections sit in TIME_WAIT.
-    """
-    if system == "nt":
-        return [(socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", -5))]
-    return [(socket.SOL_SOCKET, socket.SO_REUSEADDR)]
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (port 0: a free one); ``OSError`` when it cannot be had."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        for level, option in socket_options():
-            sock.setsockopt(level, option, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-def origin_of(sock: socket.socket) -> str:
-    """``http://HOST:PORT`` of a bound socket."""
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
-
-
 def url_of(sock: socket.socket) -> str:
     """The MCP endpoint's URL for a bound socket."""
     return origin_of(sock) + MCP_PATH
@@ -210,63 +176,6 @@ def _uvicorn(
         **extra,
     )
     return uvicorn.Server(config)
-
-
-class _OneLine(logging.Formatter):
-    """A log record as one line: its message and, if it carries one, the exception's message."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = record.getMessage()
-        if record.exc_info and record.exc_info[1] is not None:
-            text = f"{text}: {record.exc_info[1]}"
-        return f"serve: {text}".splitlines()[0]
-
-
-class _Throttle(logging.Filter):
-    """At most ``burst`` records of one kind (the text before its first colon) per ``window`` seconds.
-
-    A client can make the SDK log one warning per request (``Invalid Host header: ...``): a flood of
-    such requests would flood the console. Past the burst, one line says the rest are suppressed.
-    """
-
-    def __init__(self, burst: int = 5, window: float = 60.0) -> None:
-        super().__init__()
-        self.burst, self.window = burst, window
-        self._seen: dict[str, tuple[float, int]] = {}  # kind -> (window start, records in it)
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        kind = record.getMessage().partition(":")[0][:80]
-        now = time.monotonic()
-        start, count = self._seen.get(kind, (now, 0))
-        if now - start > self.window:
-            start, count = now, 0
-        if len(self._seen) > 256:  # kinds come from the SDK's messages; bounded all the same
-            self._seen.clear()
-        self._seen[kind] = (start, count + 1)
-        if count == self.burst:
-            record.msg, record.args = (
-                f"{kind}: more lines like this suppressed for up to {self.window:.0f} s",
-                (),
-            )
-        return count <= self.burst
-
-
-def sdk_logs_one_line(level: int = logging.WARNING) -> None:
-    """The SDK's log (logger ``mcp``) at ``level`` and above, one line per record on stderr, no traceback.
-
-    ``MCPServer`` turns the SDK's INFO log on (a line per session, with its id) and the SDK logs a
-    failing handler with its traceback (a client asking for a prompt that does not exist): on the
-    console of ``serve --http`` each becomes one line; ``logging.CRITICAL`` silences all but the worst.
-    Repeated lines of one kind are throttled (:class:`_Throttle`).
-    """
-    logger = logging.getLogger("mcp")
-    logger.setLevel(level)
-    logger.propagate = False
-    if not any(isinstance(h.formatter, _OneLine) for h in logger.handlers):
-        handler = logging.StreamHandler()
-        handler.setFormatter(_OneLine())
-        handler.addFilter(_Throttle())
-        logger.addHandler(handler)
 
 
 Wrap = Callable[["ASGIApp", str], "ASGIApp"]

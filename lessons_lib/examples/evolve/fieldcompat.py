@@ -108,7 +108,7 @@ def _result_rows(tools: dict[str, JSONDict], result: JSONDict) -> list[tuple[str
 
 def field_changes(db_path: Path | None = None) -> RowTable:
     """Five field changes, judged by a strict and a lax side on real desk data (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())
@@ -121,7 +121,7 @@ def field_changes(db_path: Path | None = None) -> RowTable:
 
 def versioned_names(db_path: Path | None = None) -> RowTable:
     """A new required field behind a new name: ``get_order`` stays, ``get_order_v2`` is added (lesson 50)."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(db_path or od.create_database())

@@ -21,6 +21,7 @@ from lessons_lib.core.glossary import status_word
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.views.rowtable import RowTable
 
 if TYPE_CHECKING:
@@ -106,13 +107,11 @@ def run_attack(
     ``notes`` is the folder the file service shows as ``/workspace``; ``injected_rows`` counts
     new investigations of ``target`` (the order the injected text names).
     """
+    import lessons_lib.services.orders.data as od
     from lessons_lib.checks.ledger import ledger
     from lessons_lib.engine.screens import Defences
     from lessons_lib.examples.evolve.offline_gullible import GullibleModel
     from lessons_lib.examples.evolve.toolversions import SLOW_MACHINE
-    from lessons_lib.examples.orders.guards import Guards
-    from lessons_lib.examples.orders.run import run_orders
-    from lessons_lib.services.orders import data as od
 
     if defence not in DEFENCES:
         raise ValueError(f"unknown defence {defence!r}; choose one of: {', '.join(DEFENCES)}")
@@ -126,9 +125,9 @@ def run_attack(
     confirm = user_answer(task) if "confirm" in on else True
     path = od.create_database()
     before = _rows(path, target)
-    run = run_orders(
+    run = ORDERS.get("run_orders")(
         task,
-        guards=Guards(total_timeout=SLOW_MACHINE),
+        guards=ORDERS.get("Guards")(total_timeout=SLOW_MACHINE),
         db_path=path,
         services={"fs": notes},
         standin=GullibleModel(),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final, TypedDict
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.views.rowtable import RowTable
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def _code(body: JSONObject) -> str | None:
 def _seeded_rows() -> int:
     from contextlib import closing
 
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
 
     with closing(od.connect(od.create_database())) as conn:
         return od.count_investigations(conn, None)
@@ -94,11 +95,10 @@ def _seeded_rows() -> int:
 def run_tasks(version: ToolVersion, names: tuple[str, ...] = REPLAY_TASKS) -> dict[str, TaskSummary]:
     """Run each named scenario against ``version`` (offline) and summarise it (lesson 50)."""
     from lessons_lib.examples.evolve.toolversions import run_version
-    from lessons_lib.examples.orders.lab import scenario
 
     found = {}
     for name in names:
-        chosen = scenario(name)
+        chosen = ORDERS.get("scenario")(name)
         done = summary(run_version(chosen.task, version, **chosen.options))
         found[name] = TaskSummary(task=chosen.task, calls=done["calls"], ended=done["ended"])
     return found

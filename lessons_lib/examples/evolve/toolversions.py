@@ -24,6 +24,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict, Unpack
 
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.services.orders.rules import DeskError
 from lessons_lib.services.orders.service import OrderDesk
 from lessons_lib.services.orders.tools import JSONDict
@@ -174,10 +175,8 @@ def run_version(task: str, version: ToolVersion, **options: Unpack[RunOptions]) 
     """
     from pathlib import Path
 
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.offline_reader import DescriptionReader
-    from lessons_lib.examples.orders.guards import Guards
-    from lessons_lib.examples.orders.run import run_orders
-    from lessons_lib.services.orders import data as od
     from lessons_lib.services.orders.service import build_server
     from lessons_lib.services.orders.standin import Quirks
 
@@ -186,5 +185,6 @@ def run_version(task: str, version: ToolVersion, **options: Unpack[RunOptions]) 
     desk = VersionedDesk(path, version=version, **(options.pop("desk", None) or {}))
     services = {"orders": lambda name: build_server(desk, name)}
     standin = DescriptionReader(quirks=options.pop("quirks", None) or Quirks())
-    options.setdefault("guards", Guards(total_timeout=SLOW_MACHINE))
+    options.setdefault("guards", ORDERS.get("Guards")(total_timeout=SLOW_MACHINE))
+    run_orders = ORDERS.get("run_orders")
     return run_orders(task, **(options | {"db_path": path, "services": services, "standin": standin}))

@@ -125,7 +125,7 @@ async def _watch(swap: dict[str, str]) -> WatchResult:
     import anyio
     from mcp import Client
 
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     result = WatchResult()

@@ -12,6 +12,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 from lessons_lib.core.messages import catalogue, t
+from lessons_lib.examples.orders import ENTRY as ORDERS
 from lessons_lib.views.rowtable import RowTable
 
 if TYPE_CHECKING:
@@ -54,10 +55,9 @@ def executor_replay(
 
     Returns (task, tool, status under ``old``, status under ``new``): the executor's side alone.
     """
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.toolreplay import load_baseline
     from lessons_lib.examples.evolve.toolversions import VersionedDesk
-    from lessons_lib.examples.orders.calllayer import with_key
-    from lessons_lib.services.orders import data as od
 
     recorded = baseline or load_baseline()
     found = []
@@ -66,7 +66,8 @@ def executor_replay(
         # of an earlier run must not turn this run's write into ``replayed``
         desks = [VersionedDesk(od.create_database(), version=v) for v in (old, new)]
         for tool, arguments in run["calls"]:
-            sent = with_key(tool, json.loads(arguments))  # the model's arguments + the call layer's key
+            # the model's arguments + the call layer's key
+            sent = ORDERS.get("with_key")(tool, json.loads(arguments))
             got = [_status(desk.call(tool, sent)[0]) for desk in desks]
             found.append((name, tool, got[0], got[1]))
     return found
@@ -82,10 +83,9 @@ def acceptance_rows(old: ToolVersion, new: ToolVersion, replayed: RowTable | Non
     ``replayed`` is :func:`~lessons_lib.examples.evolve.toolreplay.replay_version`'s table for
     ``new`` when it has already been run (the lesson shares that run).
     """
+    import lessons_lib.services.orders.data as od
     from lessons_lib.examples.evolve.toolreplay import load_baseline, replay_version, same_or_changed
     from lessons_lib.examples.evolve.toolversions import VersionedDesk, run_version
-    from lessons_lib.examples.orders.lab import TRACK
-    from lessons_lib.services.orders import data as od
 
     baseline = load_baseline()
     table = replayed or replay_version(new, baseline)
@@ -102,7 +102,7 @@ def acceptance_rows(old: ToolVersion, new: ToolVersion, replayed: RowTable | Non
     result, _ = VersionedDesk(path, version=new).call("get_order", {"order_id": "O-1042"})
     code = _status(result)
     rows.append(_row("revoked_executor", [] if code == "permission_revoked" else [code]))
-    run = run_version(TRACK, new, db_path=path)
+    run = run_version(ORDERS.get("TRACK"), new, db_path=path)
     told = t("orders_standin.revoked_reason") in (run.trace.answer or "")  # the refusal, in the user's words
     written = run.rows() - before
     problem = t("upgrade.revoked_loop.problem", answer=run.trace.answer, rows=written)

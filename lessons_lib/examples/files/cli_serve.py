@@ -163,7 +163,8 @@ def _serve_http(server: HttpServable, http: HttpOptions, what: str, scopes: Scop
     if scopes is None:
         serve_http(server, http, ready)
         return
-    from lessons_lib.engine.http.auth import CONSENT_LABEL, loopback_authority
+    from lessons_lib.engine.http.authority import loopback_authority
+    from lessons_lib.engine.http.authserver import CONSENT_LABEL
 
     required, per_tool = scopes
     with loopback_authority() as authority:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from lessons_lib.core.example import EXAMPLE_HEAD, EXAMPLE_PATH
-from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.plugins.apiregistry import apis, is_reference, reference_api
 from lessons_lib.examples.files.whatif import compare_head, compare_tail
 
 
@@ -26,9 +26,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     which.add_argument("--tail", type=int, help="compare tail values instead of head")
     parser.add_argument("--vs", type=int, default=5, help="the second run's value (default 5)")
     parser.add_argument("--path", default=EXAMPLE_PATH, help="logical path to read (default %(default)s)")
-    parser.add_argument(
-        "--api", choices=("responses", "chat", "anthropic"), default="responses", help="model API (lesson 20)"
-    )
+    try:
+        names = [e.name for e in apis()]  # every API plug-in: the package's folders and LESSONS_LIB_APIS
+    except ValueError as exc:
+        print(f"whatif: {exc}", file=sys.stderr)
+        return 2
+    parser.add_argument("--api", choices=names, default=reference_api(), help="model API (lesson 20)")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--changed", action="store_true", help="only the fields that changed (the default)")
     view.add_argument("--all", action="store_true", help="every field compared, changed or not")

@@ -182,7 +182,7 @@ def _lines_read(reply: JSONObject) -> JSONObject:
 
 
 def leaves(msg: ChainMessage) -> Iterator[tuple[str, JSON, Kind]]:
-    """(path, value, kind) for every leaf field, kinds from the tables of ``lessons_lib.core.fieldkinds.kinds``."""
+    """(path, value, kind) for every leaf field, kinds from ``lessons_lib.core.fieldkinds.kinds``' tables."""
     from lessons_lib.core.fieldkinds.kinds import walk
     from lessons_lib.core.fieldpath import format_path
 
@@ -263,8 +263,8 @@ def cached_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: s
     return _cached(head, tail, path)[0]
 
 
-_Key = tuple[int | None, int | None, str, str, str]
-"""head, tail, path, api and the language: a run's derived names and notes are in one language."""
+_Key = tuple[int | None, int | None, str, str | None, str]
+"""head, tail, path, api (None: the reference API) and the language of one cached run."""
 
 
 class _RunCache:
@@ -283,7 +283,7 @@ class _RunCache:
         return key in self._runs
 
     def __call__(
-        self, head: int | None, tail: int | None, path: str, api: str = "responses"
+        self, head: int | None, tail: int | None, path: str, api: str | None = None
     ) -> tuple[Trace, Chain]:
         key = (head, tail, path, api, language())
         if key in self._runs:
@@ -311,23 +311,24 @@ _cached = _RunCache(256)
 
 def has_run(head: int | None = EXAMPLE_HEAD, tail: int | None = None, path: str = EXAMPLE_PATH) -> bool:
     """Whether :func:`cached_run` already holds this run (the slider says so, lesson 09)."""
-    return (head, tail, path, "responses", language()) in _cached
+    return (head, tail, path, None, language()) in _cached
 
 
 def compare_head(
-    before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH, api: str = "responses"
+    before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH, api: str | None = None
 ) -> ChangeTable:
     """Run the chain with ``head=before`` and ``head=after`` and compare field by field. Lesson 09.
 
-    ``api`` (lesson 20): the same what-if through Chat Completions or Anthropic Messages.
+    ``api`` (lesson 20): the same what-if through Chat Completions or Anthropic Messages (None:
+    the reference API, Responses).
     """
     b, a = _count("head", before), _count("head", after)
     return compare_chains(_chain(b, path, api), _chain(a, path, api), (f"head={b}", f"head={a}"))
 
 
-def _chain(head: int, path: str, api: str) -> Chain:
-    """One cached head run; Responses keeps the three-argument key the slider warms (lesson 09)."""
-    return (_cached(head, None, path) if is_reference(api) else _cached(head, None, path, api))[1]
+def _chain(head: int, path: str, api: str | None) -> Chain:
+    """One cached head run; Responses keeps the key the slider warms (``api`` None, lesson 09)."""
+    return _cached(head, None, path, None if api is None or is_reference(api) else api)[1]
 
 
 def compare_tail(before: int = EXAMPLE_HEAD, after: int = 5, *, path: str = EXAMPLE_PATH) -> ChangeTable:

@@ -13,19 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
 
-from lessons_lib.core.example import EXAMPLE_PATH, FAILURE_PREFIX, TOOL_NAME
+from lessons_lib.core.example import EXAMPLE_PATH, TOOL_NAME
 from lessons_lib.core.jsonvalue import JSONObject, objects
+from lessons_lib.core.plugins.apiregistry import apis
 from lessons_lib.engine.runsync import run_sync
-
-APIS: Final = ("responses", "chat", "anthropic")
-# each API's own pairing id for the first call of a run (Anthropic's start with toolu_)
-CALL_IDS: Final = {
-    "responses": "call_offline_001_1",
-    "chat": "call_offline_001_1",
-    "anthropic": "toolu_offline_001_1",
-}
 
 
 @dataclass
@@ -75,7 +67,7 @@ def call_structured(head: int = 5) -> StructuredCall:
 
 
 def feedback_per_api(
-    result: JSONObject, call_ids: dict[str, str] = CALL_IDS, *, pass_structured: bool = False
+    result: JSONObject, call_ids: dict[str, str] | None = None, *, pass_structured: bool = False
 ) -> dict[str, JSONObject]:
     """What the application sends back to each model API for one MCP result (lesson 44).
 
@@ -89,14 +81,6 @@ def feedback_per_api(
     if pass_structured and result.get("structuredContent") is not None:
         text = json.dumps(result["structuredContent"], ensure_ascii=False)
     failed = bool(result.get("isError"))
-    marked = FAILURE_PREFIX + text if failed else text
-    return {
-        "responses": {"type": "function_call_output", "call_id": call_ids["responses"], "output": marked},
-        "chat": {"role": "tool", "tool_call_id": call_ids["chat"], "content": marked},
-        "anthropic": {
-            "type": "tool_result",
-            "tool_use_id": call_ids["anthropic"],
-            "content": text,
-            "is_error": failed,
-        },
-    }
+    entries = apis()  # each API's own feedback item (its entry's ``shapes.reply``), in the registry's order
+    ids = call_ids if call_ids is not None else {e.name: e.first_call_id for e in entries}
+    return {e.name: e.shapes.reply(ids[e.name], text, failed) for e in entries if e.name in ids}

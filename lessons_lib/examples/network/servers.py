@@ -1,4 +1,4 @@
-"""The servers the course serves over HTTP, one per example: what ``conformance`` and lesson 62 test.
+"""The servers the course serves over HTTP, one per service: what ``conformance`` and lesson 62 test.
 
 Each is built as ``serve`` builds it (the order desk on a fresh database), so the suite checks the
 same server definition a learner runs.
@@ -7,21 +7,14 @@ same server definition a learner runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from lessons_lib.engine.http.serve import HttpServable
 
 
 def servers() -> dict[str, Callable[[], HttpServable]]:
-    """Each example's server builder: ``files``, ``orders``, ``notes``."""
-    from lessons_lib.core.paths import WORKSPACE_DIR
-    from lessons_lib.services.files.service import build_server
-    from lessons_lib.services.notes.server import build_server as notes_server
-    from lessons_lib.services.orders.service import fresh_server
+    """Each service's server builder, by its name (``files``, ``notes``, ``orders``), from its entry."""
+    from lessons_lib.examples.network import ENTRY
 
-    return {
-        "files": lambda: build_server(WORKSPACE_DIR),
-        "orders": lambda: fresh_server(),
-        "notes": lambda: notes_server(WORKSPACE_DIR),
-    }
+    return {s.name: cast("Callable[[], HttpServable]", s.server) for s in ENTRY.services}

@@ -45,7 +45,8 @@ def run_suite(example: str = "files", revisions: tuple[str, ...] = REVISIONS) ->
     import logging
 
     from lessons_lib.engine.http.conformance import run_server_suite, suite_script
-    from lessons_lib.engine.http.serve import running, sdk_logs_one_line
+    from lessons_lib.engine.http.serve import running
+    from lessons_lib.engine.http.serverlog import sdk_logs_one_line
     from lessons_lib.examples.network.servers import servers
 
     try:

@@ -87,7 +87,8 @@ def step_up(path: str = "/workspace/notes.txt") -> tuple[list[str], str]:
 
     Returns the hops as lines (no port, token or code) and the tool's first line.
     """
-    from lessons_lib.engine.http.auth import Hops, LocalAuthority, oauth_client, oauth_session, sequence
+    from lessons_lib.engine.http.authority import LocalAuthority
+    from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session, sequence
     from lessons_lib.engine.http.serve import LoopbackServer, serving
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.services.files.service import build_server

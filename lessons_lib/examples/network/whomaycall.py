@@ -1,7 +1,7 @@
 """Lesson 61 in one call: the OAuth flow to the file service, then the service offered wrong tokens.
 
 Everything listens on loopback, on free ports, only while :func:`who_may_call` runs: the
-authority (:class:`~lessons_lib.engine.http.auth.LocalAuthority`, consent by the course's
+authority (:class:`~lessons_lib.engine.http.authority.LocalAuthority`, consent by the course's
 auto-approving stand-in for the user), the file service of lesson 03 and a second copy of it
 (same tool, same scope, another URL: only the audience differs). The result holds no token, code,
 port or time: lines for the sequence diagram, one row per refused token, the tool's answer.
@@ -13,13 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from lessons_lib.engine.http.auth import (
-    Hops,
-    LocalAuthority,
-    oauth_client,
-    oauth_session,
-    sequence,
-)
+from lessons_lib.engine.http.authority import LocalAuthority
+from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session, sequence
 from lessons_lib.engine.http.serve import LoopbackServer, serving
 from lessons_lib.engine.runsync import run_sync
 

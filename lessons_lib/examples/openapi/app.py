@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.paths import DATA_DIR
 from lessons_lib.examples.openapi.tools import OpenApiObject
 from lessons_lib.examples.openapi.validation import ParamValues, Refused, operation_checks
-from lessons_lib.services.orders import data as orderdata
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,

@@ -29,7 +29,7 @@ from lessons_lib.core.bounds import port_arg
 from lessons_lib.core.echo import short
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.messages import t
-from lessons_lib.core.plugins.apiregistry import is_reference
+from lessons_lib.core.plugins.apiregistry import api_entry, apis, reference_api
 from lessons_lib.core.plugins.commands import command_help
 
 TOKEN_ENV = "ORDERS_API_TOKEN"
@@ -46,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="what", required=True)
     sub.add_parser("document", help="print the OpenAPI document (validated)")
     tools = sub.add_parser("tools", help="print the generated tool declarations")
-    tools.add_argument("--api", choices=("responses", "chat"), default="responses")
+    checked = [e.name for e in apis() if e.tool_schema]  # the APIs whose declarations data/specs can check
+    tools.add_argument("--api", choices=checked, default=reference_api())
     tools.add_argument("--report", action="store_true", help="list what strict mode cannot express")
     call = sub.add_parser("call", help="call one generated tool through the router")
     call.add_argument("name", help="tool name, e.g. get_order")
@@ -86,11 +87,12 @@ def _document(args: argparse.Namespace) -> int:
 def _tools(args: argparse.Namespace) -> int:
     from lessons_lib.engine.specs import tool_errors
     from lessons_lib.examples.openapi.app import openapi_document
-    from lessons_lib.examples.openapi.tools import chat_tool, operations, responses_tool, strict_report
+    from lessons_lib.examples.openapi.tools import operations, strict_report
 
     failed = 0
+    declare = api_entry(args.api).shapes.declare
     for op in operations(openapi_document()):
-        tool = responses_tool(op) if is_reference(args.api) else chat_tool(op)
+        tool = declare(op.name, op.description, op.parameters)
         errors = tool_errors(args.api, tool)
         failed += bool(errors)
         print(json.dumps(tool, ensure_ascii=False, indent=1))

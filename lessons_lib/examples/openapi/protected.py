@@ -1,7 +1,7 @@
 """The HTTP order API of lessons 40-41 as an OAuth protected resource (lesson 61).
 
 The app of :mod:`lessons_lib.examples.openapi.app` checks one fixed bearer token. Here a front
-checks the OAuth token first (:func:`lessons_lib.engine.http.auth.protect`: the audience is the
+checks the OAuth token first (:func:`lessons_lib.engine.http.protected.protect`: the audience is the
 API's own URL, the scope ``orders:read``) and only then hands the request on, with the app's
 fixed token put in place of the OAuth one; that fixed token is random and never leaves the process.
 The app itself is unchanged: the same operations, checks and refusals as in lessons 40-41.
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from lessons_lib.engine.http.auth import Hops, LocalAuthority, ServiceCredentials, downstream_auth
+from lessons_lib.engine.http.authority import LocalAuthority, ServiceCredentials
+from lessons_lib.engine.http.oauthclient import Hops, downstream_auth
 from lessons_lib.examples.openapi.app import build_app
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def order_desk_app(
 ) -> ASGIApp:
     """The order desk (lesson 40's MCP server) over Streamable HTTP, calling the API with a token of its own.
 
-    Its HTTP client carries :func:`~lessons_lib.engine.http.auth.downstream_auth`: a
+    Its HTTP client carries :func:`~lessons_lib.engine.http.oauthclient.downstream_auth`: a
     ``client_credentials`` token whose audience is ``api_url``. The token a caller presented to
     the desk is never forwarded (no token passthrough). The client closes when the app shuts down.
     """
@@ -113,12 +114,7 @@ def no_passthrough(order_id: str = "O-1042") -> Passthrough:
     """
     import httpx2
 
-    from lessons_lib.engine.http.auth import (
-        Hops,
-        oauth_client,
-        oauth_session,
-        sequence,
-    )
+    from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session, sequence
     from lessons_lib.engine.http.serve import LoopbackServer, serving
     from lessons_lib.engine.runsync import run_sync
     from lessons_lib.services.orders.data import create_database

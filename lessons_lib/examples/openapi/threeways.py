@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, cast
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject, objects
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.openapi.router import DEMO_TOKEN
 from lessons_lib.examples.openapi.threeways_direct import GET_ORDER_DECLARATION, direct_call
-from lessons_lib.services.orders import data as orderdata
 
 __all__ = ["TASK", "WAYS", "WayRun", "arun_way", "run_three_ways", "run_way"]
 
@@ -159,10 +159,11 @@ def _from_trace(run: WayRun, trace: Trace, live: bool, model: str | None) -> Way
 
 
 def _cleaned(hops: list[str], model: str | None) -> list[str]:
+    from lessons_lib.core.plugins.apiregistry import reference_api
     from lessons_lib.engine.apis import setting_for
     from lessons_lib.engine.redact import redact_json
 
-    setting = setting_for("responses", True, model)
+    setting = setting_for(reference_api(), True, model)
     return hops if setting is None else [str(h) for h in cast(list[object], redact_json(hops, setting.key))]
 
 

@@ -17,10 +17,10 @@ from contextlib import AsyncExitStack, asynccontextmanager, closing
 from pathlib import Path
 from typing import Final, cast
 
+import lessons_lib.services.orders.data as orderdata
 from lessons_lib.core.echo import short
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.engine.schemacheck import ecma_validator, problem
-from lessons_lib.services.orders import data as orderdata
 from lessons_lib.services.orders.rules import (
     HTTP_STATUS,
     SESSION_CUSTOMER,
@@ -136,7 +136,7 @@ async def three_ways(
     execution step (``engine/execute``: routing, the argument checks, the call); each answer
     becomes a verdict.
     """
-    from lessons_lib.core.plugins.apishapes import ToolCall
+    from lessons_lib.core.plugins.apitypes import ToolCall
     from lessons_lib.core.traces.trace import Trace
     from lessons_lib.engine.apptools import AppTool, AppTools, app_tool
     from lessons_lib.engine.execute import Route, ServiceSpec, connect, execute_calls

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.messages import t
+from lessons_lib.core.plugins.apiregistry import api_entry, api_or_reference
 
 OpenApiObject = dict[str, Any]
 """A part of an OpenAPI document (the document, a path item, an operation, a parameter) as
@@ -180,34 +181,23 @@ def _output_schema(op: OpenApiObject, notes: list[str]) -> JsonSchema | None:
 
 def responses_tool(op: Operation) -> JSONObject:
     """A Responses API ``function`` tool (``strict: false``, as the course's fixtures)."""
-    return {
-        "type": "function",
-        "name": op.name,
-        "description": op.description,
-        "parameters": copy.deepcopy(op.parameters),
-        "strict": False,
-    }
+    from lessons_lib.apis.responses.shapes import declare
+
+    return declare(op.name, op.description, op.parameters)
 
 
 def chat_tool(op: Operation) -> JSONObject:
     """A Chat Completions tool: the same three fields, one level down under ``function``."""
-    return {
-        "type": "function",
-        "function": {
-            "name": op.name,
-            "description": op.description,
-            "parameters": copy.deepcopy(op.parameters),
-            "strict": False,
-        },
-    }
+    from lessons_lib.apis.chat.shapes import declare
+
+    return declare(op.name, op.description, op.parameters)
 
 
-def tool_declarations(document: JSONObject, api: str = "responses") -> list[JSONObject]:
-    """Every operation as a tool of ``api`` (``"responses"`` or ``"chat"``)."""
-    make = {"responses": responses_tool, "chat": chat_tool}.get(api)
-    if make is None:
-        raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-    return [make(op) for op in operations(document)]
+def tool_declarations(document: JSONObject, api: str | None = None) -> list[JSONObject]:
+    """Every operation as a tool of ``api`` (its registry entry's ``shapes.declare``; None: the
+    reference API, Responses). An unknown name is a one-line ``ValueError``."""
+    declare = api_entry(api_or_reference(api)).shapes.declare
+    return [declare(op.name, op.description, op.parameters) for op in operations(document)]
 
 
 def strict_report(op: Operation) -> list[str]:

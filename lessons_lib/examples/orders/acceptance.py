@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.htmltable import Cell, CellValue, breakable_code, html_table, markup, soft_breaks
 from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.wiretext import VALID_NOTE
 
 if TYPE_CHECKING:

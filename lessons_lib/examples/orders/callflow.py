@@ -18,7 +18,6 @@ from lessons_lib.core.jsonvalue import get_in
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apishapes import feedback_items
 from lessons_lib.core.traces import queries as q
-from lessons_lib.core.traces.tracetypes import DEFAULT_API
 from lessons_lib.views.dot import Diagram, box, digraph, edge_label, same_rank
 
 _DONE: Final = ("ok", "created", "replayed")  # the call did its work (a replay returns the first write)
@@ -46,9 +45,7 @@ def _dependencies(trace: object, rows: list[LedgerRow]) -> list[tuple[int, int, 
     found = []
     for j, later in enumerate(rows):
         # only results the model had in front of it when it made this call
-        seen = {
-            str(f.call_id): f.text() or "" for f in feedback_items(requests.get(later.round), DEFAULT_API)
-        }
+        seen = {str(f.call_id): f.text() or "" for f in feedback_items(requests.get(later.round))}
         for value in _values(later.arguments):
             if isinstance(task, str) and value in task:
                 continue  # the user gave it: no dependency

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.engine.adapters import CallResult, marked
 from lessons_lib.engine.execute import parse_arguments
 from lessons_lib.services.orders.tools import SERVICE, WRITE_TOOLS

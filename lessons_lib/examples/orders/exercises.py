@@ -201,7 +201,7 @@ def _key_cases() -> list[Case]:
 
 def _rows_after_two_writes(key: object) -> int:
     """Investigations of O-1042 after two keyed writes on a fresh real order desk."""
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
     from lessons_lib.services.orders.service import OrderDesk
 
     desk = OrderDesk(od.create_database())

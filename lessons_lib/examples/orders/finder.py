@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Unpack
 
-from lessons_lib.services.orders import data as od
+import lessons_lib.services.orders.data as od
 from lessons_lib.services.orders.rules import SESSION_CUSTOMER
 from lessons_lib.services.orders.tools import JSONDict
 from lessons_lib.services.orders.wiretext import FIND_TASK

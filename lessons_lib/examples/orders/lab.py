@@ -295,7 +295,7 @@ def execute_sql_demo(sql: str) -> SqlDemo:
     The schema ``{"sql": {"type": "string"}}`` accepts any text, so nothing stands between the
     model's string and the database: the rule cannot say which statements are allowed.
     """
-    from lessons_lib.services.orders import data as od
+    import lessons_lib.services.orders.data as od
 
     path = od.create_database()
     conn = sqlite3.connect(path)

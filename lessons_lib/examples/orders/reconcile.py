@@ -14,10 +14,10 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.words import value_word
 
 

@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.checks.ledger import ledger
 from lessons_lib.core.example import SERVICE_NAME
 from lessons_lib.core.paths import WORKSPACE_DIR
-from lessons_lib.core.plugins.apishapes import ToolCall
+from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces import queries
 from lessons_lib.core.traces.trace import Trace
 from lessons_lib.engine.execute import ServiceSpec, parse_arguments
@@ -42,7 +43,6 @@ from lessons_lib.engine.runsync import run_sync
 from lessons_lib.examples.orders.calllayer import IntentKeys
 from lessons_lib.examples.orders.coordinate import one_write_per_order
 from lessons_lib.examples.orders.guards import SYSTEM_RULES, Confirm, ConfirmRequest, Guards, as_confirm
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.service import DeskOptions, OrderDesk, build_server
 from lessons_lib.services.orders.standin import OrdersModel, Quirks, label
 from lessons_lib.services.orders.tools import SERVICE, WRITE_TOOLS

@@ -8,7 +8,7 @@ frame and that frame (the reply to ``initialize``) is lost. Shown in lesson 12; 
 import sys
 from collections.abc import Sequence
 
-from lessons_lib.services.notes import server as notes_server
+import lessons_lib.services.notes.server as notes_server
 
 
 def main(argv: Sequence[str] | None = None) -> None:

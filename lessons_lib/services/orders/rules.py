@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.core.echo import short
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.idempotency import IdempotencyConflict
 
 SESSION_CUSTOMER: Final = "C-001"

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypedDict
 
+import lessons_lib.services.orders.data as od
 from lessons_lib.core.echo import hostile, short, violation
-from lessons_lib.services.orders import data as od
 from lessons_lib.services.orders.rules import (
     SESSION_CUSTOMER,
     DeskError,

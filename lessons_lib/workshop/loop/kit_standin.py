@@ -102,19 +102,16 @@ class TrustedSide:
 
 
 def service_server(name: str, root: Path | None = None, fault: str | None = None) -> Server:
-    """The real MCP server of service ``name`` (``fs`` or ``orders``), with ``fault`` injected."""
-    from lessons_lib.core.plugins.exampleregistry import service_ref
+    """The real MCP server of service ``name`` (the order desk, or the file service under any other
+    name, on ``root``), with ``fault`` injected into the file service."""
+    from lessons_lib.core.plugins.serviceregistry import service_for
 
-    ref = service_ref(name)  # a service of an example (the order desk): built by its own folder
-    if ref is not None:
-        from lessons_lib.engine.apis import load
-
-        return cast("Server", load(ref)(name))
+    service = service_for(name)  # found by its folder's entry
+    if service.folder is None:
+        return cast("Server", service.server(name))
     if fault is not None:
         return _faulty_files(name, fault)
-    from lessons_lib.services.files.service import build_server as build_files
-
-    return build_files(root, name)
+    return cast("Server", service.folder(root, name))
 
 
 def _faulty_files(name: str, fault: str) -> Server:

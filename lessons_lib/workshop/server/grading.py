@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Final
 from lessons_lib.core.messages import t
 from lessons_lib.workshop.loop.grading import CaseResult, GradeReport
 from lessons_lib.workshop.server.cases import Hidden, asks, build_hidden
-from lessons_lib.workshop.server.judges import EXPECTATIONS, Seen
+from lessons_lib.workshop.server.judges import EXPECTATIONS
+from lessons_lib.workshop.server.seen import Seen
 
 if TYPE_CHECKING:
     from lessons_lib.workshop.server.probe import Probe

@@ -21,7 +21,8 @@ import pytest
 from _engine_support import INITIALIZE, MCP_HEADERS, clean_env, text_of
 from conftest import REPO_ROOT
 
-from lessons_lib.engine.http.serve import HttpOptions, bind, running, socket_options
+from lessons_lib.engine.http.serve import HttpOptions, running
+from lessons_lib.engine.http.sockets import bind, socket_options
 
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 

@@ -22,13 +22,9 @@ import pytest
 from _oauth_support import post
 from mcp.client.auth.oauth2 import PKCEParameters
 
-from lessons_lib.engine.http import auth as httpauth
-from lessons_lib.engine.http.auth import (
-    Hops,
-    LocalAuthority,
-    oauth_client,
-    oauth_session,
-)
+from lessons_lib.engine.http import oauthclient
+from lessons_lib.engine.http.authority import LocalAuthority
+from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session
 from lessons_lib.engine.http.serve import LoopbackServer
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 
@@ -77,14 +73,14 @@ def debug_logs() -> Iterator[Collect]:
 
 def _collecting(monkeypatch: pytest.MonkeyPatch, authority: LocalAuthority, secrets: set[str]) -> None:
     """Record every secret where it is made."""
-    grant = authority._grant
+    grant = authority.grant
 
     def recording_grant(*args: Any, **kwargs: Any) -> Any:
         issued = grant(*args, **kwargs)
         secrets.update(s for s in (issued.access_token, issued.refresh_token) if s)
         return issued
 
-    monkeypatch.setattr(authority, "_grant", recording_grant)
+    monkeypatch.setattr(authority, "grant", recording_grant)
     generate = PKCEParameters.generate
 
     def recording_generate() -> PKCEParameters:
@@ -93,14 +89,14 @@ def _collecting(monkeypatch: pytest.MonkeyPatch, authority: LocalAuthority, secr
         return made
 
     monkeypatch.setattr(PKCEParameters, "generate", staticmethod(recording_generate))
-    callback = httpauth.AutoConsent.callback
+    callback = oauthclient.AutoConsent.callback
 
-    async def recording_callback(self: httpauth.AutoConsent) -> Any:
+    async def recording_callback(self: oauthclient.AutoConsent) -> Any:
         result = await callback(self)
         secrets.add(result.code)
         return result
 
-    monkeypatch.setattr(httpauth.AutoConsent, "callback", recording_callback)
+    monkeypatch.setattr(oauthclient.AutoConsent, "callback", recording_callback)
 
 
 def test_no_credential_reaches_a_log_a_hop_a_result_or_the_output(
@@ -190,7 +186,7 @@ def _where(places: list[str], secret: str) -> list[str]:
     ],
 )
 def test_the_log_filter_elides_each_kind_of_credential(line: str, kept: str) -> None:
-    from lessons_lib.engine.http.auth import SecretFilter, redact_secrets
+    from lessons_lib.engine.http.secretfilter import SecretFilter, redact_secrets
 
     assert kept in redact_secrets(line)
     record = logging.LogRecord("httpcore2.http11", logging.DEBUG, __file__, 1, "seen %s", (line,), None)

@@ -1,7 +1,8 @@
 """The OAuth 2.1 flow on loopback, over real HTTP: 401 -> metadata -> register -> authorize -> token -> call.
 
 Lesson 61's sequence: the SDK's client (``OAuthClientProvider``) against the local authority and
-the course's file service as a protected resource (``lessons_lib.engine.http.auth``).
+the course's file service as a protected resource (``lessons_lib.engine.http``: ``authority``,
+``protected``, ``oauthclient``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,8 @@ import httpx2
 import pytest
 from _oauth_support import FILES_SCOPE, World, loopback_world, post, read_notes
 
-from lessons_lib.engine.http.auth import (
-    CONSENT_HEADER,
-    CONSENT_LABEL,
-    REDIRECT_URI,
-    Hops,
-    oauth_client,
-    sequence,
-)
+from lessons_lib.engine.http.authserver import CONSENT_HEADER, CONSENT_LABEL
+from lessons_lib.engine.http.oauthclient import REDIRECT_URI, Hops, oauth_client, sequence
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +161,7 @@ def test_no_code_without_one_known_audience_and_its_scopes(
 
 
 def test_the_authority_keeps_bounded_stores() -> None:
-    from lessons_lib.engine.http.auth import BoundedStore
+    from lessons_lib.engine.http.stores import BoundedStore
 
     store: BoundedStore[int, int] = BoundedStore(3)
     for n in range(10):
@@ -175,7 +170,7 @@ def test_the_authority_keeps_bounded_stores() -> None:
 
 
 def test_loopback_authority_serves_until_the_block_ends() -> None:
-    from lessons_lib.engine.http.auth import loopback_authority
+    from lessons_lib.engine.http.authority import loopback_authority
 
     with loopback_authority() as authority:
         metadata = httpx2.get(authority.issuer + "/.well-known/oauth-authorization-server")

@@ -19,12 +19,8 @@ import pytest
 from _engine_support import MCP_HEADERS
 from _oauth_support import post
 
-from lessons_lib.engine.http.auth import (
-    Hops,
-    LocalAuthority,
-    oauth_client,
-    oauth_session,
-)
+from lessons_lib.engine.http.authority import LocalAuthority
+from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session
 from lessons_lib.engine.http.serve import LoopbackServer, serving
 from lessons_lib.examples.openapi.protected import ORDERS_SCOPE, order_desk_app, protected_order_api
 

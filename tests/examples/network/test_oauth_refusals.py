@@ -12,7 +12,8 @@ import jwt
 import pytest
 from _oauth_support import FILES_SCOPE, World, loopback_world, post, read_notes
 
-from lessons_lib.engine.http.auth import LocalAuthority, oauth_client
+from lessons_lib.engine.http.authority import LocalAuthority
+from lessons_lib.engine.http.oauthclient import oauth_client
 
 
 @pytest.fixture(scope="module")

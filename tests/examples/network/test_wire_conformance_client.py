@@ -63,7 +63,8 @@ def test_the_client_fills_required_arguments_from_the_schema() -> None:
 
 def test_the_client_without_a_url_or_with_no_server_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     from lessons_lib.engine.http.conformance_client import main
-    from lessons_lib.engine.http.serve import bind, url_of
+    from lessons_lib.engine.http.serve import url_of
+    from lessons_lib.engine.http.sockets import bind
 
     assert main([]) == 2
     with bind("127.0.0.1", 0) as sock:  # bound, never served: the connection is refused or hangs up

@@ -24,7 +24,7 @@ import httpx2
 import pytest
 from _engine_support import INITIALIZE, MCP_HEADERS
 
-from lessons_lib.engine.http.auth import LocalAuthority, loopback_authority
+from lessons_lib.engine.http.authority import LocalAuthority, loopback_authority
 from lessons_lib.engine.http.serve import HttpOptions, running
 from lessons_lib.examples.files.cli_serve import AUTH_SCOPES
 from lessons_lib.services.files.service import build_server
@@ -295,7 +295,7 @@ def test_load_a_tenth_hostile_no_wrong_answer_no_leak_memory_bounded(
 
 def test_a_flood_of_foreign_hosts_is_a_few_log_lines_not_one_per_request(site: Site) -> None:
     """The SDK logs a warning per refused Host; ``serve --http``'s console handler throttles them."""
-    from lessons_lib.engine.http.serve import _OneLine, _Throttle
+    from lessons_lib.engine.http.serverlog import _OneLine, _Throttle
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

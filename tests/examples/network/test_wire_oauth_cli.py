@@ -25,7 +25,9 @@ from conftest import REPO_ROOT
 from test_oauth_canary import Collect, _collecting, debug_logs  # noqa: F401  (debug_logs: a fixture)
 
 from lessons_lib.cli import main
-from lessons_lib.engine.http.auth import CONSENT_LABEL, Hops, loopback_authority, oauth_client, oauth_session
+from lessons_lib.engine.http.authority import loopback_authority
+from lessons_lib.engine.http.authserver import CONSENT_LABEL
+from lessons_lib.engine.http.oauthclient import Hops, oauth_client, oauth_session
 from lessons_lib.engine.http.serve import running
 from lessons_lib.examples.files.cli_serve import AUTH_SCOPES
 from lessons_lib.services.files.service import build_server
