@@ -15,6 +15,11 @@ from typing import NoReturn
 TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
+# and each folder of it: a test module may import another's helpers by its (unique) name, whichever
+# folders this process collected (pytest's default import mode adds only the collected ones' folders)
+for _folder in sorted({p.parent for p in TESTS_DIR.glob("*/**/test_*.py")}):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 import _forkkernel  # noqa: E402
 import pytest  # noqa: E402
