@@ -6,10 +6,8 @@ hand-written rules. SDK imports live in ``engine/``, so the course's checker ask
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def mcp_type_error(kind: str, value: Any) -> str | None:
+def mcp_type_error(kind: str, value: object) -> str | None:
     """None when ``value`` is a valid ``mcp.types.<kind>``; else its first problem, in one line."""
     from mcp import types
     from pydantic import ValidationError

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.example import FAILURE_PREFIX
 from lessons_lib.core.jsonvalue import JSON
@@ -32,6 +32,7 @@ from lessons_lib.engine.adapters import (
 
 if TYPE_CHECKING:
     import httpx2
+    from anthropic import AsyncAnthropic
 
     from lessons_lib.engine.models import ModelSetting
     from lessons_lib.engine.standins.rules import Script
@@ -142,7 +143,7 @@ def content_blocks(body: JsonObject) -> list[JsonObject]:
     return [b for b in content if isinstance(b, dict)]
 
 
-def replay_client(http: httpx2.AsyncClient) -> tuple[Any, tuple[type[BaseException], ...]]:
+def replay_client(http: httpx2.AsyncClient) -> tuple[AsyncAnthropic, tuple[type[BaseException], ...]]:
     """The Anthropic SDK's client for a replay (lesson 22) and its HTTP-status error; the registry's ref."""
     from anthropic import APIStatusError, AsyncAnthropic
 

@@ -19,11 +19,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from lessons_lib.core.jsonvalue import JSON, JSONObject
+
+if TYPE_CHECKING:
+    from mcp.client.auth import OAuthClientProvider
 
 REVISIONS = {"2026-07-28": "2026-07-28"}
 """The suite's revision -> the SDK client's mode; any other revision is the session one (``legacy``)."""
@@ -55,7 +58,7 @@ def arguments_for(schema: JSONObject) -> JSONObject:
     return {str(name): example_value(properties.get(str(name))) for name in required}
 
 
-async def _auth(url: str, context: JSONObject) -> Any:
+async def _auth(url: str, context: JSONObject) -> OAuthClientProvider:
     """The course's OAuth client; with pre-registered credentials in the context, as that client
     (stored before the flow starts, so it registers nothing; a secret goes in HTTP Basic)."""
     from mcp.shared.auth import OAuthClientInformationFull

@@ -18,10 +18,13 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.messages import t
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 TOOL: Final = "search_notes"
 LOGICAL_ROOT: Final = "/workspace"
@@ -231,7 +234,7 @@ def invalid(instance: object, schema: object) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _validator(schema_text: str) -> Any:
+def _validator(schema_text: str) -> Validator:
     """One checked validator per schema text (checking a schema costs more than using it)."""
     from jsonschema import Draft202012Validator, exceptions, validators
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import WORKSPACE_DIR
 
 if TYPE_CHECKING:
+    from mcp.server import Server
+
     from lessons_lib.engine.execute import ServerFactory
 
 
@@ -25,7 +27,7 @@ def notes_service(build: Callable[[Path], object], root: Path | None = None) -> 
     from lessons_lib.checks.checker import has_blank, unfinished_word
     from lessons_lib.workshop.server.probe import lowlevel, quiet_logging
 
-    def factory(name: str) -> Any:  # a low-level mcp.server.Server
+    def factory(name: str) -> Server:
         if has_blank(build):
             raise ValueError(t("server_loop.factory.1", UNFINISHED=unfinished_word()))
         with quiet_logging():
