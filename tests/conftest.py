@@ -125,11 +125,11 @@ SYSTEM_CHECKS = (
     "tests/package/test_quality.py::test_quality_gate[mypy]",  # 56 s: mypy from an empty cache
     "tests/package/test_benchmarks.py",  # 53 s: the benchmark script's own figures
     "tests/platform/test_platform_winsim.py",  # 46 s: nbval and commands under the simulated Windows profile
-    "tests/course/test_gradebook_windows.py",  # 37 s: the grader with spawn and no POSIX calls
+    "tests/workshop/test_gradebook_windows.py",  # 37 s: the grader with spawn and no POSIX calls
     "tests/platform/test_platform_console.py",  # 36 s: the README's commands in code-page consoles
-    "tests/course/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
+    "tests/workshop/test_gradebook_attacks.py",  # 25 s: issue 24's attacks on a gradebook run
     "tests/lessons/test_edition.py::test_a_built_lesson_runs_in_english_under_nbclient_and_nbval",  # 15 s
-    "tests/engine/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
+    "tests/services/test_engine_stdio.py::test_same_head_as_the_reference_node_server",  # the Node.js server
     "tests/platform/test_forkkernel.py",  # 12 s: the test command's forked kernels act as plain ones
     # 31 s: the official MCP conformance suite (Node 24 from its wheel), 3 examples x 2 revisions, over HTTP
     "tests/examples/network/test_net_conformance.py::test_the_official_suite_passes_with_only_justified_failures",
@@ -153,11 +153,11 @@ SLOW_FIRST = (
     "tests/platform/test_browser.py",
     "tests/platform/test_hub.py",
     "tests/platform/test_platform_winsim.py",
-    "tests/course/test_gradebook_windows.py",
+    "tests/workshop/test_gradebook_windows.py",
     "tests/platform/test_platform_console.py",
-    "tests/course/test_gradebook_attacks.py",
+    "tests/workshop/test_gradebook_attacks.py",
     "tests/cli/test_engine_cli.py",
-    "tests/course/test_gradebook.py",
+    "tests/workshop/test_gradebook.py",
     "notebooks/30_business_tools.ipynb",
     "notebooks/en/30_business_tools.ipynb",
     "notebooks/12_write_a_server.ipynb",

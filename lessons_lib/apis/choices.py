@@ -12,12 +12,15 @@ the model did: which calls, how many ``tools/call`` reached a service, how the a
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.apis.apimap import ApiTable
 from lessons_lib.core.glossary import Kind
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apiregistry import api_entry
+
+if TYPE_CHECKING:
+    from lessons_lib.core.traces.trace import Trace
 
 ALIAS: Final = "fs__read_text_file"
 CHOICES: Final[dict[str, tuple[tuple[str, object], ...]]] = {
@@ -41,7 +44,7 @@ CHAT_TASK: Final = "你好，你能帮我做什么？"
 """A task that needs no file: under ``auto`` the model may answer without a tool."""
 
 
-def run_choice(api: str, tool_choice: object, task: str = TASK) -> Any:
+def run_choice(api: str, tool_choice: object, task: str = TASK) -> Trace:
     """One offline run of ``api`` with this first-request ``tool_choice`` on two services."""
     from lessons_lib.core.paths import WORKSPACE_DIR
     from lessons_lib.engine.host import run_chain
@@ -50,7 +53,7 @@ def run_choice(api: str, tool_choice: object, task: str = TASK) -> Any:
     return run_chain(task, api=api, tool_choice=tool_choice, services=services)
 
 
-def _did(trace: Any) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
+def _did(trace: Trace) -> tuple[tuple[str, Kind | None], tuple[str, Kind | None]]:
     from lessons_lib.core.traces import queries as q
 
     calls = [str(c.name) for c in q.calls(trace, 1)]

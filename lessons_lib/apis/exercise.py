@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import DATA_DIR
@@ -22,11 +22,11 @@ HINTS: Final = {"chat": "apis_exercise.hint.chat", "anthropic": "apis_exercise.h
 """The catalogue key of each API's hint."""
 
 
-def _blank(value: Any) -> bool:
+def _blank(value: object) -> bool:
     return value is None or value is Ellipsis or (isinstance(value, dict) and Ellipsis in value.values())
 
 
-def check_feedback_message(api: str, message: Any) -> Verdict:
+def check_feedback_message(api: str, message: object) -> Verdict:
     """Judge the learner's feedback message for ``api`` ("chat" or "anthropic"). Lesson 20."""
     if api not in HINTS:
         return Verdict(False, (t("apis_exercise.wrong_api", api=repr(api)),))

@@ -10,7 +10,7 @@ the same bytes in all three folders: only the model side differs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lessons_lib.core.traces.trace import Trace, dump_json
 
@@ -27,8 +27,8 @@ FILES: Final = (
 )
 
 
-def api_fixtures(trace: Trace, api: str) -> dict[str, Any]:
-    """File name -> JSON object for one API's run."""
+def api_fixtures(trace: Trace, api: str) -> dict[str, object]:
+    """File name -> JSON object for one API's run (each only written out as JSON)."""
     from lessons_lib.checks.attachments import roundtrip_from_trace
 
     mcp_request, mcp_response = trace.mcp_pair("tools/call")
@@ -39,7 +39,7 @@ def api_fixtures(trace: Trace, api: str) -> dict[str, Any]:
         "api": api,
         **{k: v for k, v in roundtrip.items() if k != "format"},
     }
-    files: dict[str, Any] = {name: trace.body(name[:-5], channel="model") for name in FILES[:4]}
+    files: dict[str, object] = {name: trace.body(name[:-5], channel="model") for name in FILES[:4]}
     files.update({"mcp_request.json": mcp_request, "mcp_response.json": mcp_response})
     files.update({"roundtrip.json": roundtrip, "trace.json": data})
     return files

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import posixpath
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from lessons_lib.checks.jsoncheck import Fail, json_kind, need, obj, show
-from lessons_lib.core.jsonvalue import JSONObject, same
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, same
 from lessons_lib.core.messages import t
 from lessons_lib.core.paths import LOGICAL_ROOT
 
@@ -50,7 +51,7 @@ def rule_summary(schema: object, where: str) -> str:
     return ", ".join(parts) or t("rules.no_parameters")
 
 
-def value_in_rule(schema: object, values: list[Any], where: str) -> str | None:
+def value_in_rule(schema: object, values: Sequence[JSON], where: str) -> str | None:
     """Where a rule carries one of this call's values (in const/default/enum/examples or a string)."""
     if isinstance(schema, dict):
         for key, sub in schema.items():
@@ -95,19 +96,23 @@ def type_ok(value: object, kind: object) -> bool:
     return kind is None or any(k in checks and checks[k](value) for k in kinds)
 
 
-def values_follow_rule(args: dict[str, Any], schema: dict[str, Any]) -> str:
+def values_follow_rule(args: JSONObject, schema: JSONObject) -> str:
     """'path="/workspace/notes.txt"，head=20' if every value is a value of the declared type, else Fail."""
-    props = schema.get("properties") or {}
+    given = schema.get("properties")
+    props = given if isinstance(given, dict) else {}
     for key, value in args.items():
         need(not looks_like_rule(value), t("rules.rule_as_value", key=key, got=show(value)))
         declared_names = ", ".join(props) or t("rules.none")
         need(key in props, t("rules.undeclared", key=key, declared=declared_names))
-        declared = props[key].get("type") if isinstance(props[key], dict) else None
+        declared = get_in(props, key, "type")
         need(
             type_ok(value, declared),
             t("rules.wrong_type", key=key, got=show(value), kind=json_kind(value), declared=show(declared)),
         )
-    missing = [r for r in schema.get("required") or [] if r not in args]
+    required = schema.get("required")
+    missing = (
+        [r for r in required if isinstance(r, str) and r not in args] if isinstance(required, list) else []
+    )
     need(not missing, t("rules.missing_required", name=missing[0] if missing else ""))
     return t("rules.values_sep").join(f"{k}={show(v)}" for k, v in args.items())
 

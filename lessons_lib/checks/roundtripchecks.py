@@ -26,7 +26,7 @@ from lessons_lib.checks.fieldchecks import (
 )
 from lessons_lib.checks.jsoncheck import list_of, need, obj, show
 from lessons_lib.checks.verify_report import Check, run_check
-from lessons_lib.core.jsonvalue import JSONObject, diff_path, same
+from lessons_lib.core.jsonvalue import JSONObject, diff_path, get_in, objects, same
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.apishapes import input_items
 
@@ -185,11 +185,11 @@ def _sab_drop_call(rt: JSONObject) -> JSONObject:
     return rt
 
 
-def _sab_arguments_object(rt: dict[str, Any]) -> dict[str, Any]:
-    items = list(input_items(rt.get("request_2"))) + list((rt.get("response_1") or {}).get("output") or [])
+def _sab_arguments_object(rt: JSONObject) -> JSONObject:
+    items = input_items(rt.get("request_2")) + objects(get_in(rt, "response_1", "output"))
     for item in items:
-        if is_call(item) and isinstance(item.get("arguments"), str):
-            item["arguments"] = json.loads(item["arguments"])
+        if is_call(item) and isinstance(text := item.get("arguments"), str):
+            item["arguments"] = json.loads(text)
     return rt
 
 

@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lessons_lib.core.jsonvalue import JSON
 
@@ -34,8 +33,13 @@ def format_path(path: Sequence[str | int]) -> str:
     return out
 
 
-def _tokens(text: str) -> list[tuple[str, Any]]:
-    tokens: list[tuple[str, object]] = []
+Token = tuple[str, str | int | tuple[str, str] | None]
+"""One step of a pattern: its kind ("key", "index", "select", "anykey", "anyindex", "deep") and its
+argument (the key, the index, the ``(field, value)`` a ``[field=value]`` selects, or None)."""
+
+
+def _tokens(text: str) -> list[Token]:
+    tokens: list[Token] = []
     pos = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
@@ -61,7 +65,7 @@ def parse_path(text: str) -> PathT:
     """``tools[0].name`` -> ``("tools", 0, "name")``; wildcards are not allowed here."""
     out: list[str | int] = []
     for kind, arg in _tokens(text):
-        if kind not in {"key", "index"}:
+        if kind not in {"key", "index"} or not isinstance(arg, str | int):
             raise ValueError(f"{text!r} is a pattern, not a path: use a concrete path like tools[0].name")
         out.append(arg)
     return tuple(out)
@@ -72,7 +76,7 @@ class Pattern:
     """A compiled path pattern; ``matches(path, nodes)`` needs the values along the path."""
 
     text: str
-    tokens: tuple[tuple[str, JSON], ...]
+    tokens: tuple[Token, ...]
 
     @classmethod
     def compile(cls, text: str) -> Pattern:
@@ -82,7 +86,7 @@ class Pattern:
         return _match(self.tokens, 0, path, 0, nodes)
 
 
-def _match(tokens: Sequence[tuple[str, Any]], ti: int, path: PathT, pi: int, nodes: Sequence[Any]) -> bool:
+def _match(tokens: Sequence[Token], ti: int, path: PathT, pi: int, nodes: Sequence[JSON]) -> bool:
     if ti == len(tokens):
         return pi == len(path)
     kind, arg = tokens[ti]
@@ -101,7 +105,12 @@ def _match(tokens: Sequence[tuple[str, Any]], ti: int, path: PathT, pi: int, nod
         ok = isinstance(seg, int)
     else:  # select
         element = nodes[pi + 1]
-        ok = isinstance(seg, int) and isinstance(element, dict) and _as_text(element.get(arg[0])) == arg[1]
+        ok = (
+            isinstance(seg, int)
+            and isinstance(element, dict)
+            and isinstance(arg, tuple)
+            and _as_text(element.get(arg[0])) == arg[1]
+        )
     return ok and _match(tokens, ti + 1, path, pi + 1, nodes)
 
 

@@ -12,13 +12,16 @@ from __future__ import annotations
 import html
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
 from lessons_lib.core.htmltable import PRE_STYLE
 from lessons_lib.core.messages import t
 from lessons_lib.engine.redact import redact
+
+if TYPE_CHECKING:
+    from lessons_lib.core.traces.trace import Trace
 
 _HTML_STYLE = f"font-family:ui-monospace,Menlo,Consolas,monospace;{PRE_STYLE};margin:0"
 
@@ -97,7 +100,7 @@ def _failed(exc: BaseException) -> LiveResult:
     return LiveResult("live", t("live.failed", error=f"{type(exc).__name__}: {exc}"), status="error")
 
 
-def _verify(trace: Any) -> str:
+def _verify(trace: Trace) -> str:
     from lessons_lib.checks.attachments import roundtrip_from_trace
     from lessons_lib.checks.verify import verify_roundtrip
 

@@ -10,14 +10,17 @@ model ids of widget views (a widget cell keeps its ``text/plain`` form; it is ma
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.jsonvalue import JSON
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def clean(nb: Any) -> JSON:
+def clean(nb: NotebookNode) -> JSON:
     """Drop the run- and machine-dependent parts of an executed notebook (in place)."""
     nb.metadata.pop("widgets", None)
     nb.metadata.get("language_info", {}).pop("version", None)

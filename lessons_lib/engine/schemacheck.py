@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.echo import hostile, short, violation
 
@@ -30,7 +30,7 @@ def _regex(pattern: str) -> regress.Regex:
 
 
 def _ecma_pattern(
-    validator: Validator, pattern: str, instance: object, schema: Mapping[str, Any]
+    validator: Validator, pattern: str, instance: object, schema: Mapping[str, object]
 ) -> Iterator[ValidationError]:
     from jsonschema.exceptions import ValidationError
 
@@ -46,7 +46,7 @@ def _validator_class() -> type[Validator]:
     return extended
 
 
-def ecma_validator(schema: Mapping[str, Any]) -> Validator:
+def ecma_validator(schema: Mapping[str, object]) -> Validator:
     """A draft 2020-12 validator for ``schema`` whose ``pattern`` follows ECMA-262 (lesson 30)."""
     return _validator_class()(schema)
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from lessons_lib.core.glossary import ACTOR_ZH, actor_name
-from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
+from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects
 from lessons_lib.core.messages import t
 from lessons_lib.core.outcomes import outcome_text
 from lessons_lib.core.plugins.apiregistry import is_reference
@@ -49,7 +48,7 @@ def describe_http(event: Event) -> str | None:
     )
 
 
-def _model_summary(label: str, body: dict[str, Any]) -> str:
+def _model_summary(label: str, body: JSONObject) -> str:
     from lessons_lib.checks.apis.view import api_of_body
 
     api = api_of_body(body)
@@ -61,7 +60,7 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
         raw = body.get("input")
         items: list[JSON] = raw if isinstance(raw, list) else []
         kinds = [str(i.get("type", i.get("role", "?"))) for i in items if isinstance(i, dict)]
-        tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+        tools = [t.get("name") for t in objects(body.get("tools"))]
         return f"input=[{', '.join(kinds)}] tools={tools} tool_choice={body.get('tool_choice')}"
     if label.startswith("response_"):
         parts = []
@@ -82,25 +81,25 @@ def _model_summary(label: str, body: dict[str, Any]) -> str:
     return t("narrate.http_error", message=shorten(one_line(error.get("message", body)), 100))
 
 
-def _mcp_summary(body: dict[str, Any]) -> str:
+def _mcp_summary(body: JSONObject) -> str:
     rid = f"id={body['id']} " if "id" in body else ""
     if "method" in body:
-        params = body.get("params") or {}
         if body["method"] == "tools/call":
-            return f"{rid}{params.get('name')} {shorten(one_line(params.get('arguments')), 60)}".rstrip()
+            name, arguments = get_in(body, "params", "name"), get_in(body, "params", "arguments")
+            return f"{rid}{name} {shorten(one_line(arguments), 60)}".rstrip()
         return rid.rstrip() or t("narrate.notification")
     if "error" in body:
-        return (
-            f"{rid}error {body['error'].get('code')}: {shorten(one_line(body['error'].get('message')), 60)}"
-        )
-    result = body.get("result") or {}
+        code, message = get_in(body, "error", "code"), get_in(body, "error", "message")
+        return f"{rid}error {code}: {shorten(one_line(message), 60)}"
+    given = body.get("result")
+    result: JSONObject = given if isinstance(given, dict) else {}
     if "content" in result:
-        text = "\n".join(c.get("text", "") for c in result["content"] if isinstance(c, dict))
+        text = "\n".join(str(c.get("text", "")) for c in objects(result["content"]))
         lines = len(text.split("\n")) if text else 0
         flag = str(result.get("isError", False)).lower()
         return t("narrate.content", rid=rid, flag=flag, lines=lines, text=shorten(one_line(text), 40))
     if "tools" in result:
-        return f"{rid}tools={[t.get('name') for t in result['tools']]}"
+        return f"{rid}tools={[t.get('name') for t in objects(result['tools'])]}"
     return t("narrate.result", rid=rid)
 
 

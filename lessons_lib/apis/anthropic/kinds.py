@@ -10,9 +10,10 @@ settings, as in the Responses tables. Standard library only.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypeGuard
 
 from lessons_lib.core.fieldkinds.kindrows import ID, SET, Detector, E, R, Row, S, V, at, deep
+from lessons_lib.core.jsonvalue import JSON, JSONObject, objects
 
 # fmt: off
 ANTHROPIC_TOOL: Final[list[Row]] = [
@@ -69,18 +70,18 @@ TABLES: Final[dict[str, list[Row]]] = {
 """Each message type's table; its title is the catalogue's ``type.<name>``."""
 
 
-def _d(m: Any) -> bool:
+def _d(m: JSON) -> TypeGuard[JSONObject]:
     return isinstance(m, dict)
 
 
-def _anthropic_blocks(m: dict[str, Any]) -> bool:
-    for message in m.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
+def _anthropic_blocks(m: JSONObject) -> bool:
+    for message in objects(m.get("messages")):
+        content = message.get("content")
         if isinstance(content, list) and any(
             isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result") for b in content
         ):
             return True
-    return any(isinstance(t, dict) and "input_schema" in t for t in m.get("tools") or [])
+    return any("input_schema" in t for t in objects(m.get("tools")))
 
 
 DETECTORS: Final[list[Detector]] = [

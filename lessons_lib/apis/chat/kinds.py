@@ -10,9 +10,10 @@ settings, as in the Responses tables. Standard library only.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypeGuard
 
 from lessons_lib.core.fieldkinds.kindrows import ID, SET, Detector, E, R, Row, S, V, at, deep
+from lessons_lib.core.jsonvalue import JSON, JSONObject
 
 # fmt: off
 CHAT_TOOL: Final[list[Row]] = [
@@ -73,7 +74,7 @@ TABLES: Final[dict[str, list[Row]]] = {
 """Each message type's table; its title is the catalogue's ``type.<name>``."""
 
 
-def _d(m: Any) -> bool:
+def _d(m: JSON) -> TypeGuard[JSONObject]:
     return isinstance(m, dict)
 
 
@@ -86,9 +87,7 @@ DETECTORS: Final[list[Detector]] = [
     Detector(
         "chat_tool_call",
         "part",
-        lambda m: (
-            _d(m) and isinstance(m.get("function"), dict) and "id" in m and "arguments" in m["function"]
-        ),
+        lambda m: _d(m) and "id" in m and _d(function := m.get("function")) and "arguments" in function,
     ),
     Detector(
         "chat_tool",

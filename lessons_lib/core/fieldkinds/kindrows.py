@@ -11,7 +11,10 @@ library only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal, NamedTuple
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from lessons_lib.core.jsonvalue import JSON
 
 Row = tuple[str, str] | tuple[str, str, str]
 """(pattern, kind) or (pattern, kind, "text"): the row holds only when the value is text."""
@@ -56,4 +59,4 @@ class Detector(NamedTuple):
 
     name: str
     tier: Tier
-    test: Callable[[Any], bool]
+    test: Callable[[JSON], bool]

@@ -10,7 +10,7 @@ registry entry's ``detectors`` and tried between the two, tier by tier (the rule
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final, TypeGuard
 
 from lessons_lib.core.fieldkinds.kindrows import TIERS, Detector
 from lessons_lib.core.jsonvalue import JSON, JSONObject
@@ -33,11 +33,12 @@ def _mcp_response_type(d: JSONObject, method: str | None = None) -> str:
     return f"mcp_response/{method}" if method in _MCP_METHODS else "mcp_response"
 
 
-def _is_dict(m: JSON) -> bool:
+def _is_dict(m: JSON) -> TypeGuard[JSONObject]:
     return isinstance(m, dict)
 
 
-Test = Callable[[Any], bool]
+Test = Callable[[JSON], bool]
+"""A shape test: does this JSON value look like one message type?"""
 
 FIRST_DETECTORS: Final[list[tuple[str, Test]]] = [
     # (type, shape test), tried in order before every API's; the first that holds names the type
@@ -103,10 +104,12 @@ def detectors() -> list[tuple[str, Test]]:
     return merged
 
 
-def detect_type(message: Any, *, label: str | None = None) -> str:
+def detect_type(message: JSON, *, label: str | None = None) -> str:
     """The message type from its shape (``label``: a trace event's JSON-RPC method, if known)."""
     for name, test in detectors():
         if test(message):
+            if not isinstance(message, dict):
+                return name
             if name == "mcp_request":
                 method = message.get("method")
                 return f"mcp_request/{method}" if method in _MCP_METHODS else "mcp_request"

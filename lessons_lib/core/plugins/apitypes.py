@@ -127,9 +127,5 @@ class SdkClient(Protocol):
     async def __aenter__(self) -> object: ...
 
     async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-        /,
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None, /
     ) -> object: ...

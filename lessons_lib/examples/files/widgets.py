@@ -18,7 +18,7 @@ import html
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lessons_lib.core.display import Displayable
 from lessons_lib.core.example import EXAMPLE_HEAD
@@ -30,6 +30,11 @@ from lessons_lib.core.traces.trace import Trace
 from lessons_lib.examples.files.whatif import cached_run, compare_head, derived, has_run, notes_line_count
 from lessons_lib.views.changetable import ChangeTable
 from lessons_lib.views.textwidth import wrapped
+
+if TYPE_CHECKING:
+    from ipywidgets import VBox
+
+    from lessons_lib.views.fieldtree import FieldTree
 
 MCP_REQUEST = "mcp_request"
 FEEDBACK = "function_call_output"
@@ -63,7 +68,7 @@ class HeadView(Displayable):
     def answer(self) -> str:
         return self.trace.answer or ""
 
-    def trees(self) -> list[Any]:
+    def trees(self) -> list[FieldTree]:
         """The two field trees with the changed fields highlighted (``lessons_lib.views.fieldtree``)."""
         from lessons_lib.views.fieldtree import field_tree
 
@@ -169,7 +174,7 @@ def head_view(head: int, baseline: int = EXAMPLE_HEAD) -> HeadView:
 
 
 @lru_cache(maxsize=1)
-def _lab_class() -> Any:
+def _lab_class() -> type[VBox]:
     """A ``VBox`` with a short repr and a MIME bundle that also holds the current view's HTML."""
     import ipywidgets as widgets
 

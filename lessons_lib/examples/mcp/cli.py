@@ -14,13 +14,12 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from lessons_lib.core.messages import t
 from lessons_lib.core.plugins.commands import command_help
 
 
-def _head(text: str) -> Any:
+def _head(text: str) -> int | float | str:
     from lessons_lib.core.bounds import parse_json
 
     try:

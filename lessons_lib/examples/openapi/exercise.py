@@ -30,6 +30,7 @@ def _unfilled(answer: object) -> bool:
 
 def check_declaration(answer: object) -> Verdict:
     """Check a Chat Completions declaration for ``search_delivery_policy`` (lesson 41)."""
+    from lessons_lib.apis.chat import ENTRY as CHAT
     from lessons_lib.engine.specs import tool_errors
     from lessons_lib.examples.openapi.app import openapi_document
     from lessons_lib.examples.openapi.tools import chat_tool, operations
@@ -40,7 +41,7 @@ def check_declaration(answer: object) -> Verdict:
         return Verdict(False, (t("openapi.exercise.not_dict", type=type(answer).__name__),), hint())
     expected = chat_tool(next(op for op in operations(openapi_document()) if op.name == TARGET))
     lines, ok = [], True
-    errors = tool_errors("chat", answer)
+    errors = tool_errors(CHAT.name, answer)
     verdict = status_word("pass") if not errors else t("openapi.exercise.schema_error", error=errors[0])
     lines.append(t("openapi.exercise.schema", verdict=verdict))
     ok &= not errors

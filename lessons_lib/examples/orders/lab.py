@@ -39,6 +39,10 @@ TRACK: Final = "订单 O-1042 现在到哪了？北区的延误政策是什么�
 because other modules import it from here."""
 
 
+def _no_options() -> RunOptions:
+    return {}
+
+
 @dataclass(frozen=True)
 class OrderScenario:
     """One named run of the order desk: what the user asks and what is set up around it."""
@@ -47,17 +51,13 @@ class OrderScenario:
     title_key: str
     """The catalogue key of what the scenario shows (``orders_lab.scenario.<name>``)."""
     task: str
-    options: RunOptions = field(default_factory=lambda: _no_options())
+    options: RunOptions = field(default_factory=_no_options)
     """The knobs :func:`~lessons_lib.examples.orders.run.run_orders` takes for this scenario."""
 
     @property
     def title(self) -> str:
         """What the scenario shows, in the current language."""
         return t(self.title_key)
-
-
-def _no_options() -> RunOptions:
-    return {}
 
 
 def _scenarios() -> dict[str, OrderScenario]:

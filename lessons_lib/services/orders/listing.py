@@ -4,13 +4,15 @@ that lists them (the desk's own server, lesson 30; the changing tool list of les
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import mcp_types as types
 
+    from lessons_lib.services.orders.tools import JSONDict
 
-def listed_tools(declarations: Iterable[dict[str, Any]], output_schema: bool = True) -> list[types.Tool]:
+
+def listed_tools(declarations: Iterable[JSONDict], output_schema: bool = True) -> list[types.Tool]:
     """One ``types.Tool`` per desk declaration (name, title, description, rules, hints).
 
     ``output_schema=False`` leaves ``outputSchema`` out, for a server whose results carry no

@@ -25,7 +25,8 @@ from collections.abc import Callable
 from itertools import count
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
-from typing import Any, Final
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Final
 
 from lessons_lib.core.jsonvalue import JSON
 from lessons_lib.core.messages import t
@@ -41,6 +42,9 @@ from lessons_lib.workshop.gradebook.pipe import (
 )
 from lessons_lib.workshop.gradebook.worker import USES, Job, run_job
 from lessons_lib.workshop.loop.grading import GradeReport
+
+if TYPE_CHECKING:
+    from lessons_lib.checks.checker import Learner
 
 STARTUP: Final = 60
 """Seconds a grading process may take to say ``ready`` (a ``spawn`` imports the SDKs first)."""
@@ -76,7 +80,7 @@ class Gone(BaseException):
     """The grading process ended, or broke the protocol: (link, reason)."""
 
 
-def judge(fn: Callable[..., Any], function: str) -> GradeReport:
+def judge(fn: Learner, function: str) -> GradeReport:
     """The verdict on one exercise: the course's grader on the learner's (remote) function.
 
     The one seam between the gradebook and the grader: a step's name runs that step's checker,
@@ -92,7 +96,7 @@ class Session:
 
     def __init__(self, job: Job, context: BaseContext, launch: Callable[[Callable[[], None]], None]) -> None:
         self.job, self.context, self.launch = job, context, launch
-        self.proc: Any = None
+        self.proc: BaseProcess | None = None
         self.conn: Connection | None = None
         self.left = 0.0
         self.refused: list[str] = []

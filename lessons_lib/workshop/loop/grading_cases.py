@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict
 
 from lessons_lib.core.example import MISSING_PATH, OUTSIDE_PATH, task_text
 from lessons_lib.core.messages import t
@@ -27,6 +27,17 @@ MAX_ROUNDS: Final = 3
 """The round limit of the lesson's own example (the hidden cases use others too)."""
 
 NOTES: Final = "/workspace/notes.txt"
+
+
+class BenchOptions(TypedDict):
+    """The keyword arguments of ``kit.workbench`` that build one case's trusted side."""
+
+    script: Script | None
+    moves: tuple[tuple[str, str], ...]
+    services: tuple[str, ...]
+    fault: str | None
+    max_requests: int
+    bare_success: bool
 
 
 def _args(**values: object) -> str:
@@ -59,7 +70,7 @@ class Case:
         """What the case tests, in the current language; empty for the lesson's own example."""
         return t(self.hint_key, rounds=self.max_rounds) if self.hint_key else ""
 
-    def bench_options(self) -> dict[str, Any]:
+    def bench_options(self) -> BenchOptions:
         """Keyword arguments of ``kit.workbench`` that build this case's trusted side."""
         return {
             "script": self.script,
@@ -77,7 +88,9 @@ class Case:
         return fn(self.task, bench.model, bench.fs, max_rounds=self.max_rounds)
 
 
-def _endless(key: str, rounds: int, services: tuple[str, ...] = ("fs",), **extra: Any) -> Case:
+def _endless(
+    key: str, rounds: int, services: tuple[str, ...] = ("fs",), moves: tuple[tuple[str, str], ...] = ()
+) -> Case:
     return Case(
         key,
         "grading_cases.endless.title",
@@ -86,7 +99,7 @@ def _endless(key: str, rounds: int, services: tuple[str, ...] = ("fs",), **extra
         max_rounds=rounds,
         services=services,
         hint_key="grading_cases.endless.hint",
-        **extra,
+        moves=moves,
     )
 
 

@@ -123,7 +123,7 @@ def test_structured_result_matches_the_reference_node_server(tmp_path: Path) -> 
     if node is None or not REFERENCE_JS.is_file():
         if os.environ.get("LESSONS_REFERENCE_SERVER"):
             pytest.fail(f"LESSONS_REFERENCE_SERVER is set but {REFERENCE_JS} or node is missing")
-        pytest.skip("reference server not installed (see tests/engine/test_engine_stdio.py)")
+        pytest.skip("reference server not installed (see tests/services/test_engine_stdio.py)")
     root = _workspace(tmp_path).resolve()
     with (tmp_path / "stderr.txt").open("w", encoding="utf-8") as errlog:
         tools, results = anyio.run(
