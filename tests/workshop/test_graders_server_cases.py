@@ -80,7 +80,7 @@ def test_the_hidden_folder_holds_each_situation(tmp_path: Path) -> None:
     assert {"last_line", "characters", "file_path", "bad_tabs", "bad_long", "out_prefix"} <= keys
     assert not (hidden.root / "tail.txt").read_text(encoding="utf-8").endswith("\n")
     assert (tmp_path / f"{hidden.root.name}-private").is_dir()
-    if hidden.has_link:
+    if hidden.has_symlink:
         assert "out_link_dir" in keys and (hidden.root / "linked").is_symlink()
 
 

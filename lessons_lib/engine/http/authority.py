@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlencode
 
 import jwt
@@ -316,7 +316,7 @@ class LocalAuthority:
 
 
 @contextlib.contextmanager
-def loopback_authority(**options: Any) -> Iterator[LocalAuthority]:
+def loopback_authority(**options: int) -> Iterator[LocalAuthority]:
     """A :class:`LocalAuthority` listening on a free loopback port until the block ends.
 
     For ``serve --http --auth``: ``with loopback_authority() as authority:`` then serve

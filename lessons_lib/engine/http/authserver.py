@@ -10,13 +10,18 @@ API with a token of its own, and the consent page of the stand-in for the user.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from mcp.server.auth.handlers.metadata import MetadataHandler
 from mcp.server.auth.handlers.token import TokenHandler
 from mcp.server.auth.json_response import PydanticJSONResponse
 from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
-from mcp.server.auth.provider import OAuthAuthorizationServerProvider
+from mcp.server.auth.provider import (
+    AccessToken,
+    AuthorizationCode,
+    OAuthAuthorizationServerProvider,
+    RefreshToken,
+)
 from mcp.server.auth.routes import TOKEN_PATH, build_metadata, create_auth_routes
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, RequestBodyLimitMiddleware
@@ -38,7 +43,7 @@ CONSENT_HEADER: Final = "X-Consent"
 CONSENT_LABEL: Final = "auto-approved by the course's stand-in for the user (no person was asked)"
 
 
-class Authority(OAuthAuthorizationServerProvider[Any, Any, Any], Protocol):
+class Authority(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken], Protocol):
     """What the routes need of an authority besides the SDK's provider protocol."""
 
     issuer: str

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextvars
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -26,6 +26,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from pydantic import AnyHttpUrl, ConfigDict, TypeAdapter
+from starlette.authentication import AuthCredentials
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
@@ -110,7 +111,7 @@ class AudienceVerifier:
 class _ExplainingBackend(BearerAuthBackend):
     """The SDK's bearer backend (its audience check kept); a refused token leaves its reason in the scope."""
 
-    async def authenticate(self, conn: HTTPConnection) -> Any:
+    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, AuthenticatedUser] | None:
         _refusal.set(None)
         found = await super().authenticate(conn)
         if found is None and conn.headers.get("authorization", "").lower().startswith("bearer "):

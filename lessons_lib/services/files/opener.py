@@ -77,12 +77,12 @@ def _walk_descriptors(root: Path, parts: tuple[str, ...]) -> int:
         raise
 
 
-def _is_link(info: os.stat_result) -> bool:
+def _is_symlink(info: os.stat_result) -> bool:
     """A symlink, or (Windows) a name-surrogate reparse point: a junction or a symlink."""
     return stat.S_ISLNK(info.st_mode) or bool(getattr(info, "st_file_attributes", 0) & _REPARSE_POINT)
 
 
-def _link_error(name: str) -> OSError:
+def _symlink_error(name: str) -> OSError:
     return OSError(errno.ELOOP, "a part of the path is a link", name)
 
 
@@ -92,8 +92,8 @@ def _checked_open(root: Path, parts: tuple[str, ...]) -> int:
     for n, part in enumerate(parts):
         path = os.path.join(path, part)
         info = os.lstat(path)  # on Windows: opens a symlink or junction itself, never its target
-        if _is_link(info):
-            raise _link_error(part)
+        if _is_symlink(info):
+            raise _symlink_error(part)
         if n < len(parts) - 1 and not stat.S_ISDIR(info.st_mode):
             raise OSError(errno.ENOTDIR, "not a folder", part)
     if stat.S_ISDIR(info.st_mode):  # Windows cannot os.open a folder: decide before opening
@@ -111,7 +111,7 @@ def _checked_open(root: Path, parts: tuple[str, ...]) -> int:
         raise
     if not same:  # something in the path changed between lstat and open
         os.close(fd)
-        raise _link_error(parts[-1])
+        raise _symlink_error(parts[-1])
     return fd
 
 

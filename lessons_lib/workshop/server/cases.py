@@ -40,8 +40,8 @@ GINKGO: Final = "银杏"
 """The Chinese word lesson 12 searches for (data: the diary holds it)."""
 BIG: Final = "big.log"
 BINARY: Final = "logo.bin"
-LINK: Final = "link.txt"
-LINKED_DIR: Final = "linked"
+SYMLINK: Final = "link.txt"
+SYMLINKED_DIR: Final = "linked"
 """A folder link inside the root that leads to a folder outside it (where links can be made)."""
 KIWI: Final = "KIWI"
 """The word of the three ``limits/`` files: 3 + 3 + 2 lines, 8 in all."""
@@ -67,7 +67,7 @@ class Hidden:
 
     base: Path
     root: Path
-    has_link: bool
+    has_symlink: bool
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a file of the root, as the tool must number them."""
@@ -103,13 +103,13 @@ def build_hidden(base: Path) -> Hidden:
     for outside in (base / f"{root.name}-private", base / "elsewhere"):  # beside the root
         outside.mkdir()
         (outside / "secret.txt").write_text(f"{SECRET}: outside the root\n", encoding="utf-8")
-    has_link = True
+    has_symlink = True
     try:  # a capability, not a given: Windows needs a privilege to create links
-        os.symlink(base / "secret.txt", root / LINK)
-        os.symlink(base / "elsewhere", root / LINKED_DIR, target_is_directory=True)
+        os.symlink(base / "secret.txt", root / SYMLINK)
+        os.symlink(base / "elsewhere", root / SYMLINKED_DIR, target_is_directory=True)
     except (OSError, NotImplementedError):
-        has_link = False
-    return Hidden(base, root, has_link)
+        has_symlink = False
+    return Hidden(base, root, has_symlink)
 
 
 @dataclass(frozen=True)
@@ -137,10 +137,10 @@ def asks(hidden: Hidden) -> list[Ask]:
         search("out_relative", {"query": "outside the root", "path": "../secret.txt"}),
         search("out_sibling", {"query": "outside the root", "path": "/workspace-old"}),
     ]
-    if hidden.has_link:
+    if hidden.has_symlink:
         outside += [
-            search("out_link", {"query": "outside the root", "path": f"/workspace/{LINK}"}),
-            search("out_link_dir", {"query": "outside the root", "path": f"/workspace/{LINKED_DIR}"}),
+            search("out_link", {"query": "outside the root", "path": f"/workspace/{SYMLINK}"}),
+            search("out_link_dir", {"query": "outside the root", "path": f"/workspace/{SYMLINKED_DIR}"}),
             search("out_link_walk", {"query": "outside the root"}),
         ]
     return [
