@@ -1,6 +1,6 @@
 """The chain doctor: walk the troubleshooting order and name the first broken link. Lesson 08.
 
-The seed (section 8) says to check, in order: 模型响应、解析结果、路由目标、服务检查、实际反馈、
+The source lesson's troubleshooting order checks, in order: 模型响应、解析结果、路由目标、服务检查、实际反馈、
 关联标识、后续模型输入 -- and never to infer from a plausible final answer that the tool ran.
 ``diagnose`` does exactly that on a full trace (format ``lessons_lib.trace/1``, offline, live or
 edited by hand): each link gets its evidence, the walk stops at the first broken one. A tool

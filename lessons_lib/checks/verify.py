@@ -71,7 +71,7 @@ def limits(verifier: str, keys: tuple[str, ...]) -> tuple[tuple[str, str, str], 
 
 
 def verify_fields(fragments: object) -> Report:
-    """Seven offline checks of the field fragments (seed section 7). Lesson 07.
+    """Seven offline checks of the field fragments (the source lesson's field checklist). Lesson 07.
 
     Also accepts a full trace (dict or ``Trace``) or a round trip, which it converts first.
     """

@@ -1,8 +1,9 @@
 """The quick reference of lesson 10: the five key fields with real values, and the commands.
 
 ``quick_reference()`` reads the recorded messages in ``data/`` (never typed values) and lists,
-for each point of the seed's section 10, the field, the file and path where it sits, its kind
-(from ``lessons_lib.core.fieldkinds.kinds``, the same tables the field trees use) and its value in this run.
+for each point of the source lesson's quick-reference list, the field, the file and path where
+it sits, its kind (from ``lessons_lib.core.fieldkinds.kinds``, the same tables the field trees
+use) and its value in this run.
 ``command_list()`` lists every ``python -m lessons_lib`` command with one example and the
 lesson that introduces it, from the command table (the kernel's rows and each example's, from its
 entry). Both are plain data with text and HTML views. Introduced in lesson 10.

@@ -1,6 +1,6 @@
 """Where each model API keeps the tool calls, the feedback and the answer. Lesson 06 (Responses).
 
-One message, three spellings (GUIDE section 6, lessons 20-29):
+One message, three spellings (lessons 20-29):
 
 - declaration: Responses ``tools[]`` (``name``, ``parameters``); Chat Completions
   ``tools[].function`` (``name``, ``parameters``); Anthropic ``tools[]`` (``name``, ``input_schema``).

@@ -1,6 +1,6 @@
 """The types of a model API plug-in's parts: what its registry entry holds. Lessons 06 and 20.
 
-One message, three spellings (GUIDE section 6): each API plug-in (``apis/<name>/``) reads its
+One message, three spellings (lessons 20-22): each API plug-in (``apis/<name>/``) reads its
 own messages into the types here (:class:`ToolCall`, :class:`Feedback`, :class:`DeclaredTool`)
 through an :class:`ApiShape`, names its parts in the diagrams with an :class:`ApiWords`, and
 lists its own round-trip checks as :data:`CheckRow` and :data:`TrialRow`. The entry itself is

@@ -43,7 +43,7 @@ TWO_SERVICES_TASK: Final = "请分别从 fs 和 archive 两个服务读取 /work
 
 @dataclass(frozen=True)
 class Scenario:
-    """One what-if of seed section 9: the question and the expected answer, in the current language."""
+    """One what-if of the source lesson's list: its question and expected answer, in the current language."""
 
     name: str
 
@@ -266,7 +266,7 @@ _RUNNERS: Final[dict[str, Callable[[], tuple[Trace, list[tuple[str, str]], list[
 
 
 def run_scenario(name: str) -> ScenarioResult:
-    """Run one what-if of seed section 9 offline and judge it (lesson 09); ``SCENARIOS`` lists the names."""
+    """Run one what-if of the source lesson's list offline and judge it (lesson 09); see ``SCENARIOS``."""
     if name not in SCENARIOS:
         raise ValueError(f"unknown scenario {name!r}; choose one of: {', '.join(SCENARIOS)}")
     return _run_scenario(name, language())
