@@ -19,7 +19,7 @@ from typing import cast
 import anyio
 
 from lessons_lib.core.jsonvalue import JSONObject
-from lessons_lib.core.traces.tracetypes import Link
+from lessons_lib.core.traces.tracetypes import CallRecord
 from lessons_lib.engine.adapters import Declared, marked
 
 AppCall = Callable[[str, JSONObject], Awaitable[tuple[str, bool]]]
@@ -64,7 +64,7 @@ class AppService:
         self.name, self.tools = name, tools
 
     async def call(
-        self, tool: str, args: dict[str, object], timeout: float, link: Link, sending: anyio.Lock
+        self, tool: str, args: dict[str, object], timeout: float, link: CallRecord, sending: anyio.Lock
     ) -> tuple[str, bool]:
         """Run one call: (feedback text, marked if it failed, and is_error); no JSON-RPC id."""
         try:

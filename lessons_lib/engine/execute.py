@@ -27,7 +27,7 @@ from lessons_lib.core.example import ALIAS_SEPARATOR
 from lessons_lib.core.jsonvalue import JSONObject
 from lessons_lib.core.plugins.apitypes import ToolCall
 from lessons_lib.core.traces.trace import Trace
-from lessons_lib.core.traces.tracetypes import Event, Link
+from lessons_lib.core.traces.tracetypes import CallRecord, Event
 from lessons_lib.engine.adapters import CallResult, Declared, marked
 from lessons_lib.engine.apptools import AppService, AppTools
 from lessons_lib.engine.http.client import McpUrl
@@ -95,7 +95,7 @@ class Service:
         return self.trace.events[-1]
 
     async def call(
-        self, tool: str, args: dict[str, object], timeout: float, link: Link, sending: anyio.Lock
+        self, tool: str, args: dict[str, object], timeout: float, link: CallRecord, sending: anyio.Lock
     ) -> tuple[str, bool]:
         """Send one ``tools/call``: (feedback text, is_error); ``link["mcp_id"]`` gets its JSON-RPC id."""
         from mcp.shared.exceptions import MCPError
@@ -179,9 +179,9 @@ async def execute_calls(
     Each call gets its link in ``trace.links`` first; then ``policy.gate`` is asked for each
     call in order, before any runs; then the calls it let through run. One result per call.
     """
-    links: list[Link] = []
+    links: list[CallRecord] = []
     for call in calls:
-        link: Link = {
+        link: CallRecord = {
             "call_id": call.call_id,
             "alias": call.name,
             "service": None,
@@ -234,7 +234,7 @@ async def _execute(
     routes: Mapping[str, Route],
     services: Mapping[str, Service | AppService],
     timeout: float,
-    link: Link,
+    link: CallRecord,
     sending: anyio.Lock,
     policy: Policy,
 ) -> CallResult:
@@ -265,7 +265,7 @@ async def _execute(
 
 
 def route_call(
-    call: ToolCall, routes: Mapping[str, Route], link: Link | JSONObject
+    call: ToolCall, routes: Mapping[str, Route], link: CallRecord | JSONObject
 ) -> tuple[Route, dict[str, object]] | CallResult:
     """The route and the parsed arguments of a call, or the failure fed back without executing.
 

@@ -5,8 +5,8 @@
   exercise checkers ``STEP_CHECKERS``.
 - ``Verdict`` is an exercise's result (``core/verdict.py``); nothing else is a ``*Verdict`` class or
   alias, and no other module is named for verdicts.
-- ``Link`` is the application's record tying a ``call_id`` to an MCP id (``Trace.links``), defined in
-  ``core/traces/tracetypes.py`` only; nothing else is a ``*Link`` class (the gradebook's pipe is
+- ``CallRecord`` is the application's record tying a ``call_id`` to an MCP id (the trace's ``links``),
+  defined in ``core/traces/tracetypes.py`` only; nothing is a ``*Link`` class (the gradebook's pipe is
   ``Pipe``, two equal values of a side-by-side view are a ``SharedValue``), and the functions that
   read those records say "call record" (``call_record``, ``call_records_in``), so that in the
   checks "link" is a link of the chain the doctor walks.
@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "lessons_lib"
 HOMES = {
     "STEPS": "core/glossary.py",
     "Verdict": "core/verdict.py",
-    "Link": "core/traces/tracetypes.py",
+    "CallRecord": "core/traces/tracetypes.py",
 }
 """Each name with one meaning, and the one module that defines it."""
 SUFFIXES = ("Verdict", "Link")
@@ -77,9 +77,9 @@ def test_a_second_meaning_is_found(tmp_path: Path) -> None:
     for module, text in {
         "core/glossary.py": "STEPS = ('declaration',)\n",
         "core/verdict.py": "class Verdict: ...\n",
-        "core/traces/tracetypes.py": "class Link: ...\n",
+        "core/traces/tracetypes.py": "class CallRecord: ...\n",
         "workshop/loop/steps.py": "STEPS: dict[int, str] = {}\n",
-        "workshop/gradebook/worker.py": "class Link: ...\n",
+        "workshop/gradebook/worker.py": "class CallRecord: ...\nclass Link: ...\n",
         "checks/manycalls.py": "class WindowVerdict: ...\n",
         "examples/files/verdicts.py": "x = 1\n",
         "checks/evidence.py": "def link_records() -> None: ...\n",
@@ -90,6 +90,7 @@ def test_a_second_meaning_is_found(tmp_path: Path) -> None:
         "checks/evidence.py: defines link_records, a retired name with a second meaning",
         "checks/manycalls.py: WindowVerdict gives a second meaning to Verdict",
         "examples/files/verdicts.py: a module named for 'verdict' outside core/verdict.py",
-        "workshop/gradebook/worker.py: defines Link, whose home is core/traces/tracetypes.py",
+        "workshop/gradebook/worker.py: defines CallRecord, whose home is core/traces/tracetypes.py",
+        "workshop/gradebook/worker.py: Link gives a second meaning to Link",
         "workshop/loop/steps.py: defines STEPS, whose home is core/glossary.py",
     ]

@@ -18,7 +18,7 @@ from lessons_lib.core.jsonvalue import JSON, JSONObject, get_in, objects, same
 from lessons_lib.core.plugins.apiregistry import names, reference_api
 from lessons_lib.core.plugins.apishapes import answer_text, declared_tools, feedback_items, tool_calls
 from lessons_lib.core.plugins.apitypes import DeclaredTool, Feedback, ToolCall
-from lessons_lib.core.traces.tracetypes import Event, Link
+from lessons_lib.core.traces.tracetypes import CallRecord, Event
 
 
 class _HasDict(Protocol):
@@ -229,12 +229,12 @@ def reply_is_error(reply: JSON | None) -> bool | None:
 
 
 # ------------------------------------------------------------- the application's call records (``links``)
-def call_records(trace: object) -> list[Link]:
+def call_records(trace: object) -> list[CallRecord]:
     """The application's call records, a trace's ``links`` (call id -> alias -> service, tool -> MCP id)."""
-    return cast("list[Link]", objects(get_in(as_data(trace), "links")))
+    return cast("list[CallRecord]", objects(get_in(as_data(trace), "links")))
 
 
-def call_record(trace: object, call_id: JSON) -> Link | None:
+def call_record(trace: object, call_id: JSON) -> CallRecord | None:
     """The call record of this call id, or None."""
     return next((k for k in call_records(trace) if k.get("call_id") == call_id), None)
 

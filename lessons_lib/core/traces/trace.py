@@ -46,9 +46,9 @@ from lessons_lib.core.jsonvalue import JSON, JSONObject
 from lessons_lib.core.traces import queries
 from lessons_lib.core.traces.tracetypes import (
     FORMAT,
+    CallRecord,
     Channel,
     Event,
-    Link,
     ModelInfo,
     Outcome,
     ToolEntry,
@@ -74,7 +74,7 @@ class Trace:
     model: ModelInfo
     tools: list[ToolEntry] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
+    links: list[CallRecord] = field(default_factory=list)
     answer: str | None = None
     outcome: Outcome = field(default_factory=_running)
 

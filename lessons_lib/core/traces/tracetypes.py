@@ -76,7 +76,7 @@ Event = TypedDict(
 HTTP, ``http`` is the envelope that carried it (an MCP event of a stdio or in-process run has none)."""
 
 
-class Link(TypedDict):
+class CallRecord(TypedDict):
     """The application's record of one tool call: call id -> alias -> service, tool -> MCP id.
 
     ``service``/``tool`` are None when the alias was unknown; ``mcp_id`` is None when the call
@@ -113,7 +113,7 @@ class TraceData(TypedDict):
     model: ModelInfo
     tools: list[ToolEntry]
     events: list[Event]
-    links: list[Link]
+    links: list[CallRecord]
     answer: str | None
     outcome: Outcome
 
