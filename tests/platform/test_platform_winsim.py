@@ -160,7 +160,7 @@ def test_the_profile_fails_on_the_old_file_service(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         skip_or_fail("git is not installed")
     old = subprocess.run(
-        ["git", "show", f"{OLD_COMMIT}:lessons_lib/services/files/service.py"],
+        ["git", "show", f"{OLD_COMMIT}:lessons_lib/engine/fileservice.py"],  # its path in that commit
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -172,6 +172,7 @@ def test_the_profile_fails_on_the_old_file_service(tmp_path: Path) -> None:
     shutil.copytree(
         REPO_ROOT / "lessons_lib", copy / "lessons_lib", ignore=shutil.ignore_patterns("__pycache__")
     )
+    # put where the file service lives now (its imports, core's example, jsonvalue and paths, still exist)
     (copy / "lessons_lib" / "services" / "files" / "service.py").write_text(old.stdout, encoding="utf-8")
     env = profile_env(copy, LESSONS_DATA_DIR=str(REPO_ROOT / "data"))
     done = subprocess.run(
