@@ -15,7 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from lessons_lib.cli.console import safe_streams
+from lessons_lib.core.plugins.apiregistry import apis
 from lessons_lib.core.plugins.commands import command_table
+from lessons_lib.core.plugins.serviceregistry import service_entries
 
 
 def _usage() -> str:
@@ -57,12 +59,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to a command; print usage for no or an unknown command."""
     safe_streams()  # the console policy (README, "Platforms"): never fail on the console's encoding
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in {"-V", "--version"}:
+        print(f"lessons_lib {_version()}")
+        return 0
+    try:  # find the plug-ins first: one named in LESSONS_LIB_* that is missing is one line, never a traceback
+        command_table(), apis(), service_entries()
+    except ValueError as exc:
+        print(f"lessons_lib: {exc}", file=sys.stderr)
+        return 2
     if not args or args[0] in {"-h", "--help"}:
         print(_usage())
         return 0 if args else 2
-    if args[0] in {"-V", "--version"}:
-        print(f"lessons_lib {_version()}")
-        return 0
     try:
         args, lang = _take_language(args)
     except ValueError as exc:
