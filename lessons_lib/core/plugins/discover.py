@@ -36,15 +36,26 @@ def named_in(variable: str) -> list[str]:
 
 def entries(package: str, variable: str, kind: type[T]) -> list[T]:
     """Every ``ENTRY`` of type ``kind``: the folders of ``package`` by name, then those named in
-    ``variable``. A named package that cannot be imported or has no such entry is a one-line
-    ``ValueError`` saying which; a folder of ``package`` without one is not a plug-in of this kind."""
+    ``variable``. A named package that cannot be imported or has no such entry, and two entries
+    with one name, are a one-line ``ValueError`` saying which; a folder of ``package`` without an
+    entry is not a plug-in of this kind."""
     key = (package, variable, os.environ.get(variable, ""))
     if key not in _cache:
         found: list[object] = []
+        where: dict[str, str] = {}  # an entry's name -> the package that declared it
+
+        def add(entry: object, module: str) -> None:
+            name = getattr(entry, "name", None)
+            if isinstance(name, str) and name in where:
+                raise ValueError(f"two plug-ins are called '{name}': {where[name]} and {module}")
+            if isinstance(name, str):
+                where[name] = module
+            found.append(entry)
+
         for name in _own_folders(package):
             entry = getattr(importlib.import_module(name), "ENTRY", None)
             if isinstance(entry, kind):
-                found.append(entry)
+                add(entry, name)
         for name in named_in(variable):
             try:
                 module = importlib.import_module(name)
@@ -53,6 +64,6 @@ def entries(package: str, variable: str, kind: type[T]) -> list[T]:
             entry = getattr(module, "ENTRY", None)
             if not isinstance(entry, kind):
                 raise ValueError(f"{variable} names '{name}', which defines no ENTRY of type {kind.__name__}")
-            found.append(entry)
+            add(entry, name)
         _cache[key] = tuple(found)
     return [e for e in _cache[key] if isinstance(e, kind)]
