@@ -7,6 +7,7 @@ JSON-RPC text frames (``FramedTransport`` + ``mcp.Client`` in legacy mode).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -55,6 +56,16 @@ def cli(
         timeout=timeout,
         check=False,
     )
+
+
+def package_digest() -> str:
+    """A sha256 of every file of ``lessons_lib`` (``__pycache__`` aside): a plug-in test compares it
+    before and after, so adding a plug-in changes no file of the package."""
+    package = REPO_ROOT / "lessons_lib"
+    digest = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass

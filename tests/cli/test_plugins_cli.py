@@ -4,25 +4,14 @@ line, exit 2, never a traceback (lessons 20 and 30: ``LESSONS_LIB_EXAMPLES``, ``
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from _engine_support import clean_env
+from _engine_support import clean_env, cli
 
 
 @pytest.mark.parametrize("variable", ["LESSONS_LIB_EXAMPLES", "LESSONS_LIB_APIS", "LESSONS_LIB_SERVICES"])
 @pytest.mark.parametrize("argv", [["--help"], ["whatif"]])
 def test_a_missing_plug_in_is_one_line(variable: str, argv: list[str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "lessons_lib", *argv],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=clean_env(**{variable: "no_such_plugin"}),
-        timeout=120,
-        check=False,
-    )
+    done = cli(*argv, env=clean_env(**{variable: "no_such_plugin"}), timeout=120)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()

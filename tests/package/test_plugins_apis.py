@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _engine_support import clean_env
+from _engine_support import clean_env, cli, package_digest
 
 import lessons_lib
 from lessons_lib.core.plugins.apiregistry import ApiEntry, api_entry, apis, names
@@ -194,13 +192,6 @@ def live_setting(model=None):
 '''
 
 
-def _package_digest() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 @pytest.fixture
 def toyapi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "plugins" / "toyapi"
@@ -214,21 +205,8 @@ def toyapi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         sys.modules.pop(name, None)
 
 
-def _cli(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lessons_lib", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        cwd=cwd,
-        timeout=300,
-        check=False,
-    )
-
-
 def test_a_toy_fourth_api_is_one_folder_and_runs_everywhere(toyapi: Path, tmp_path: Path) -> None:
-    before = _package_digest()
+    before = package_digest()
     assert names() == ("responses", "chat", "anthropic", "toychat")
     trace = lessons_lib.run_chain(api="toychat")
     assert trace.outcome["status"] == "answered", trace.outcome
@@ -243,26 +221,26 @@ def test_a_toy_fourth_api_is_one_folder_and_runs_everywhere(toyapi: Path, tmp_pa
     assert "tool_calls[]" in lessons_lib.narrate(trace)  # told in the words its entry holds
 
     env = clean_env(LESSONS_LIB_APIS="toyapi", PYTHONPATH=f"{toyapi}{os.pathsep}{REPO}")
-    done = _cli("run", "--api", "toychat", "--json", env=env, cwd=tmp_path)
+    done = cli("run", "--api", "toychat", "--json", env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     saved = tmp_path / "toy.json"
     saved.write_text(done.stdout, encoding="utf-8")
     assert json.loads(done.stdout)["model"]["api"] == "toychat"
     for command in (["verify-calls", str(saved)], ["diagnose", str(saved)], ["verify-roundtrip", str(saved)]):
-        checked = _cli(*command, env=env, cwd=tmp_path)
+        checked = cli(*command, env=env, cwd=tmp_path, timeout=300)
         assert checked.returncode == 0, (command, checked.stdout, checked.stderr)
-    shown = _cli("run", "--help", env=env, cwd=tmp_path)
+    shown = cli("run", "--help", env=env, cwd=tmp_path, timeout=300)
     assert "toychat (Toy Chat)" in shown.stdout and "TOYCHAT_API_KEY" in shown.stdout
-    no_key = _cli("run", "--api", "toychat", "--live", env=env, cwd=tmp_path)
+    no_key = cli("run", "--api", "toychat", "--live", env=env, cwd=tmp_path, timeout=300)
     assert no_key.returncode == 2 and "needs TOYCHAT_API_KEY" in no_key.stderr
-    assert _package_digest() == before
+    assert package_digest() == before
 
 
 def test_unknown_api_names_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"^unknown model API 'gemini'; known: responses, chat, anthropic$"):
         lessons_lib.run_chain(api="gemini")
     env = clean_env(LESSONS_LIB_APIS="no_such_api_plugin", PYTHONPATH=str(REPO))
-    done = _cli("run", env=env, cwd=tmp_path)
+    done = cli("run", env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
     assert "LESSONS_LIB_APIS names 'no_such_api_plugin', which cannot be imported" in done.stderr

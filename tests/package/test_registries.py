@@ -10,16 +10,14 @@ are held to the entries.
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from _engine_support import clean_env
+from _engine_support import clean_env, cli, package_digest
 
 import lessons_lib
 from lessons_lib.core.plugins import discover
@@ -46,13 +44,6 @@ def contributing_toy() -> str:
     return block
 
 
-def _package_digest() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 @pytest.fixture
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """One new folder, ``toy_example/``, on ``sys.path`` and named in ``LESSONS_LIB_EXAMPLES``."""
@@ -66,23 +57,10 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     vars(lessons_lib).pop("shout_run", None)  # the facade keeps a name once asked for
 
 
-def _cli(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lessons_lib", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        cwd=cwd,
-        timeout=300,
-        check=False,
-    )
-
-
 def test_a_toy_example_runs_everywhere_without_changing_the_package(toy: Path, tmp_path: Path) -> None:
     from lessons_lib.course.cheatsheet import command_list
 
-    before = _package_digest()
+    before = package_digest()
     entry = example_entry("toy")  # found through LESSONS_LIB_EXAMPLES: no register call, no table
     assert [c.name for c in entry.commands] == ["toy-shout"]
     assert list(command_table())[-1] == "toy-shout"
@@ -99,17 +77,17 @@ def test_a_toy_example_runs_everywhere_without_changing_the_package(toy: Path, t
 
     env = clean_env(LESSONS_LIB_EXAMPLES="toy_example", PYTHONPATH=f"{toy}{os.pathsep}{REPO}")
     for command in (["toy-shout"], ["run", "--example", "toy"]):
-        done = _cli(env, tmp_path, *command)
+        done = cli(*command, env=env, cwd=tmp_path, timeout=300)
         assert done.returncode == 0, (command, done.stderr)
         saved = tmp_path / "toy.json"
         saved.write_text(done.stdout, encoding="utf-8")
         assert json.loads(done.stdout)["outcome"]["status"] == "answered"
         for check in (["verify-calls", str(saved)], ["diagnose", str(saved)]):
-            checked = _cli(env, tmp_path, *check)
+            checked = cli(*check, env=env, cwd=tmp_path, timeout=300)
             assert checked.returncode == 0, (check, checked.stdout, checked.stderr)
-    listed = _cli(env, tmp_path, "--help")
+    listed = cli("--help", env=env, cwd=tmp_path, timeout=300)
     assert "toy-shout" in listed.stdout and "run the toy once, print its trace" in listed.stdout
-    assert _package_digest() == before
+    assert package_digest() == before
 
 
 def test_unknown_names_are_a_clear_error_never_a_default() -> None:
